@@ -1,0 +1,48 @@
+# Two entry points for a fresh machine (see README): `make reproduce` and `make test`.
+# Both create .venv, install the exact versions in requirements.lock plus schedlab itself, then run.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.schedlab-installed
+PROFILE ?= workflow/profiles/default
+SNAKEMAKE_ARGS ?=
+
+.PHONY: setup reproduce quick test lint lock bench clean
+
+$(STAMP): pyproject.toml requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $@
+
+setup: $(STAMP)
+
+reproduce: $(STAMP)
+	$(BIN)/snakemake --profile $(PROFILE) $(SNAKEMAKE_ARGS)
+
+quick: $(STAMP)
+	$(BIN)/snakemake --profile workflow/profiles/quick $(SNAKEMAKE_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check src scripts tests benchmarks
+	$(BIN)/snakemake --lint --cores 1 >/dev/null
+
+test: $(STAMP)
+	$(BIN)/ruff check src scripts tests benchmarks
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_swf.py
+	$(BIN)/python benchmarks/bench_sim.py
+
+# Regenerate the lock file from a fresh resolve of pyproject.toml (maintainers only).
+lock:
+	rm -rf .lockenv && $(PYTHON) -m venv .lockenv
+	.lockenv/bin/python -m pip install -q --upgrade pip setuptools wheel
+	.lockenv/bin/python -m pip install -q ".[test,slurm]"
+	.lockenv/bin/python -m pip freeze --exclude schedlab | sort -f > requirements.lock
+	.lockenv/bin/python -m pip freeze --all | grep -iE '^(pip|setuptools|wheel)==' | sort -f >> requirements.lock
+	rm -rf .lockenv
+
+clean:
+	rm -rf $(VENV) .snakemake

@@ -1,0 +1,21 @@
+# schedlab: reproduce five parallel-job-scheduling studies from Parallel Workloads Archive logs.
+# See README.md for the two entry commands and ../shared/DESIGN.md for the data flow.
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/traces.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        ALL_TARGETS,

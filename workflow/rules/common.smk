@@ -1,0 +1,38 @@
+# Shared helpers for all rule files: the trace registry, the mirror, the list of default targets.
+import os
+import re
+from pathlib import Path
+
+from schedlab.registry import load_registry, mirror_dir
+
+REGISTRY = load_registry(config["registry"])
+MIRROR = mirror_dir(config.get("trace_mirror"))
+TRACE_NAMES = REGISTRY.names()
+# Every rule file appends the targets it wants built by `snakemake` with no target.
+ALL_TARGETS = []
+
+
+wildcard_constraints:
+    trace="|".join(re.escape(n) for n in TRACE_NAMES),
+
+
+def trace_is_local(name):
+    """Downloaded already, in the mirror, or a registered local path."""
+    e = REGISTRY[name]
+    return (
+        Path(f"resources/traces/{name}.swf.gz").is_file()
+        or (MIRROR is not None and (MIRROR / e.file).is_file())
+        or (e.path is not None and Path(e.path).is_file())
+    )
+
+
+def selected_traces():
+    """The traces of the aggregate targets (config `traces`)."""
+    sel = config.get("traces", "available")
+    if sel == "all":
+        return list(TRACE_NAMES)
+    if sel == "available":
+        return [n for n in TRACE_NAMES if trace_is_local(n)]
+    for n in sel:
+        REGISTRY[n]  # raises a clear error for an unknown name
+    return list(sel)
