@@ -64,7 +64,7 @@ def _gzip_in_place(path: Path, entry: TraceEntry) -> None:
     if entry.file.endswith(".gz"):
         return
     data = path.read_bytes()
-    with open(path, "wb") as fh, gzip.GzipFile(fileobj=fh, mode="wb", mtime=0) as gz:
+    with open(path, "wb") as fh, gzip.GzipFile(filename="", fileobj=fh, mode="wb", mtime=0) as gz:
         gz.write(data)
 
 

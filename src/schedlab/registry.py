@@ -137,7 +137,7 @@ def read_lock(lock_path: Path) -> dict[str, str]:
     if not lock_path.exists():
         return {}
     with open(lock_path, newline="") as fh:
-        rows = csv.reader(line for line in fh if not line.startswith("#"))
+        rows = csv.reader((line for line in fh if not line.startswith("#")), delimiter="\t")
         return {r[0]: r[1] for r in rows if len(r) >= 2}
 
 

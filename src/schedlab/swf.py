@@ -396,7 +396,7 @@ def write_swf(path: str | os.PathLike[str], trace: SWFTrace | pd.DataFrame,
     with atomic_path(path) as tmp:
         if path.suffix == ".gz":
             # mtime=0 keeps the bytes reproducible
-            with open(tmp, "wb") as fh, gzip.GzipFile(fileobj=fh, mode="wb", mtime=0) as gz:
+            with open(tmp, "wb") as fh, gzip.GzipFile(filename="", fileobj=fh, mode="wb", mtime=0) as gz:
                 gz.write(text.encode())
         else:
             tmp.write_text(text)
