@@ -1,4 +1,4 @@
-# Shared helpers for all rule files: the trace registry, the mirror, the list of default targets.
+# Shared helpers included first: the trace registry, the mirror, the list of default targets.
 import os
 import re
 from pathlib import Path
@@ -8,12 +8,8 @@ from schedlab.registry import load_registry, mirror_dir
 REGISTRY = load_registry(config["registry"])
 MIRROR = mirror_dir(config.get("trace_mirror"))
 TRACE_NAMES = REGISTRY.names()
-# Every rule file appends the targets it wants built by `snakemake` with no target.
+# Each included .smk appends the targets it wants built by `snakemake` with no target.
 ALL_TARGETS = []
-
-
-wildcard_constraints:
-    trace="|".join(re.escape(n) for n in TRACE_NAMES),
 
 
 def trace_is_local(name):

@@ -1,6 +1,10 @@
 # Traces: download (mirror first, sha256-checked) -> parse -> per-trace parquet and a summary table.
 
 
+wildcard_constraints:
+    trace="|".join(re.escape(n) for n in TRACE_NAMES),
+
+
 rule download_trace:
     output:
         "resources/traces/{trace}.swf.gz",
@@ -10,6 +14,8 @@ rule download_trace:
         timeout=config["download"]["timeout_s"],
         retries=config["download"]["retries"],
     localrule: True
+    conda:
+        "../envs/schedlab.yaml"
     log:
         "logs/download_trace/{trace}.log",
     script:
@@ -23,6 +29,8 @@ rule parse_trace:
         "results/traces/{trace}/jobs.parquet",
     params:
         registry=config["registry"],
+    conda:
+        "../envs/schedlab.yaml"
     log:
         "logs/parse_trace/{trace}.log",
     script:
@@ -37,6 +45,8 @@ rule trace_summary:
     params:
         names=selected_traces(),
         registry=config["registry"],
+    conda:
+        "../envs/schedlab.yaml"
     log:
         "logs/trace_summary.log",
     script:
