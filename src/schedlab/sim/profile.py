@@ -1,0 +1,164 @@
+"""The availability profile: free processors over time (Cirne §2.2.2 "availability list").
+
+Every planning scheduler (conservative, EASY's shadow computation, Maui, Flex, SA, speculation,
+Tang's windows) keeps one of these. It is a step function stored as two parallel lists: breakpoint
+times ``t[0] < t[1] < ...`` and ``free[i]`` = processors free during ``[t[i], t[i+1])``; the last step
+extends to infinity. Cirne's Figure 3 list
+``[(1,4,0), (4,6,2), (6,8,1), (8,9,0), (9,13,4), (13,inf,6)]`` is ``segments()`` of such a profile.
+
+Invariants: 0 <= free[i] <= machine_size; adjacent steps with equal ``free`` are merged.
+Reserving more than is free raises :class:`~schedlab.sim.errors.SimulationError`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from .errors import SimulationError
+
+INF = float("inf")
+
+
+class Profile:
+    """Free processors over ``[origin, inf)``.
+
+    Args:
+        machine_size: total processors (free everywhere initially).
+        origin: first time of the profile (usually ``ctx.now``).
+    """
+
+    __slots__ = ("free", "machine_size", "t")
+
+    def __init__(self, machine_size: int, origin: int = 0) -> None:
+        self.machine_size = machine_size
+        self.t: list[int] = [origin]
+        self.free: list[int] = [machine_size]
+
+    # --- queries -----------------------------------------------------------------------------
+    @property
+    def origin(self) -> int:
+        return self.t[0]
+
+    def free_at(self, time: int) -> int:
+        """Processors free at ``time`` (>= origin)."""
+        return self.free[max(0, bisect_right(self.t, time) - 1)]
+
+    def segments(self) -> list[tuple[int, float, int]]:
+        """The availability list: ``(from, to, free)`` per step, the last one ending at ``inf``."""
+        ends: list[float] = [*self.t[1:], INF]
+        return list(zip(self.t, ends, self.free, strict=True))
+
+    def earliest_start(self, procs: int, duration: int, after: int | None = None) -> int:
+        """Earliest ``s >= after`` with ``procs`` processors free throughout ``[s, s + duration)``.
+
+        ``after`` defaults to the origin. Always exists when ``procs <= machine_size`` (the last
+        step is all-free once every reservation has ended). First fit, as conservative backfilling
+        places arriving jobs (Cirne §2.2.1).
+        """
+        if procs > self.machine_size:
+            raise SimulationError(
+                f"{procs} processors requested on a {self.machine_size}-processor machine"
+            )
+        t, free = self.t, self.free
+        n = len(t)
+        i = 0 if after is None or after <= t[0] else bisect_right(t, after) - 1
+        start = t[i] if after is None or after <= t[0] else after
+        while True:
+            # advance to a step where the job fits
+            while free[i] < procs:
+                i += 1
+                start = t[i]
+            end = start + duration
+            j = i + 1
+            while j < n and t[j] < end and free[j] >= procs:
+                j += 1
+            if j >= n or t[j] >= end:
+                return start
+            i = j  # step j is too small: restart after it
+
+    def fits(self, procs: int, start: int, duration: int) -> bool:
+        """Are ``procs`` processors free throughout ``[start, start + duration)``?"""
+        t, free = self.t, self.free
+        i = max(0, bisect_right(t, start) - 1)
+        end = start + duration
+        n = len(t)
+        while i < n and t[i] < end:
+            if free[i] < procs:
+                return False
+            i += 1
+        return True
+
+    # --- updates ------------------------------------------------------------------------------
+    def _split(self, time: int) -> int:
+        """Ensure a breakpoint at ``time`` (>= origin); return its index."""
+        t = self.t
+        i = bisect_right(t, time) - 1
+        if t[i] == time:
+            return i
+        t.insert(i + 1, time)
+        self.free.insert(i + 1, self.free[i])
+        return i + 1
+
+    def _add(self, start: int, end: int, delta: int) -> None:
+        if end <= start:
+            return
+        start = max(start, self.t[0])
+        if end <= start:
+            return
+        i = self._split(start)
+        j = self._split(end)
+        free = self.free
+        for k in range(i, j):
+            v = free[k] + delta
+            if v < 0 or v > self.machine_size:
+                # undo what was changed so far, then fail loudly
+                for m in range(i, k):
+                    free[m] -= delta
+                raise SimulationError(
+                    f"profile over-allocation: {-delta:+d} processors during [{start}, {end}) "
+                    f"leaves {v} free at t={self.t[k]} (machine {self.machine_size})"
+                )
+            free[k] = v
+        self._merge(max(i - 1, 0), min(j + 1, len(free)))
+
+    def _merge(self, lo: int, hi: int) -> None:
+        t, free = self.t, self.free
+        k = hi - 1
+        while k > lo:
+            if k < len(free) and free[k] == free[k - 1]:
+                del t[k]
+                del free[k]
+            k -= 1
+
+    def reserve(self, start: int, duration: int, procs: int) -> None:
+        """Take ``procs`` processors during ``[start, start + duration)``."""
+        self._add(start, start + duration, -procs)
+
+    def release(self, start: int, duration: int, procs: int) -> None:
+        """Give back ``procs`` processors during ``[start, start + duration)`` (undo a reserve)."""
+        self._add(start, start + duration, procs)
+
+    def advance(self, now: int) -> None:
+        """Drop the history before ``now`` (memory stays bounded by the number of reservations)."""
+        t = self.t
+        if now <= t[0]:
+            return
+        i = bisect_right(t, now) - 1
+        if i > 0:
+            del t[:i]
+            del self.free[:i]
+        t[0] = now
+
+    def copy(self) -> Profile:
+        """An independent copy (for what-if planning)."""
+        p = Profile.__new__(Profile)
+        p.machine_size = self.machine_size
+        p.t = self.t.copy()
+        p.free = self.free.copy()
+        return p
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+    def __repr__(self) -> str:
+        return f"Profile({self.segments()!r})"

@@ -1,0 +1,33 @@
+"""Baseline schedulers: FCFS, EASY, conservative and Maui backfilling.
+
+:func:`make_scheduler` builds one by name (the CLI's ``--scheduler``); paper-specific schedulers live
+with their papers and subclass :class:`schedlab.sim.scheduler.Scheduler` the same way.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from ..errors import SimulationError
+from ..scheduler import Scheduler
+
+#: name -> "module:Class" (lazy import keeps the CLI start-up fast).
+SCHEDULERS: dict[str, str] = {
+    "fcfs": "schedlab.sim.schedulers.fcfs:FCFS",
+    "easy": "schedlab.sim.schedulers.easy:EASY",
+    "conservative": "schedlab.sim.schedulers.conservative:Conservative",
+    "maui": "schedlab.sim.schedulers.maui:Maui",
+}
+
+
+def make_scheduler(name: str, **params: Any) -> Scheduler:
+    """A fresh scheduler instance by name, with keyword parameters (e.g. Maui's weights)."""
+    try:
+        target = SCHEDULERS[name]
+    except KeyError:
+        raise SimulationError(
+            f"unknown scheduler {name!r}; choose one of {', '.join(SCHEDULERS)}"
+        ) from None
+    module, cls = target.split(":")
+    return getattr(import_module(module), cls)(**params)
