@@ -1,0 +1,300 @@
+"""Adaptive backfilling (Talby & Feitelson 2005): PBAS (§3, Figure 1) and WBAS (§4.2, Figure 4).
+
+Both are meta-schedulers for the engine: they forward every hook to the *active* candidate scheduler
+and switch the active one at regular time frames (engine timers). A newly activated candidate is
+synchronized to the real state with :meth:`Scheduler.sync` (its queue rebuilt from the waiting jobs
+in arrival order; running jobs are read from the machine).
+
+PBAS (§3.2): "Run a set of candidate schedulers in the background, while using one of them as the
+active scheduler; at regular intervals, review the performance of all schedulers, and choose the one
+with the best performance to be the active scheduler for the next time frame." The history frame
+equals the switching frame (§3.3).
+
+*How the background candidates run (the cheapest faithful way we found).* Running every candidate as
+a full parallel simulation and re-synchronizing it every frame is equivalent to this: at the start
+of each frame ``[t_k, t_k+1)`` we take a snapshot of the real machine; when the frame ends, each
+*inactive* candidate is run on a fork from that snapshot (a fresh instance, synchronized to the
+snapshot, with the frame's arrivals and the jobs' actual run times) up to ``t_k+1``. The active
+candidate needs no fork: its background run *is* the real run, whose frame statistics we accumulate
+as it goes. Frames in which nothing can differ (no job waiting at the frame start and no arrival
+during it) are not forked at all. A fork costs one frame of simulation plus the synchronization, so
+PBAS costs about ``len(candidates)`` plain simulations plus one sync per candidate per busy frame.
+Forked Flex instances are seeded with the real run's wait statistics (the slack base).
+
+Metrics per frame (§3.3): ``resp`` = mean response time of the jobs that completed in the frame
+``(t_k, t_k+1]``, ``bsld`` = their mean bounded slowdown (10 s), ``util`` = processor-seconds used in
+``[t_k, t_k+1)`` / (machine size x frame). Lower is better for resp/bsld, higher for util. A candidate
+with no completion in the frame has no resp/bsld value and ranks last; if no candidate has a value,
+or several share the best one and the active is among them, the active scheduler stays. Otherwise
+ties go to the candidate listed first. The initial active scheduler is the first candidate.
+
+WBAS (§4.2, Figure 4): on every arrival ``AP = (1 - 1/MAF) AP + P_new / MAF`` (initialized with
+the first job's processors); at each switch event ``AP_last`` = mean processors of the jobs that
+arrived during the last frame (no arrival: no switch); Flex is activated if ``AP < AP_last`` and
+Maui otherwise; a changed active scheduler is synchronized. The initial active scheduler is Maui
+(Figure 4: "arbitrarily").
+
+Both record the share of simulated time each candidate was active (Table 6) and the number of
+switches.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..sim import Run, Scheduler, SimJob, Start, simulate_from
+from ..sim.state import MachineView
+
+METRICS = ("resp", "bsld", "util")
+BSLD_BOUND = 10
+
+
+class _Switching(Scheduler):
+    """Common part of PBAS and WBAS: forwarding to the active candidate, timers, time shares."""
+
+    def __init__(self, candidates: Sequence[tuple[str, Callable[[], Scheduler]]], time_frame: int,
+                 jobs: Sequence[SimJob]) -> None:
+        if time_frame < 1:
+            raise ValueError(f"time frame must be >= 1 s, got {time_frame}")
+        if not candidates:
+            raise ValueError("at least one candidate scheduler is needed")
+        self.names = [n for n, _ in candidates]
+        self.factories = [f for _, f in candidates]
+        self.instances = [f() for f in self.factories]
+        self.active = 0
+        self.time_frame = int(time_frame)
+        order = sorted(range(len(jobs)), key=lambda i: (jobs[i].submit, i))
+        self._jobs = [jobs[i] for i in order]
+        self._submits = [j.submit for j in self._jobs]
+        self._frame_start: int | None = None
+        self.active_time = dict.fromkeys(self.names, 0)
+        self.switches = 0
+        self.wait_sum = 0.0
+        self.started = 0
+
+    def params(self) -> dict[str, Any]:
+        return {"candidates": list(self.names), "time_frame": self.time_frame}
+
+    @property
+    def current(self) -> Scheduler:
+        return self.instances[self.active]
+
+    def _arrivals(self, t0: int, t1: int) -> list[SimJob]:
+        """Jobs submitted in ``(t0, t1]``."""
+        lo = bisect.bisect_right(self._submits, t0)
+        hi = bisect.bisect_right(self._submits, t1)
+        return self._jobs[lo:hi]
+
+    def _more_work(self, ctx: MachineView) -> bool:
+        return bool(ctx.waiting or ctx.running or
+                    bisect.bisect_right(self._submits, ctx.now) < len(self._submits))
+
+    def _activate(self, ctx: MachineView, k: int) -> None:
+        if k != self.active:
+            self.active = k
+            self.switches += 1
+            sched = self.instances[k]
+            if hasattr(sched, "set_wait_stats"):
+                sched.set_wait_stats(self.wait_sum, self.started)
+            sched.sync(ctx)
+
+    # hooks -----------------------------------------------------------------------------------
+    def on_arrival(self, ctx: MachineView, job: SimJob) -> None:
+        if self._frame_start is None:
+            self._frame_start = ctx.now
+            ctx.set_timer(ctx.now, "frame")
+        self.current.on_arrival(ctx, job)
+
+    def on_completion(self, ctx: MachineView, run: Run, killed_at_estimate: bool) -> None:
+        self.current.on_completion(ctx, run, killed_at_estimate)
+
+    def on_cancel(self, ctx: MachineView, job: SimJob, run: Run | None) -> None:
+        self.current.on_cancel(ctx, job, run)
+
+    def on_killed(self, ctx: MachineView, run: Run) -> None:
+        self.current.on_killed(ctx, run)
+
+    def on_timer(self, ctx: MachineView, key: Hashable) -> None:
+        if key != "frame":
+            self.current.on_timer(ctx, key)
+            return
+        now = ctx.now
+        assert self._frame_start is not None
+        self.active_time[self.names[self.active]] += now - self._frame_start
+        self._switch(ctx, self._frame_start, now)
+        self._frame_start = now
+        if self._more_work(ctx):
+            ctx.set_timer(now + self.time_frame, "frame")
+
+    def _switch(self, ctx: MachineView, t0: int, t1: int) -> None:
+        raise NotImplementedError
+
+    def schedule(self, ctx: MachineView) -> list[Start]:
+        starts = list(self.current.schedule(ctx))
+        for s in starts:
+            self.wait_sum += ctx.now - s.job.submit
+            self.started += 1
+        return starts
+
+    def shares(self) -> dict[str, float]:
+        """Fraction of the simulated time each candidate was active."""
+        total = sum(self.active_time.values())
+        return {n: (t / total if total else float("nan")) for n, t in self.active_time.items()}
+
+
+class PBAS(_Switching):
+    """Performance-based adaptive scheduling (§3, Figure 1); see the module docstring."""
+
+    name = "pbas"
+
+    def __init__(self, candidates: Sequence[tuple[str, Callable[[], Scheduler]]], time_frame: int,
+                 metric: str, jobs: Sequence[SimJob]) -> None:
+        if metric not in METRICS:
+            raise ValueError(f"PBAS metric must be one of {METRICS}, got {metric!r}")
+        super().__init__(candidates, time_frame, jobs)
+        self.metric = metric
+        self._snapshot = None
+        self._had_waiting = False
+        self._runtime = {j.job_id: j.runtime for j in jobs}
+        # the real run's statistics of the current frame
+        self._busy = 0
+        self._last_t: int | None = None
+        self._busy_integral = 0
+        self._done = 0
+        self._resp_sum = 0.0
+        self._bsld_sum = 0.0
+        self.frames_forked = 0
+
+    def params(self) -> dict[str, Any]:
+        return super().params() | {"metric": self.metric}
+
+    def _tick(self, now: int) -> None:
+        if self._last_t is not None and now > self._last_t:
+            self._busy_integral += (now - self._last_t) * self._busy
+        self._last_t = now
+
+    def on_arrival(self, ctx: MachineView, job: SimJob) -> None:
+        self._tick(ctx.now)
+        super().on_arrival(ctx, job)
+
+    def on_completion(self, ctx: MachineView, run: Run, killed_at_estimate: bool) -> None:
+        self._tick(ctx.now)
+        self._busy -= run.procs
+        resp = ctx.now - run.job.submit
+        self._done += 1
+        self._resp_sum += resp
+        self._bsld_sum += max(1.0, resp / max(ctx.now - run.start, BSLD_BOUND))
+        super().on_completion(ctx, run, killed_at_estimate)
+
+    def on_cancel(self, ctx: MachineView, job: SimJob, run: Run | None) -> None:
+        self._tick(ctx.now)
+        if run is not None:
+            self._busy -= run.procs
+        super().on_cancel(ctx, job, run)
+
+    def on_timer(self, ctx: MachineView, key: Hashable) -> None:
+        self._tick(ctx.now)
+        super().on_timer(ctx, key)
+
+    def schedule(self, ctx: MachineView) -> list[Start]:
+        self._tick(ctx.now)
+        starts = super().schedule(ctx)
+        self._busy += sum(s.procs for s in starts)
+        return starts
+
+    def _metric(self, done: int, resp_sum: float, bsld_sum: float, busy: float,
+                t0: int, t1: int, size: int) -> float:
+        """Frame score, larger is better (NaN = no value)."""
+        if self.metric == "util":
+            return busy / (size * (t1 - t0)) if t1 > t0 else float("nan")
+        if done == 0:
+            return float("nan")
+        return -(resp_sum if self.metric == "resp" else bsld_sum) / done
+
+    def _fork_score(self, k: int, t0: int, t1: int, size: int) -> float:
+        sched = self.factories[k]()
+        if hasattr(sched, "set_wait_stats"):
+            sched.set_wait_stats(self.wait_sum, self.started)
+        res = simulate_from(self._snapshot, sched, self._arrivals(t0, t1), sync=True,
+                            runtimes="actual", until=t1, record_timeline=False)
+        self.frames_forked += 1
+        j = res.jobs
+        start = j["start"].to_numpy(dtype=np.int64)
+        ok = start >= 0
+        ids = j["job_id"].to_numpy()[ok]
+        start = start[ok]
+        est = j["estimate"].to_numpy(dtype=np.int64)[ok]
+        run = np.array([self._runtime.get(int(i), 0) for i in ids], dtype=np.int64)
+        end = start + np.minimum(run, est)
+        procs = j["procs"].to_numpy(dtype=np.int64)[ok]
+        submit = j["submit"].to_numpy(dtype=np.int64)[ok]
+        busy = float(np.sum(procs * np.clip(np.minimum(end, t1) - np.maximum(start, t0), 0, None)))
+        fin = (end > t0) & (end <= t1)
+        resp = (end - submit)[fin]
+        bsld = np.maximum(1.0, resp / np.maximum(end[fin] - start[fin], BSLD_BOUND))
+        return self._metric(int(fin.sum()), float(resp.sum()), float(bsld.sum()), busy, t0, t1,
+                            size)
+
+    def _switch(self, ctx: MachineView, t0: int, t1: int) -> None:
+        if self._snapshot is not None and t1 > t0 and len(self.instances) > 1 and (
+                self._had_waiting or self._arrivals(t0, t1)):
+            scores = []
+            for k in range(len(self.instances)):
+                if k == self.active:
+                    scores.append(self._metric(self._done, self._resp_sum, self._bsld_sum,
+                                               self._busy_integral, t0, t1, ctx.machine_size))
+                else:
+                    scores.append(self._fork_score(k, t0, t1, ctx.machine_size))
+            arr = np.array(scores, dtype=float)
+            if np.isfinite(arr).any():
+                best = np.nanmax(arr)
+                if not (np.isfinite(arr[self.active]) and arr[self.active] == best):
+                    self._activate(ctx, int(np.flatnonzero(arr == best)[0]))
+        # new frame
+        self._busy_integral = 0
+        self._done, self._resp_sum, self._bsld_sum = 0, 0.0, 0.0
+        self._had_waiting = bool(ctx.waiting)
+        self._snapshot = ctx.snapshot() if len(self.instances) > 1 else None
+
+
+class WBAS(_Switching):
+    """Workload-based adaptive scheduling (§4.2, Figure 4); see the module docstring.
+
+    ``candidates`` must be ``[("flex", ...), ("maui", ...)]`` (Flex when parallelism rises).
+    """
+
+    name = "wbas"
+
+    def __init__(self, candidates: Sequence[tuple[str, Callable[[], Scheduler]]], time_frame: int,
+                 maf: float, jobs: Sequence[SimJob]) -> None:
+        if maf < 1:
+            raise ValueError(f"WBAS moving-average factor MAF must be >= 1, got {maf}")
+        if [n for n, _ in candidates] != ["flex", "maui"]:
+            raise ValueError("WBAS candidates must be flex then maui")
+        super().__init__(candidates, time_frame, jobs)
+        self.maf = float(maf)
+        self.active = 1   # Maui
+        self.ap: float | None = None
+        self._frame_procs = 0
+        self._frame_jobs = 0
+
+    def params(self) -> dict[str, Any]:
+        return super().params() | {"maf": self.maf}
+
+    def on_arrival(self, ctx: MachineView, job: SimJob) -> None:
+        p = float(job.procs)
+        self.ap = p if self.ap is None else (1 - 1 / self.maf) * self.ap + p / self.maf
+        self._frame_procs += job.procs
+        self._frame_jobs += 1
+        super().on_arrival(ctx, job)
+
+    def _switch(self, ctx: MachineView, t0: int, t1: int) -> None:
+        if self._frame_jobs and self.ap is not None:
+            ap_last = self._frame_procs / self._frame_jobs
+            self._activate(ctx, 0 if self.ap < ap_last else 1)
+        self._frame_procs = 0
+        self._frame_jobs = 0

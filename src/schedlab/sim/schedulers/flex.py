@@ -1,0 +1,298 @@
+"""Flex: slack-based backfilling (Talby & Feitelson 1999, as summarized in Talby & Feitelson 2005 §2.1).
+
+Paper (2005, §2.1): "whenever a decision has to be made (job arrival, termination or cancellation
+events), all possible queues are compared, and the best one (according to a configurable criteria)
+is chosen. [...] Each possible schedule is graded, suffering a penalty for every job that must wait.
+To prevent starvation, Flex introduces the concept of slack: Each job is given a slack upon arrival,
+and it can never be delayed by more than its slack."
+
+Our reading, precisely (every choice is a constructor option where cheap):
+
+* **Plan.** Like conservative backfilling, every queued job holds a reservation in an availability
+  profile (free processors over time, running jobs until ``start + estimate``).
+* **Guarantee and slack.** On arrival a job's *guaranteed start* ``G`` is the start conservative
+  backfilling would give it (earliest hole after all existing reservations). Its slack is
+  ``slack_factor x base``, fixed at arrival; ``slack_base`` is ``"mean_wait"`` (default: the mean
+  wait of all jobs started so far, the "current average wait"), ``"estimate"`` (the job's own
+  runtime estimate) or ``"constant"`` (``slack_constant`` seconds). Its deadline is ``G + slack``;
+  no schedule in which any job would start after its deadline is ever chosen.
+* **Arrival: all insertion positions.** With ``Q`` jobs queued, the new job may be inserted at any
+  position ``p = 0..Q``. Candidate ``p`` keeps the reservations of the jobs before ``p``, places the
+  new job at its earliest start given those, then re-places the jobs from ``p`` on, in queue order,
+  each at its earliest start. ``p = Q`` is exactly conservative backfilling. A candidate is feasible
+  if every job starts by its deadline; the cheapest feasible one wins, ties going to the larger
+  ``p`` (least disruption).
+* **Cost** (``cost``): sum over the affected jobs of the planned wait (``"wait"``, default: "a
+  penalty for every job that must wait"), of the planned bounded slowdown with estimates
+  (``"bsld"``), or of the delay beyond the guaranteed start (``"delay"``).
+* **Speed.** Positions whose new job would start no earlier than at a later position are dominated
+  (the new job gains nothing and more jobs are displaced) and are skipped: of all positions giving
+  the new job the same start, only the largest is evaluated. A candidate's evaluation stops at the
+  first deadline violation or as soon as its partial cost reaches the best cost so far.
+* **Termination / cancellation.** There is no new job to insert; the queue is re-planned in its
+  current order by compression (each job, in order, moves to its earliest start given all other
+  reservations, which is never later than before), as conservative backfilling does (Mu'alem &
+  Feitelson 2001). Every deadline therefore stays met.
+* With ``slack_factor = 0`` no job may start later than its conservative guarantee; on inputs where
+  moving a job forward cannot avoid delaying another, Flex then makes conservative's decisions.
+
+Ties inside the profile search: the earliest feasible time wins; among jobs due at the same time,
+queue order decides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..job import SimJob
+from ..profile import Profile
+from ..scheduler import Scheduler, Start
+from ..state import MachineView, Run
+
+SLACK_BASES = ("mean_wait", "estimate", "constant")
+COSTS = ("wait", "bsld", "delay")
+BSLD_BOUND = 10.0
+
+
+@dataclass(slots=True)
+class FlexJob:
+    """What Flex knows of a job: submit time, processors, estimate; plus its guarantee."""
+
+    job_id: int
+    submit: int
+    procs: int
+    estimate: int
+    guarantee: int = 0
+    deadline: int = 0
+
+
+class FlexPlanner:
+    """The Flex decision procedure on its own profile (engine-independent; see module docstring).
+
+    Call :meth:`arrive`, :meth:`finish` (termination, at or before the estimate) and :meth:`cancel`
+    in time order; each returns the ids of the jobs to start now, in queue order.
+    """
+
+    def __init__(self, machine_size: int, slack_factor: float = 3.0, slack_base: str = "mean_wait",
+                 cost: str = "wait", slack_constant: float = 0.0) -> None:
+        if slack_base not in SLACK_BASES:
+            raise ValueError(f"Flex slack_base must be one of {SLACK_BASES}, got {slack_base!r}")
+        if cost not in COSTS:
+            raise ValueError(f"Flex cost must be one of {COSTS}, got {cost!r}")
+        if slack_factor < 0:
+            raise ValueError(f"Flex slack_factor must be >= 0, got {slack_factor}")
+        self.size = machine_size
+        self.slack_factor = float(slack_factor)
+        self.slack_base = slack_base
+        self.slack_constant = float(slack_constant)
+        self.cost_name = cost
+        self.profile = Profile(machine_size)
+        self.queue: list[FlexJob] = []
+        self.res: dict[int, int] = {}            # queued job id -> planned start
+        self.running: dict[int, tuple[int, FlexJob]] = {}   # id -> (start, job)
+        self.wait_sum = 0.0
+        self.started = 0
+
+    # -- slack and cost ---------------------------------------------------------------------------
+    def slack(self, job: FlexJob) -> float:
+        if self.slack_base == "mean_wait":
+            base = self.wait_sum / self.started if self.started else 0.0
+        elif self.slack_base == "estimate":
+            base = float(job.estimate)
+        else:
+            base = self.slack_constant
+        return self.slack_factor * base
+
+    def _cost(self, job: FlexJob, start: int) -> float:
+        if self.cost_name == "wait":
+            return float(start - job.submit)
+        if self.cost_name == "delay":
+            return float(max(0, start - job.guarantee))
+        return (start - job.submit + job.estimate) / max(job.estimate, BSLD_BOUND)
+
+    # -- events -----------------------------------------------------------------------------------
+    def arrive(self, job: FlexJob, now: int) -> list[int]:
+        """A job arrives: choose the cheapest feasible insertion position; start what is due."""
+        if job.procs > self.size:
+            raise ValueError(f"job {job.job_id} needs {job.procs} > {self.size} processors")
+        prof = self.profile
+        prof.advance(now)
+        q = self.queue
+        n = len(q)
+        s_end = prof.earliest_start(job.procs, job.estimate, now)
+        job.guarantee = s_end
+        job.deadline = s_end + int(self.slack(job))
+        best_p, best_cost = n, self._cost(job, s_end) + sum(self._cost(x, self.res[x.job_id]) for x in q)
+        best_plan: tuple[Profile, list[int]] | None = None
+        if n and s_end > now:
+            # Prefix profiles P_p (reservations of q[:p] only), from p = n down: candidates are the
+            # largest p for each strictly earlier start of the new job.
+            work = prof.copy()
+            last = s_end
+            cands: list[tuple[int, int, Profile]] = []
+            for p in range(n - 1, -1, -1):
+                x = q[p]
+                work.release(self.res[x.job_id], x.estimate, x.procs)
+                s = work.earliest_start(job.procs, job.estimate, now)
+                if s < last:
+                    cands.append((p, s, work.copy()))
+                    last = s
+                    if s == now:
+                        break
+            for p, s, base in cands:
+                cost = self._cost(job, s) + sum(self._cost(x, self.res[x.job_id]) for x in q[:p])
+                if cost >= best_cost:
+                    continue
+                base.reserve(s, job.estimate, job.procs)
+                starts = []
+                ok = True
+                for x in q[p:]:
+                    sx = base.earliest_start(x.procs, x.estimate, now)
+                    cost += self._cost(x, sx)
+                    if sx > x.deadline or cost >= best_cost:
+                        ok = False
+                        break
+                    base.reserve(sx, x.estimate, x.procs)
+                    starts.append(sx)
+                if ok and (cost < best_cost):
+                    best_p, best_cost, best_plan = p, cost, (base, [s, *starts])
+        if best_plan is None:
+            prof.reserve(s_end, job.estimate, job.procs)
+            self.res[job.job_id] = s_end
+            q.append(job)
+        else:
+            self.profile, starts = best_plan
+            q.insert(best_p, job)
+            for x, sx in zip(q[best_p:], starts, strict=True):
+                self.res[x.job_id] = sx
+        return self._start_due(now)
+
+    def finish(self, job_id: int, now: int) -> list[int]:
+        """A running job terminated at ``now`` (<= its estimated end): compress, start what is due."""
+        start, job = self.running.pop(job_id)
+        self.profile.advance(now)
+        self.profile.release(now, start + job.estimate - now, job.procs)
+        self._compress(now)
+        return self._start_due(now)
+
+    def cancel(self, job_id: int, now: int) -> list[int]:
+        """A queued job is withdrawn: drop its reservation, compress, start what is due."""
+        self.profile.advance(now)
+        i = next(k for k, x in enumerate(self.queue) if x.job_id == job_id)
+        x = self.queue.pop(i)
+        self.profile.release(self.res.pop(job_id), x.estimate, x.procs)
+        self._compress(now)
+        return self._start_due(now)
+
+    # -- internals --------------------------------------------------------------------------------
+    def _compress(self, now: int) -> None:
+        prof = self.profile
+        for x in self.queue:
+            old = self.res[x.job_id]
+            if old == now:
+                continue
+            prof.release(old, x.estimate, x.procs)
+            s = prof.earliest_start(x.procs, x.estimate, now)
+            prof.reserve(s, x.estimate, x.procs)
+            self.res[x.job_id] = s
+
+    def _start_due(self, now: int) -> list[int]:
+        due = [x for x in self.queue if self.res[x.job_id] == now]
+        if not due:
+            return []
+        self.queue = [x for x in self.queue if self.res[x.job_id] != now]
+        for x in due:
+            del self.res[x.job_id]
+            self.running[x.job_id] = (now, x)
+            self.wait_sum += now - x.submit
+            self.started += 1
+        return [x.job_id for x in due]
+
+    def planned_start(self, job_id: int) -> int:
+        """Current reservation of a queued job."""
+        return self.res[job_id]
+
+
+class Flex(Scheduler):
+    """Flex as an engine scheduler (``--scheduler flex``): forwards the engine's hooks to
+    :class:`FlexPlanner` and returns the jobs it decided to start (see the module docstring).
+
+    :meth:`sync` (policy switch in PBAS/WBAS, forks) rebuilds the plan from the machine: running jobs
+    until their expected end, waiting jobs in arrival order placed as conservative backfilling would
+    (that start is their new guarantee); a job keeps the slack it was given when this instance first
+    saw it, otherwise it gets one now. :meth:`set_wait_stats` seeds the "current average wait" slack
+    base (e.g. with the real run's statistics when PBAS forks a fresh Flex).
+    """
+
+    name = "flex"
+
+    def __init__(self, slack_factor: float = 3.0, slack_base: str = "mean_wait", cost: str = "wait",
+                 slack_constant: float = 0.0) -> None:
+        self._opts = {"slack_factor": float(slack_factor), "slack_base": slack_base, "cost": cost,
+                      "slack_constant": float(slack_constant)}
+        self.planner: FlexPlanner | None = None
+        self._due: list[int] = []
+        self._slacks: dict[int, int] = {}
+        self._stats = (0.0, 0)
+
+    def params(self) -> dict[str, Any]:
+        return dict(self._opts)
+
+    def _plan(self, ctx: MachineView) -> FlexPlanner:
+        if self.planner is None:
+            self.planner = FlexPlanner(ctx.machine_size, **self._opts)
+            self.planner.wait_sum, self.planner.started = self._stats
+        return self.planner
+
+    def set_wait_stats(self, wait_sum: float, started: int) -> None:
+        """Seed the mean-wait slack base (sum of waits, number of started jobs)."""
+        self._stats = (float(wait_sum), int(started))
+        if self.planner is not None:
+            self.planner.wait_sum, self.planner.started = self._stats
+
+    def reset(self) -> None:
+        if self.planner is not None:
+            self._stats = (self.planner.wait_sum, self.planner.started)
+        self.planner = None
+        self._due = []
+
+    def sync(self, ctx: MachineView) -> None:
+        self.reset()
+        pl = self._plan(ctx)
+        now = ctx.now
+        pl.profile.advance(now)
+        for run in ctx.running.values():
+            fj = FlexJob(run.job.job_id, run.job.submit, run.procs, run.expected_end - run.start)
+            pl.running[fj.job_id] = (run.start, fj)
+            pl.profile.reserve(now, run.expected_end - now, run.procs)
+        for job in ctx.waiting.values():
+            fj = FlexJob(job.job_id, job.submit, job.procs, job.estimate)
+            s = pl.profile.earliest_start(fj.procs, fj.estimate, now)
+            pl.profile.reserve(s, fj.estimate, fj.procs)
+            slack = self._slacks.setdefault(job.job_id, int(pl.slack(fj)))
+            fj.guarantee, fj.deadline = s, s + slack
+            pl.queue.append(fj)
+            pl.res[fj.job_id] = s
+        self._due = pl._start_due(now)
+
+    def on_arrival(self, ctx: MachineView, job: SimJob) -> None:
+        pl = self._plan(ctx)
+        fj = FlexJob(job.job_id, job.submit, job.procs, job.estimate)
+        self._due += pl.arrive(fj, ctx.now)
+        self._slacks[job.job_id] = fj.deadline - fj.guarantee
+
+    def on_completion(self, ctx: MachineView, run: Run, killed_at_estimate: bool) -> None:
+        self._due += self._plan(ctx).finish(run.job.job_id, ctx.now)
+
+    def on_cancel(self, ctx: MachineView, job: SimJob, run: Run | None) -> None:
+        pl = self._plan(ctx)
+        if run is None:
+            self._due += pl.cancel(job.job_id, ctx.now)
+        else:
+            self._due += pl.finish(job.job_id, ctx.now)
+
+    def schedule(self, ctx: MachineView) -> list[Start]:
+        due, self._due = self._due, []
+        waiting = ctx.waiting
+        return [Start(waiting[j]) for j in due]
