@@ -15,6 +15,10 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/traces.smk"
 
 
+# Keep this include last: the report reads the paper target rules defined above.
+include: "workflow/rules/report.smk"
+
+
 rule all:
     default_target: True
     input:

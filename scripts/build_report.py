@@ -1,0 +1,15 @@
+"""Snakemake adapter: combined scorecard + HTML report from the paper outputs under results/."""
+
+from pathlib import Path
+
+from schedlab import __version__, smk
+from schedlab.report import build_report
+
+
+def main(sm):
+    out_html = Path(sm.output.html)
+    build_report(Path("results"), sm.params.papers, out_html, Path(sm.output.scorecard),
+                 {"schedlab_version": __version__, "papers": ", ".join(sm.params.papers)})
+
+
+smk.run(main, snakemake)

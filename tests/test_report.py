@@ -1,0 +1,126 @@
+"""The report: combined scorecard, HTML with every table and figure (checked in a real headless
+Chromium when one is installed), and the `schedlab scorecard` command."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import math
+import re
+import shutil
+import subprocess
+import threading
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from schedlab.cli import main
+from schedlab.io import read_parquet, write_parquet
+from schedlab.plotting import new_figure, save_figure
+from schedlab.report import build_report, combine_scorecards, format_scorecard_terminal
+from schedlab.scorecard import claim_row, scorecard_frame, value_row
+
+
+def test_value_and_claim_rows():
+    r = value_row("p", "Table 3", "mean wait", "BF=1", 77.4, 80.0, "min")
+    assert r["verdict"] == "match" and math.isclose(r["relative_error"], (80.0 - 77.4) / 77.4)
+    assert value_row("p", "T", "q", "c", 10.0, 20.0)["verdict"] == "differs"
+    assert value_row("p", "T", "q", "c", 10.0, None)["verdict"] == "not_run"
+    assert claim_row("p", "§5", "ordering", "c", True)["verdict"] == "holds"
+    assert claim_row("p", "§5", "ordering", "c", False)["verdict"] == "fails"
+    assert claim_row("p", "§5", "ordering", "c", None)["verdict"] == "not_run"
+    with pytest.raises(ValueError, match="unknown scorecard verdicts"):
+        scorecard_frame([r | {"verdict": "great"}])
+
+
+def make_results(root):
+    """Two papers' outputs as the pipeline writes them: scorecard, a table, two figures."""
+    sc1 = scorecard_frame([value_row("schroeder2004", "Figure 2", "mean slowdown", "rho=0.5",
+                                     12.0, 13.0),
+                           claim_row("schroeder2004", "§4", "Random worst", "2 hosts", True)])
+    write_parquet(root / "schroeder2004" / "scorecard.parquet", sc1)
+    write_parquet(root / "schroeder2004" / "tables" / "table1.parquet",
+                  pd.DataFrame({"log": ["CTC"], "jobs": [1000], "scv": [43.2]}))
+    for name in ("fig2", "fig3"):
+        fig, ax = new_figure()
+        ax.plot(np.arange(5), np.arange(5) ** 2)
+        save_figure(fig, root / "schroeder2004" / "figures" / name)
+    sc2 = scorecard_frame([claim_row("tang2013", "Table 3", "BF 0.5 lowers wait", "SP2", False,
+                                     note="reason")])
+    write_parquet(root / "tang2013" / "scorecard.parquet", sc2)
+    return sc1, sc2
+
+
+def test_build_report_and_combined_scorecard(tmp_path):
+    res = tmp_path / "results"
+    sc1, sc2 = make_results(res)
+    out = res / "report" / "index.html"
+    build_report(res, ["schroeder2004", "tang2013", "cirne2001"], out, res / "scorecard.parquet",
+                 {"schedlab_version": "test"})
+    combined, meta = read_parquet(res / "scorecard.parquet")
+    assert len(combined) == 3 and meta["schedlab_version"] == "test"
+    pd.testing.assert_frame_equal(combined, combine_scorecards([sc1, sc2]))
+    page = out.read_text()
+    assert page.count("<figure>") == 2
+    assert (res / "report" / "figures" / "schroeder2004" / "fig2.png").exists()
+    assert (res / "report" / "figures" / "schroeder2004" / "fig2.pdf").exists()
+    assert "Table: table1" in page and "43.2" in page
+    assert "No scorecard was produced" in page  # cirne2001 has no outputs here
+    assert re.search(r"fails</span>", page)
+
+
+def test_scorecard_cli_filters_and_colors(tmp_path, capsys):
+    res = tmp_path / "results"
+    make_results(res)
+    build_report(res, ["schroeder2004", "tang2013"], res / "report" / "index.html",
+                 res / "scorecard.parquet", {})
+    assert main(["scorecard", "--file", str(res / "scorecard.parquet"), "--paper", "tang2013",
+                 "--color", "always"]) == 0
+    out = capsys.readouterr().out
+    assert "tang2013" in out and "schroeder2004" not in out
+    assert "\x1b[31mfails" in out and "1 fails" in out
+    assert main(["scorecard", "--file", str(res / "scorecard.parquet"), "--paper", "nope"]) == 2
+    assert "no scorecard rows for paper(s) ['nope']" in capsys.readouterr().err
+    assert main(["scorecard", "--file", str(tmp_path / "missing.parquet")]) == 2
+
+
+def test_terminal_format_without_color():
+    sc = scorecard_frame([value_row("p", "T1", "wait", "c", 2.0, 3.0)])
+    text = format_scorecard_terminal(sc, color=False)
+    assert "\x1b[" not in text and "+50.0%" in text and "differs" in text
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+def test_report_in_headless_chromium(tmp_path):
+    res = tmp_path / "results"
+    make_results(res)
+    out = res / "report" / "index.html"
+    build_report(res, ["schroeder2004", "tang2013"], out, res / "scorecard.parquet", {})
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(out.parent)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/index.html"
+        cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+               "--no-first-run", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", f"--user-data-dir={tmp_path / 'chrome'}",
+               "--virtual-time-budget=10000", "--dump-dom", url]
+        dom = subprocess.run(cmd, capture_output=True, text=True, timeout=120).stdout
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    body = re.search(r"<body([^>]*)>", dom)
+    assert body, dom[:500]
+    attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1)))
+    assert attrs.get("figures") == "2"
+    assert attrs.get("figures-loaded") == "2"  # every figure really loaded in the browser
+    assert int(attrs.get("tables", 0)) == 3  # two scorecards + table1
