@@ -32,3 +32,12 @@ def selected_traces():
     for n in sel:
         REGISTRY[n]  # raises a clear error for an unknown name
     return list(sel)
+
+
+PAPER_KEYS = ["schroeder2004", "talby2005", "tang2013", "perkovic2000", "cirne2001"]
+
+
+def paper_outputs(wildcards):
+    """Everything the included paper targets produce (a paper without a rule file is skipped)."""
+    defined = {r.name for r in workflow.rules}
+    return [f for key in PAPER_KEYS if key in defined for f in getattr(rules, key).input]
