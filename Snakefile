@@ -13,6 +13,7 @@ validate(config, "workflow/schemas/config.schema.yaml")
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/traces.smk"
+include: "workflow/rules/talby2005.smk"
 
 
 # Keep this include last: the report reads the paper target rules defined above.

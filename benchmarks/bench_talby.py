@@ -1,0 +1,63 @@
+"""Speed of the Flex planner (Talby & Feitelson 2005) on real logs, without the engine.
+
+Drives :class:`FlexPlanner` with a minimal event loop (completions before arrivals at equal times),
+jobs normalized the common way (requested procs else allocated, estimate = requested time else
+runtime, runtime cut at the estimate, >= 1 s). Prints jobs/s and wall time per log.
+
+    SCHEDLAB_TRACE_MIRROR=/work/shared/traces .venv/bin/python benchmarks/bench_talby.py [LOG ...]
+"""
+
+from __future__ import annotations
+
+import heapq
+import sys
+import time
+
+import numpy as np
+
+from schedlab.sim.schedulers.flex import FlexJob, FlexPlanner
+from schedlab.traces import load_trace
+
+
+def workload(name: str, limit: int | None = None):
+    t = load_trace(name)
+    j = t.jobs
+    size = t.header.machine_size
+    procs = np.where(j["req_procs"] > 0, j["req_procs"], j["alloc_procs"]).astype(int)
+    run = np.maximum(j["run_time"].to_numpy(), 1)
+    est = np.where(j["req_time"] > 0, j["req_time"], run)
+    run = np.minimum(run, est)
+    ok = (procs > 0) & (procs <= size) & (j["run_time"].to_numpy() >= 0)
+    rows = list(zip(j["job_id"][ok], j["submit_time"][ok], procs[ok], est[ok], run[ok], strict=True))
+    return [tuple(int(x) for x in r) for r in rows[:limit]], size
+
+
+def run(jobs, size, **kw):
+    pl = FlexPlanner(size, **kw)
+    rt = {j[0]: j[4] for j in jobs}
+    ev = [(j[1], 1, k, j) for k, j in enumerate(jobs)]
+    heapq.heapify(ev)
+    waits = []
+    seq = len(jobs)
+    while ev:
+        t, kind, _, j = heapq.heappop(ev)
+        started = pl.finish(j, t) if kind == 0 else pl.arrive(FlexJob(j[0], j[1], j[2], j[3]), t)
+        for s in started:
+            seq += 1
+            heapq.heappush(ev, (t + rt[s], 0, seq, s))
+    waits = pl.wait_sum / max(pl.started, 1)
+    return waits
+
+
+def main(names):
+    for name in names or ["KTH-SP2-1996-2.1-cln"]:
+        jobs, size = workload(name)
+        t0 = time.perf_counter()
+        w = run(jobs, size)
+        dt = time.perf_counter() - t0
+        print(f"{name:28s} {len(jobs):7d} jobs  {dt:7.1f} s  {len(jobs) / dt:8.0f} jobs/s  "
+              f"mean wait {w:8.0f} s")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,158 @@
+"""Talby & Feitelson 2005: the experiment grid and one sweep point (one simulation) at a time.
+
+A sweep point is a log x version (clean/raw) x one of
+
+* ``sched/<name>``: a plain scheduler of §2.1 (conservative, easy, flex, maui);
+* ``pbas/<cands>-<metric>-<frame>``: PBAS (§3) with candidates ``fm`` (Flex, Maui) or ``all4``
+  (Flex, Maui, EASY, conservative: §3.4), switching metric and time frame in seconds;
+* ``wbas/maf<MAF>-sw<frame>``: WBAS (§4.2) with its moving-average factor and switch time.
+
+:func:`grid` lists the points of the configured experiment (default / quick / full), and
+:func:`run_point` simulates one and returns the per-job results (DESIGN §3) with the calendar month of
+each job, plus run statistics (PBAS/WBAS time shares, switches).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ConfigError
+from ..sim import SimJob, simulate
+from ..sim.schedulers import make_scheduler
+from ..sim.schedulers.flex import Flex
+from ..swf import SWFHeader
+from .talby2005 import month_labels
+from .talby2005_adaptive import PBAS, WBAS
+
+CANDIDATE_SETS = {"fm": ("flex", "maui"), "all4": ("flex", "maui", "easy", "conservative")}
+
+
+@dataclass(frozen=True)
+class Point:
+    """One sweep point (see module docstring); ``path`` is its file stem under the runs folder."""
+
+    log: str
+    version: str
+    kind: str       # sched | pbas | wbas
+    name: str       # scheduler name, "<cands>-<metric>-<frame>" or "maf<MAF>-sw<frame>"
+
+    @property
+    def path(self) -> str:
+        return f"{self.log}-{self.version}/{self.kind}/{self.name}"
+
+
+def pbas_name(cands: str, metric: str, frame: int) -> str:
+    return f"{cands}-{metric}-{int(frame)}"
+
+
+def wbas_name(maf: float, frame: int) -> str:
+    return f"maf{int(maf)}-sw{int(frame)}"
+
+
+def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
+         raw_local: Mapping[str, bool]) -> list[Point]:
+    """All sweep points. ``quick``: the config's quick subset; ``full``: the paper's whole grid on
+    every log; default: the whole grid of scheduler runs and the time frames of ``default``.
+    Raw-log points (Table 4 raw rows) only when the raw log is available locally."""
+    logs = list(cfg["logs"])
+    pb, wb = cfg["pbas"], cfg["wbas"]
+    frames, metrics = pb["time_frames_s"], pb["metrics"]
+    four_frames = pb["four"]["time_frames_s"]
+    sw_times, mafs = wb["switch_times_s"], wb["mafs"]
+    if quick:
+        q = cfg["quick"]
+        logs = q["logs"]
+        frames, metrics = q["pbas_time_frames_s"], q["pbas_metrics"]
+        four_frames = q["pbas_four_time_frames_s"]
+        sw_times, mafs = q["wbas_switch_times_s"], q["wbas_mafs"]
+    elif not full:
+        d = cfg["default"]
+        frames, four_frames = d["pbas_time_frames_s"], d["pbas_four_time_frames_s"]
+        sw_times, mafs = d["wbas_switch_times_s"], d["wbas_mafs"]
+    version = cfg["main_version"]
+    pts: list[Point] = []
+    for log in logs:
+        for s in cfg["schedulers"]:
+            pts.append(Point(log, version, "sched", s))
+            if version == "clean" and raw_local.get(log):
+                pts.append(Point(log, "raw", "sched", s))
+        pbas = {(m, f) for m in metrics for f in frames}
+        pbas |= {(b["metric"], b["time_frame_s"]) for b in pb["best"]}
+        for m, f in sorted(pbas):
+            pts.append(Point(log, version, "pbas", pbas_name("fm", m, f)))
+        if log == pb["four"]["log"] or quick:
+            for f in four_frames:
+                pts.append(Point(log, version, "pbas", pbas_name("all4", pb["four"]["metric"], f)))
+        wbas = {(wb["maf_fixed"], s) for s in sw_times} | {(m, wb["switch_fixed_s"]) for m in mafs}
+        wbas |= {(b["maf"], b["switch_s"]) for b in wb["best"]}
+        for maf, sw in sorted(wbas):
+            pts.append(Point(log, version, "wbas", wbas_name(maf, sw)))
+    return sorted(set(pts), key=lambda p: p.path)
+
+
+def parse_name(kind: str, name: str) -> dict[str, Any]:
+    """Parameters from a point name (inverse of :func:`pbas_name` / :func:`wbas_name`)."""
+    try:
+        if kind == "sched":
+            return {"scheduler": name}
+        if kind == "pbas":
+            cands, metric, frame = name.split("-")
+            return {"candidates": list(CANDIDATE_SETS[cands]), "metric": metric,
+                    "time_frame": int(frame)}
+        if kind == "wbas":
+            maf, sw = name.split("-")
+            return {"maf": float(maf.removeprefix("maf")), "time_frame": int(sw.removeprefix("sw"))}
+    except (ValueError, KeyError):
+        pass
+    raise ConfigError(f"talby2005: bad sweep point {kind}/{name}")
+
+
+def sim_jobs_from_trace(trace: pd.DataFrame, header: SWFHeader, machine_size: int,
+                        source: str) -> tuple[list[SimJob], dict[str, Any]]:
+    """The engine's normalization with its defaults, submit times kept relative to the log start
+    (``rebase=False``) so that calendar months follow the header's ``UnixStartTime``."""
+    from ..normalize import normalize  # lazy: keeps the Snakefile's import of grid() light
+
+    n = normalize(trace, header, machine_size=machine_size, rebase=False, source=source)
+    return n.jobs, n.report
+
+
+def scheduler_factory(name: str, flex_opts: Mapping[str, Any]):
+    """A zero-argument constructor of a fresh scheduler (Flex with the configured options)."""
+    if name == "flex":
+        return lambda: Flex(**flex_opts)
+    return lambda: make_scheduler(name)
+
+
+def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
+              flex_opts: Mapping[str, Any], unix_start_time: int | None,
+              tz: str | None) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Simulate one sweep point; returns (per-job results + ``month``, statistics).
+
+    The statistics are deterministic (no wall time), so they can go into the parquet metadata."""
+    p = parse_name(kind, name)
+    stats: dict[str, Any] = {"params": p}
+    if kind == "sched":
+        sched = scheduler_factory(p["scheduler"], flex_opts)()
+    else:
+        cands = [(c, scheduler_factory(c, flex_opts)) for c in
+                 (p["candidates"] if kind == "pbas" else ["flex", "maui"])]
+        if kind == "pbas":
+            sched = PBAS(cands, p["time_frame"], p["metric"], jobs)
+        else:
+            sched = WBAS(cands, p["time_frame"], p["maf"], jobs)
+    res = simulate(jobs, machine_size, sched, record_timeline=False)
+    out = res.jobs.copy()
+    out["month"] = month_labels(out["submit"].to_numpy(), unix_start_time, tz).astype(str)
+    if kind != "sched":
+        stats["shares"] = sched.shares()
+        stats["switches"] = sched.switches
+        stats["frames_forked"] = getattr(sched, "frames_forked", 0)
+    stats["scheduler_params"] = sched.params()
+    stats["mean_wait"] = float(np.mean(out["wait"]))
+    return out, stats
