@@ -36,15 +36,22 @@ Runtimes: an attempt runs for ``min(runtime, estimate)`` (killed at its estimate
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+import copy
+import time
+from array import array
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from heapq import heappop, heappush
 from typing import Any, Literal
 
+import numpy as np
 import pandas as pd
 
+from .errors import SimulationError
 from .job import SimJob
-from .scheduler import Scheduler
-from .state import Snapshot
+from .machine import Machine, make_machine
+from .scheduler import Scheduler, Start
+from .state import Run, Snapshot
 
 TieRule = Literal["completions_first", "arrivals_first"]
 Allocation = Literal["any", "contiguous"]
@@ -98,6 +105,371 @@ class SimResult:
     wall_time: float = 0.0
 
 
+_END, _CANCEL, _TIMER = 0, 1, 2
+_INF = float("inf")
+#: bounded-slowdown threshold (s): Perković §2, Tang §4.2, Feitelson's usual 10 s.
+BSLD_BOUND = 10
+
+
+class _Engine:
+    """One simulation run; implements :class:`~schedlab.sim.state.MachineView` for schedulers.
+
+    ``now``, ``machine_size``, ``allocation``, ``free``, ``running`` and ``waiting`` are plain
+    attributes (fast to read); schedulers must treat them as read-only.
+    """
+
+    def __init__(
+        self,
+        jobs: Sequence[SimJob],
+        machine_size: int,
+        scheduler: Scheduler,
+        allocation: str,
+        tie_rule: str,
+        enforce_estimate: bool,
+        record_timeline: bool,
+        use_estimates: bool = False,
+    ) -> None:
+        if tie_rule not in TIE_RULES:
+            raise SimulationError(f"unknown tie_rule {tie_rule!r}; choose one of {TIE_RULES}")
+        self.machine = make_machine(machine_size, allocation)
+        self.machine_size = machine_size
+        self.allocation = allocation
+        self.tie_rule = tie_rule
+        self.enforce_estimate = enforce_estimate
+        self.use_estimates = use_estimates
+        self.scheduler = scheduler
+        self.now = 0
+        self.free = machine_size
+        self.running: dict[int, Run] = {}
+        self.waiting: dict[int, SimJob] = {}
+        self.jobs = list(jobs)
+        n = len(self.jobs)
+        self.pos: dict[int, int] = {}
+        for i, j in enumerate(self.jobs):
+            if j.job_id in self.pos:
+                raise SimulationError(f"job {j.job_id}: duplicate job id")
+            if not 1 <= j.procs <= machine_size:
+                raise SimulationError(
+                    f"job {j.job_id}: needs {j.procs} processors, machine has {machine_size}"
+                )
+            self.pos[j.job_id] = i
+        self.order = sorted(range(n), key=lambda i: (self.jobs[i].submit, i))
+        self.next_arrival = 0
+        self.heap: list[tuple] = []
+        self.seq = 0
+        # per-job records (input order)
+        self.start = [-1] * n
+        self.first_start = [-1] * n
+        self.end = [-1] * n
+        self.attempts = [0] * n
+        self.run_procs = [j.procs for j in self.jobs]
+        self.run_runtime = [j.runtime for j in self.jobs]
+        self.run_estimate = [j.estimate for j in self.jobs]
+        self.killed = [False] * n
+        self.cancelled = [False] * n
+        self.wasted = [0] * n
+        self.alt = [-1] * n
+        self.tag = [""] * n
+        self.finished = 0
+        # queue accounting for the timeline
+        self.sum_submit_waiting = 0
+        self.waiting_procs = 0
+        self.min_heap: list[tuple[int, int, int]] = []  # (procs, seq, job_id), lazy
+        self.record_timeline = record_timeline
+        self.tl = array("q")  # timeline rows, flattened (TIMELINE_COLUMNS per row)
+        self.events = 0
+        self.passes = 0
+        self.stop_ids: set[int] | None = None
+
+    # --- MachineView --------------------------------------------------------------------------
+    def fits_now(self, procs: int) -> bool:
+        return self.machine.fits(procs)
+
+    def largest_free_block(self) -> int:
+        return self.machine.largest_block()
+
+    def machine_copy(self) -> Machine:
+        return copy.deepcopy(self.machine)
+
+    def set_timer(self, t: int, key: Hashable) -> None:
+        if t < self.now:
+            raise SimulationError(f"timer {key!r} set for t={t} in the past (now {self.now})")
+        self._push(t, _TIMER, key, 0)
+
+    def snapshot(self) -> Snapshot:
+        running = tuple(replace(r) for r in self.running.values())
+        attempts = {r.job.job_id: r.attempt for r in running}
+        for jid in self.waiting:
+            attempts[jid] = self.attempts[self.pos[jid]]
+        return Snapshot(
+            now=self.now,
+            machine_size=self.machine_size,
+            allocation=self.allocation,
+            running=running,
+            waiting=tuple(self.waiting.values()),
+            attempts=attempts,
+        )
+
+    # --- internals ----------------------------------------------------------------------------
+    def _push(self, t: int, kind: int, a: Any, b: int) -> None:
+        self.seq += 1
+        heappush(self.heap, (t, self.seq, kind, a, b))
+
+    def _enqueue(self, job: SimJob) -> None:
+        self.waiting[job.job_id] = job
+        self.sum_submit_waiting += job.submit
+        self.waiting_procs += job.procs
+        self.seq += 1
+        heappush(self.min_heap, (job.procs, self.seq, job.job_id))
+
+    def _dequeue(self, job: SimJob) -> None:
+        del self.waiting[job.job_id]
+        self.sum_submit_waiting -= job.submit
+        self.waiting_procs -= job.procs
+
+    def _min_waiting_procs(self) -> int:
+        h, w = self.min_heap, self.waiting
+        while h and h[0][2] not in w:
+            heappop(h)
+        return h[0][0] if h else 0
+
+    def _arrive(self, job: SimJob) -> None:
+        self._enqueue(job)
+        if job.cancel_time is not None:
+            self._push(max(job.cancel_time, job.submit), _CANCEL, job.job_id, 0)
+        self.scheduler.on_arrival(self, job)
+
+    def _start(self, s: Start) -> None:
+        jid = s.job.job_id
+        job = self.waiting.get(jid)
+        now = self.now
+        if job is None:
+            state = "running" if jid in self.running else "not waiting"
+            raise SimulationError(
+                f"t={now}: scheduler {self.scheduler.name} started job {jid}, which is {state}"
+            )
+        alt = s.alternative
+        if alt is None:
+            procs, runtime, estimate = job.procs, job.runtime, job.estimate
+        else:
+            procs, runtime, estimate = alt.procs, alt.runtime, alt.estimate
+            if not 1 <= procs <= self.machine_size or runtime < 1 or estimate < 1:
+                raise SimulationError(f"t={now}: job {jid}: invalid alternative {alt}")
+        first = self.machine.allocate(procs, s.first_node, f"t={now}: job {jid}")
+        self.free = self.machine.free
+        self._dequeue(job)
+        i = self.pos[jid]
+        dur = estimate if self.use_estimates else runtime
+        at_estimate = False
+        if self.enforce_estimate and dur > estimate:
+            dur, at_estimate = estimate, True
+        expected_end = now + estimate
+        kind_kill = False
+        if s.kill_at is not None:
+            if s.kill_at <= now:
+                raise SimulationError(
+                    f"t={now}: job {jid}: kill_at {s.kill_at} is not in the future"
+                )
+            expected_end = min(expected_end, s.kill_at)
+            if s.kill_at < now + dur:
+                dur, kind_kill, at_estimate = s.kill_at - now, True, False
+        attempt = self.attempts[i]
+        run = Run(
+            job, now, procs, runtime, estimate, expected_end, s.kill_at, first, attempt, s.tag, alt
+        )
+        self.running[jid] = run
+        if attempt == 0:
+            self.first_start[i] = now
+        self.attempts[i] = attempt + 1
+        self.start[i] = now
+        self.run_procs[i], self.run_runtime[i], self.run_estimate[i] = procs, dur, estimate
+        self.killed[i] = at_estimate
+        self.tag[i] = s.tag
+        if alt is not None:
+            try:
+                self.alt[i] = job.alternatives.index(alt)
+            except ValueError:
+                self.alt[i] = -1
+        self._push(now + dur, _END, jid, attempt * 2 + kind_kill)
+
+    def _end(self, jid: int, code: int) -> None:
+        run = self.running.get(jid)
+        if run is None or run.attempt != code >> 1:
+            return  # stale: the attempt was cancelled
+        del self.running[jid]
+        self.machine.release(run.procs, run.first_node, f"t={self.now}: job {jid}")
+        self.free = self.machine.free
+        i = self.pos[jid]
+        if code & 1:  # speculative kill: back to the queue
+            self.wasted[i] += run.procs * (self.now - run.start)
+            self.start[i] = -1
+            self._enqueue(run.job)
+            self.scheduler.on_killed(self, run)
+        else:
+            self.end[i] = self.now
+            self.finished += 1
+            self.scheduler.on_completion(self, run, self.killed[i])
+
+    def _cancel(self, jid: int) -> None:
+        i = self.pos[jid]
+        if self.end[i] >= 0 or self.cancelled[i]:
+            return
+        job = self.jobs[i]
+        self.cancelled[i] = True
+        self.finished += 1
+        if jid in self.waiting:
+            self._dequeue(job)
+            self.scheduler.on_cancel(self, job, None)
+            return
+        run = self.running.pop(jid)
+        self.machine.release(run.procs, run.first_node, f"t={self.now}: job {jid}")
+        self.free = self.machine.free
+        self.end[i] = self.now
+        self.run_runtime[i] = self.now - run.start
+        self.killed[i] = False
+        self.scheduler.on_cancel(self, job, run)
+
+    def run(self, until: int | None, progress: Callable[[int, int], None] | None) -> None:
+        heap, jobs, order = self.heap, self.jobs, self.order
+        arr_jobs = [jobs[i] for i in order]
+        arr_t = [j.submit for j in arr_jobs]
+        n = len(order)
+        k = self.next_arrival
+        sched = self.scheduler
+        arrivals_first = self.tie_rule == "arrivals_first"
+        tl = self.tl if self.record_timeline else None
+        stop_ids = self.stop_ids
+        waiting, running = self.waiting, self.running
+        end, cancel, arrive, start = self._end, self._cancel, self._arrive, self._start
+        min_waiting = self._min_waiting_procs
+        events = passes = 0
+        limit = _INF if until is None else until
+        while True:
+            th = heap[0][0] if heap else _INF
+            ta = arr_t[k] if k < n else _INF
+            t = th if th < ta else ta
+            if t > limit or t == _INF:
+                break
+            self.now = t
+            if arrivals_first:
+                while k < n and arr_t[k] == t:
+                    arrive(arr_jobs[k])
+                    k += 1
+                    events += 1
+            if th == t:
+                cancels: list[int] = []
+                timers: list[Hashable] = []
+                while heap and heap[0][0] == t:
+                    _, _, kind, a, b = heappop(heap)
+                    events += 1
+                    if kind == _END:
+                        end(a, b)  # ends in start order (the heap's sequence number)
+                    elif kind == _CANCEL:
+                        cancels.append(a)
+                    else:
+                        timers.append(a)
+                for jid in sorted(cancels):
+                    cancel(jid)
+            else:
+                timers = []
+            if not arrivals_first:
+                while k < n and arr_t[k] == t:
+                    arrive(arr_jobs[k])
+                    k += 1
+                    events += 1
+            self.next_arrival = k
+            for key in timers:
+                sched.on_timer(self, key)
+            starts = sched.schedule(self)
+            passes += 1
+            if starts:
+                for s in starts:
+                    start(s)
+            if tl is not None:
+                nw = len(waiting)
+                tl.extend(
+                    (
+                        t,
+                        self.free,
+                        len(running),
+                        nw,
+                        self.waiting_procs,
+                        nw * t - self.sum_submit_waiting,
+                        min_waiting() if nw else 0,
+                    )
+                )
+            if progress is not None and passes % 8192 == 0:
+                progress(self.finished, n)
+            if stop_ids is not None:
+                stop_ids.difference_update([s.job.job_id for s in starts or ()])
+                if not stop_ids:
+                    break
+            if not heap and k >= n and waiting and until is None:
+                raise SimulationError(
+                    f"t={t}: scheduler {sched.name} left {len(waiting)} job(s) waiting "
+                    f"(first: {next(iter(waiting))}) with nothing running and no event pending"
+                )
+        self.events += events
+        self.passes += passes
+        if progress is not None:
+            progress(self.finished, n)
+
+    def result(self, wall: float) -> SimResult:
+        jobs = self.jobs
+        start = np.asarray(self.start, dtype=np.int64)
+        end = np.asarray(self.end, dtype=np.int64)
+        submit = np.fromiter((j.submit for j in jobs), dtype=np.int64, count=len(jobs))
+        runtime = np.asarray(self.run_runtime, dtype=np.int64)
+        done = (start >= 0) & (end >= 0)
+        wait = np.where(start >= 0, start - submit, np.nan).astype(np.float64)
+        response = np.where(done, end - submit, np.nan).astype(np.float64)
+        bsld = np.maximum(1.0, response / np.maximum(runtime, BSLD_BOUND))
+        df = pd.DataFrame(
+            {
+                "job_id": np.fromiter((j.job_id for j in jobs), dtype=np.int64, count=len(jobs)),
+                "submit": submit,
+                "start": start,
+                "end": end,
+                "procs": np.asarray(self.run_procs, dtype=np.int64),
+                "runtime": runtime,
+                "estimate": np.asarray(self.run_estimate, dtype=np.int64),
+                "wait": wait,
+                "response": response,
+                "bounded_slowdown": bsld,
+                "user_id": np.fromiter((j.user_id for j in jobs), dtype=np.int64, count=len(jobs)),
+                "first_start": np.asarray(self.first_start, dtype=np.int64),
+                "attempts": np.asarray(self.attempts, dtype=np.int64),
+                "killed": np.asarray(self.killed, dtype=bool),
+                "cancelled": np.asarray(self.cancelled, dtype=bool),
+                "wasted_proc_seconds": np.asarray(self.wasted, dtype=np.int64),
+                "alternative": np.asarray(self.alt, dtype=np.int64),
+                "tag": pd.array(self.tag, dtype="string"),
+            }
+        )
+        timeline = None
+        if self.record_timeline:
+            rows = np.frombuffer(self.tl, dtype=np.int64).reshape(-1, len(TIMELINE_COLUMNS))
+            timeline = pd.DataFrame(rows.copy(), columns=list(TIMELINE_COLUMNS))
+        sched = self.scheduler
+        return SimResult(
+            jobs=df,
+            timeline=timeline,
+            machine_size=self.machine_size,
+            scheduler=sched.name,
+            params=sched.params(),
+            settings={
+                "allocation": self.allocation,
+                "tie_rule": self.tie_rule,
+                "enforce_estimate": self.enforce_estimate,
+                "runtimes": "estimate" if self.use_estimates else "actual",
+            },
+            end_time=self.now,
+            events=self.events,
+            passes=self.passes,
+            wall_time=wall,
+        )
+
+
 def simulate(
     jobs: Sequence[SimJob],
     machine_size: int,
@@ -125,7 +497,14 @@ def simulate(
         :class:`SimResult`. Raises SimulationError if the scheduler over-allocates, starts a job
         that is not waiting, or leaves jobs waiting forever on an idle machine (deadlock).
     """
-    raise NotImplementedError("engine implementation in progress (interface commit)")
+    t0 = time.perf_counter()
+    eng = _Engine(
+        jobs, machine_size, scheduler, allocation, tie_rule, enforce_estimate, record_timeline
+    )
+    eng.run(None, progress)
+    if eng.finished < len(eng.jobs):  # pragma: no cover - guarded by the deadlock check
+        raise SimulationError(f"{len(eng.jobs) - eng.finished} jobs never finished")
+    return eng.result(time.perf_counter() - t0)
 
 
 def simulate_from(
@@ -161,4 +540,58 @@ def simulate_from(
         :class:`SimResult` over the snapshot's running + waiting + extra jobs (``start`` -1 for jobs
         not started when the fork stopped; running jobs keep their original start).
     """
-    raise NotImplementedError("engine implementation in progress (interface commit)")
+    if runtimes not in ("estimate", "actual"):
+        raise SimulationError(f"unknown runtimes {runtimes!r}; choose 'estimate' or 'actual'")
+    t0 = time.perf_counter()
+    extra = list(jobs)
+    now = snapshot.now
+    for j in extra:
+        if j.submit < now:
+            raise SimulationError(f"fork at t={now}: extra job {j.job_id} submitted at {j.submit}")
+    all_jobs = [r.job for r in snapshot.running] + list(snapshot.waiting) + extra
+    eng = _Engine(
+        all_jobs,
+        snapshot.machine_size,
+        scheduler,
+        snapshot.allocation,
+        tie_rule,
+        enforce_estimate,
+        record_timeline,
+        use_estimates=runtimes == "estimate",
+    )
+    eng.now = now
+    for r in snapshot.running:  # re-create the running attempts
+        jid = r.job.job_id
+        i = eng.pos[jid]
+        eng.machine.allocate(r.procs, r.first_node, f"fork t={now}: job {jid}")
+        if runtimes == "estimate":
+            end = r.expected_end
+        else:
+            end = r.start + min(r.runtime, r.estimate) if enforce_estimate else r.start + r.runtime
+            if r.kill_at is not None:
+                end = min(end, r.kill_at)
+        eng.running[jid] = replace(r)
+        eng.start[i] = eng.first_start[i] = r.start
+        eng.attempts[i] = r.attempt + 1
+        eng.run_procs[i], eng.run_estimate[i] = r.procs, r.estimate
+        eng.run_runtime[i] = end - r.start
+        speculative = r.kill_at is not None and end == r.kill_at and r.kill_at < r.start + r.runtime
+        eng._push(max(end, now), _END, jid, r.attempt * 2 + speculative)
+    eng.free = eng.machine.free
+    for j in snapshot.waiting:
+        eng.attempts[eng.pos[j.job_id]] = snapshot.attempts.get(j.job_id, 0)
+        eng._enqueue(j)
+        if j.cancel_time is not None:
+            eng._push(max(j.cancel_time, now), _CANCEL, j.job_id, 0)
+    # only the extra jobs arrive through the arrival list
+    n_pre = len(snapshot.running) + len(snapshot.waiting)
+    eng.order = eng.order[:0] + sorted(
+        range(n_pre, len(all_jobs)), key=lambda i: (all_jobs[i].submit, i)
+    )
+    if stop_when_started is not None:
+        eng.stop_ids = {jid for jid in stop_when_started if eng.start[eng.pos[jid]] < 0}
+    if sync:
+        scheduler.sync(eng)
+    if eng.stop_ids is None or eng.stop_ids:
+        eng.run(until, None)
+    return eng.result(time.perf_counter() - t0)

@@ -100,35 +100,32 @@ class Profile:
         return i + 1
 
     def _add(self, start: int, end: int, delta: int) -> None:
-        if end <= start:
-            return
         start = max(start, self.t[0])
-        if end <= start:
+        if end <= start or delta == 0:
             return
         i = self._split(start)
         j = self._split(end)
         free = self.free
-        for k in range(i, j):
-            v = free[k] + delta
-            if v < 0 or v > self.machine_size:
-                # undo what was changed so far, then fail loudly
-                for m in range(i, k):
-                    free[m] -= delta
-                raise SimulationError(
-                    f"profile over-allocation: {-delta:+d} processors during [{start}, {end}) "
-                    f"leaves {v} free at t={self.t[k]} (machine {self.machine_size})"
-                )
-            free[k] = v
-        self._merge(max(i - 1, 0), min(j + 1, len(free)))
+        seg = [v + delta for v in free[i:j]]
+        bad = min(seg) < 0 if delta < 0 else max(seg) > self.machine_size
+        if bad:
+            self._merge_at(j)
+            self._merge_at(i)
+            raise SimulationError(
+                f"profile over-allocation: {-delta:+d} processors during [{start}, {end}) "
+                f"(machine {self.machine_size}, free during that span {free[i:j]})"
+            )
+        free[i:j] = seg
+        # interior steps stay distinct; only the two boundaries can merge (right one first)
+        self._merge_at(j)
+        self._merge_at(i)
 
-    def _merge(self, lo: int, hi: int) -> None:
-        t, free = self.t, self.free
-        k = hi - 1
-        while k > lo:
-            if k < len(free) and free[k] == free[k - 1]:
-                del t[k]
-                del free[k]
-            k -= 1
+    def _merge_at(self, k: int) -> None:
+        """Merge step ``k`` into step ``k-1`` if they have the same free count."""
+        free = self.free
+        if 0 < k < len(free) and free[k] == free[k - 1]:
+            del self.t[k]
+            del free[k]
 
     def reserve(self, start: int, duration: int, procs: int) -> None:
         """Take ``procs`` processors during ``[start, start + duration)``."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .job import Alternative, SimJob
+from .machine import Machine
 
 
 @dataclass(slots=True)
@@ -62,6 +63,10 @@ class MachineView(Protocol):
         fits_now(procs): can ``procs`` processors be allocated right now (under contiguous
             allocation: is there a free block that large)?
         largest_free_block(): widest allocatable request right now (== ``free`` for "any").
+        machine_copy(): a private copy of the processor allocator
+            (:class:`~schedlab.sim.machine.Machine`; ``fits``/``allocate``/``release``) to try a
+            set of starts before returning them — under contiguous allocation the engine places
+            starts first fit in the order returned, exactly as the copy does.
         set_timer(t, key): ask for ``on_timer(ctx, key)`` at absolute time ``t`` (>= now);
             several timers at the same time fire in the order they were set.
         snapshot(): freeze the current state for a forked simulation.
@@ -83,6 +88,8 @@ class MachineView(Protocol):
     def fits_now(self, procs: int) -> bool: ...
 
     def largest_free_block(self) -> int: ...
+
+    def machine_copy(self) -> Machine: ...
 
     def set_timer(self, t: int, key: Hashable) -> None: ...
 
