@@ -14,6 +14,8 @@ validate(config, "workflow/schemas/config.schema.yaml")
 include: "workflow/rules/common.smk"
 include: "workflow/rules/traces.smk"
 include: "workflow/rules/talby2005.smk"
+include: "workflow/rules/clean.smk"
+include: "workflow/rules/schroeder2004.smk"
 
 
 # Keep this include last: the report reads the paper target rules defined above.

@@ -1,0 +1,23 @@
+"""Snakemake adapter: flurry candidates (never removed here) + per-user activity plot."""
+
+from schedlab import __version__, smk
+from schedlab.flurry import FlurrySettings, detect_flurries, plot_activity
+from schedlab.io import read_parquet, write_parquet
+from schedlab.plotting import save_figure
+
+
+def main(sm):
+    name = sm.wildcards.trace
+    jobs, meta = read_parquet(sm.input[0])
+    settings = FlurrySettings(**(sm.params.settings or {}))
+    cand = detect_flurries(jobs, settings)
+    cand.insert(0, "trace", name)
+    write_parquet(sm.output.candidates, cand,
+                  {"trace": name, "sha256": meta.get("sha256"), "settings": settings.to_dict(),
+                   "schedlab_version": __version__})
+    save_figure(plot_activity(jobs, cand, title=f"{name}: jobs per day of the busiest users "
+                              f"({len(cand)} flurry candidates shaded)"), sm.output.plot[0])
+    smk.log_to(sm)(f"{name}: {len(cand)} flurry candidates")
+
+
+smk.run(main, snakemake)
