@@ -1,0 +1,27 @@
+"""Snakemake adapter: figures (PNG + PDF) and the scorecard of Schroeder & Harchol-Balter (2004)."""
+
+from pathlib import Path
+
+import pandas as pd
+
+from schedlab import __version__, smk
+from schedlab.io import read_parquet, write_parquet
+from schedlab.papers import schroeder2004 as s04
+from schedlab.plotting import save_figure
+
+
+def main(sm):
+    cfg = sm.params.cfg
+    table1, _ = read_parquet(sm.input.table1)
+    cuts, _ = read_parquet(sm.input.cutoffs)
+    analysis, _ = read_parquet(sm.input.analysis)
+    sims = pd.concat([read_parquet(p)[0] for p in sm.input.sims], ignore_index=True)
+    figdir = Path(sm.params.figdir)
+    for stem, fig in s04.figures(cuts, sims, analysis, cfg).items():
+        save_figure(fig, figdir / stem)
+    card = s04.scorecard(table1, cuts, sims, analysis, sm.params.published, cfg)
+    write_parquet(sm.output.scorecard, card,
+                  s04.provenance(cfg, sm.params.sha256, __version__))
+
+
+smk.run(main, snakemake)

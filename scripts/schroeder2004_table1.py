@@ -1,0 +1,25 @@
+"""Snakemake adapter: Table 1 of Schroeder & Harchol-Balter (2004) for the configured logs."""
+
+import pandas as pd
+
+from schedlab import __version__, smk
+from schedlab.io import read_parquet, write_parquet
+from schedlab.papers import schroeder2004 as s04
+from schedlab.registry import load_registry
+
+
+def main(sm):
+    registry = load_registry(sm.params.registry)
+    rows = []
+    for (label, entry), path in zip(sm.params.entries.items(), sm.input, strict=True):
+        jobs, _ = read_parquet(path)
+        st = s04.service_trace(jobs, entry.get("subset") or {})
+        rows.append({"trace": entry["trace"], "trace_sha256": registry.expected_sha256(
+            entry["trace"])} | s04.table1_row(label, st, entry.get("subset") or {})
+                    | {"dropped_unknown_or_zero_run_time":
+                       st.report["dropped_unknown_or_zero_run_time"]})
+    write_parquet(sm.output[0], pd.DataFrame(rows),
+                  {"paper": s04.PAPER, "schedlab_version": __version__})
+
+
+smk.run(main, snakemake)
