@@ -180,6 +180,8 @@ class _Engine:
         self.events = 0
         self.passes = 0
         self.stop_ids: set[int] | None = None
+        #: forks: run a scheduling pass at this time even if no event is due then
+        self.pass_at: int | None = None
 
     # --- MachineView --------------------------------------------------------------------------
     def fits_now(self, procs: int) -> bool:
@@ -348,6 +350,8 @@ class _Engine:
             th = heap[0][0] if heap else _INF
             ta = arr_t[k] if k < n else _INF
             t = th if th < ta else ta
+            if self.pass_at is not None:
+                t, self.pass_at = min(t, self.pass_at), None
             if t > limit or t == _INF:
                 break
             self.now = t
@@ -592,6 +596,7 @@ def simulate_from(
         eng.stop_ids = {jid for jid in stop_when_started if eng.start[eng.pos[jid]] < 0}
     if sync:
         scheduler.sync(eng)
+    eng.pass_at = now
     if eng.stop_ids is None or eng.stop_ids:
         eng.run(until, None)
     return eng.result(time.perf_counter() - t0)

@@ -1,0 +1,89 @@
+"""The availability profile (Cirne §2.2.2 availability list) against a brute-force timeline."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schedlab.sim import Profile, SimulationError
+
+CIRNE_FIG3 = [(1, 4, 0), (4, 6, 2), (6, 8, 1), (8, 9, 0), (9, 13, 4), (13, float("inf"), 6)]
+
+
+def cirne_profile() -> Profile:
+    p = Profile(6, 1)
+    for start, end, free in CIRNE_FIG3[:-1]:
+        p.reserve(start, int(end) - start, 6 - free)
+    return p
+
+
+def test_cirne_availability_list_round_trip():
+    assert cirne_profile().segments() == CIRNE_FIG3
+
+
+def test_earliest_start_first_fit():
+    p = cirne_profile()
+    assert p.earliest_start(2, 2) == 4  # [4,6) has 2 free
+    assert p.earliest_start(2, 3) == 9  # [6,8) has only 1
+    assert p.earliest_start(1, 4) == 4  # [4,6) 2 free, [6,8) 1 free
+    assert p.earliest_start(5, 1) == 13
+    assert p.earliest_start(4, 10, after=10) == 10
+
+
+def test_earliest_start_needs_whole_duration():
+    p = cirne_profile()
+    # 1 processor: [4,6) 2 free, [6,8) 1 free, [8,9) 0 -> a 4-long job cannot start at 4
+    assert p.fits(1, 4, 4) is True  # [4,8) has >= 1 free throughout
+    assert p.fits(1, 4, 5) is False  # reaches [8,9)
+    assert p.earliest_start(1, 5) == 9
+
+
+def test_over_allocation_raises_and_leaves_profile_intact():
+    p = cirne_profile()
+    with pytest.raises(SimulationError, match="over-allocation"):
+        p.reserve(3, 3, 1)  # [3,4) has 0 free
+    assert p.segments() == CIRNE_FIG3
+    with pytest.raises(SimulationError):
+        p.release(13, 5, 1)  # more than the machine
+
+
+def test_advance_and_copy():
+    p = cirne_profile()
+    q = p.copy()
+    p.advance(7)
+    assert p.segments()[0] == (7, 8, 1)
+    assert q.segments() == CIRNE_FIG3
+    assert p.free_at(20) == 6
+
+
+ops = st.lists(
+    st.tuples(st.integers(1, 8), st.integers(1, 9), st.integers(0, 25), st.booleans()),
+    min_size=1,
+    max_size=30,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops)
+def test_profile_matches_brute_force(script):
+    size, horizon = 8, 400
+    p, ref, held = Profile(size, 0), [size] * horizon, []
+    for procs, dur, after, undo in script:
+        if undo and held:
+            s, d, q = held.pop(0)
+            p.release(s, d, q)
+            for x in range(s, s + d):
+                ref[x] += q
+            continue
+        s = p.earliest_start(procs, dur, after)
+        expect = next(
+            x for x in range(after, horizon) if all(ref[y] >= procs for y in range(x, x + dur))
+        )
+        assert s == expect
+        p.reserve(s, dur, procs)
+        held.append((s, dur, procs))
+        for x in range(s, s + dur):
+            ref[x] -= procs
+        assert [p.free_at(x) for x in range(horizon)] == ref
+        assert all(a != b for a, b in zip(p.free, p.free[1:], strict=False))
