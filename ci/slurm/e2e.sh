@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# End-to-end test of the pipeline on a real (single-node, localhost) SLURM cluster.
+#
+#   1. starts SLURM (start-local-slurm.sh: installs Debian's packages if missing), after setting a
+#      trap that ALWAYS stops the daemons it started, by PID (stop-local-slurm.sh), even on failure;
+#   2. runs the quick profile's DAG locally, in a scratch copy of the workflow;
+#   3. runs the same DAG through `snakemake --executor slurm` (profiles slurm + quick, partition on
+#      the command line, `--slurm-status-command squeue` because this cluster has no accounting) in
+#      a second scratch copy;
+#   4. checks every job was a real SLURM batch job of this run (squeue --states=all by run ID,
+#      COMPLETED, and listed in the jobcomp file) and that results/ is byte-identical to the local run;
+#   5. adds a registry entry pointing at a corrupt trace and checks that building it on the cluster
+#      fails, naming the failed rule (parse_trace) and leaving no output.
+# Prints one summary line: "slurm e2e: PASS ..." or "slurm e2e: FAIL ...", exit status 0 / 1.
+#
+# Needs root, Debian 12, the project's .venv (make setup) and the real logs
+# (SCHEDLAB_TRACE_MIRROR, default ../shared/traces). Takes about 2-4 minutes with the current DAG;
+# each cluster command is under `timeout`, cut so that the whole script stays within
+# SCHEDLAB_E2E_BUDGET seconds (default 600) plus the final shutdown (about 10 s).
+#
+# Environment:
+#   SCHEDLAB_E2E_TARGETS   targets instead of the quick profile's default target (space separated)
+#   SCHEDLAB_E2E_KEEP=1    keep the scratch directory (printed) for inspection
+#   SCHEDLAB_SLURM_STATE, SCHEDLAB_SLURM_PARTITION: see start-local-slurm.sh
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+HERE=$REPO/ci/slurm
+SNAKEMAKE=$REPO/.venv/bin/snakemake
+PYTHON=$REPO/.venv/bin/python
+export SCHEDLAB_TRACE_MIRROR=${SCHEDLAB_TRACE_MIRROR:-$(cd "$REPO/.." && pwd)/shared/traces}
+export SCHEDLAB_SLURM_PARTITION=${SCHEDLAB_SLURM_PARTITION:-debug}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/schedlab-e2e.XXXXXX")
+export SCHEDLAB_SLURM_STATE=${SCHEDLAB_SLURM_STATE:-$WORK/slurm-state}
+JOBCOMP=/var/log/slurm/jobcomp.log
+read -r -a TARGETS <<<"${SCHEDLAB_E2E_TARGETS:-}"
+STEP="setup"
+DETAILS=""
+T0=$SECONDS
+# Whole-script time budget (seconds): each step's timeout is cut to what is left of it.
+BUDGET=${SCHEDLAB_E2E_BUDGET:-600}
+
+say() { printf '\n=== slurm e2e [%3d s]: %s\n' "$((SECONDS - T0))" "$*" >&2; }
+fail() { say "FAILED: $*"; DETAILS=$*; exit 1; }
+
+finish() {
+    local rc=$?
+    trap - EXIT INT TERM
+    say "stopping the daemons started by this script"
+    bash "$HERE/stop-local-slurm.sh" || { rc=1; DETAILS="${DETAILS:+$DETAILS; }stop-local-slurm.sh failed"; }
+    if [[ ${SCHEDLAB_E2E_KEEP:-0} == 1 ]]; then
+        echo "kept $WORK" >&2
+    else
+        rm -rf "$WORK"
+    fi
+    if ((rc == 0)); then
+        echo "slurm e2e: PASS ($((SECONDS - T0)) s) $DETAILS"
+    else
+        echo "slurm e2e: FAIL at step '$STEP' ($((SECONDS - T0)) s): ${DETAILS:-exit status $rc}"
+    fi
+    exit "$rc"
+}
+trap finish EXIT
+trap 'DETAILS="interrupted"; exit 1' INT TERM
+
+[[ -x $SNAKEMAKE ]] || fail "$SNAKEMAKE not found: run 'make setup' first"
+[[ -d $SCHEDLAB_TRACE_MIRROR ]] || fail "SCHEDLAB_TRACE_MIRROR=$SCHEDLAB_TRACE_MIRROR is not a directory"
+
+# left CAP: the timeout for the next step, at most CAP seconds and at most what is left of BUDGET.
+left() {
+    local rest=$((BUDGET - (SECONDS - T0)))
+    ((rest > 15)) || fail "time budget of $BUDGET s used up"
+    echo $((rest < $1 ? rest : $1))
+}
+
+# A scratch copy of the workflow, so nothing touches the repository's results/.
+copy_workflow() {
+    mkdir -p "$1"
+    cp -r "$REPO/Snakefile" "$REPO/workflow" "$REPO/scripts" "$REPO/config" "$1/"
+}
+
+# ---------------------------------------------------------------------------------------------
+STEP="start SLURM"
+say "$STEP (state in $SCHEDLAB_SLURM_STATE)"
+limit=$(left 300)
+timeout -k 10 "$limit" bash "$HERE/start-local-slurm.sh"
+
+STEP="local run"
+copy_workflow "$WORK/local"
+say "$STEP: snakemake --profile workflow/profiles/quick ${TARGETS[*]}"
+limit=$(left 300)
+(cd "$WORK/local" && timeout -k 30 "$limit" "$SNAKEMAKE" --profile workflow/profiles/quick --cores 2 \
+    "${TARGETS[@]}") >"$WORK/local.out" 2>&1 || { tail -n 40 "$WORK/local.out" >&2; fail "local run failed"; }
+
+STEP="cluster run"
+copy_workflow "$WORK/slurm"
+# The quick profile layered after the slurm one: its default-resources replace the slurm profile's,
+# and the command line's replace both, so mem_mb and runtime are repeated here.
+SLURM_ARGS=(--profile workflow/profiles/slurm --profile workflow/profiles/quick
+    --executor slurm --jobs 4 --latency-wait 10
+    --default-resources "slurm_partition=$SCHEDLAB_SLURM_PARTITION" mem_mb=1000 runtime=15
+    --slurm-status-command squeue --slurm-init-seconds-before-status-checks 10)
+say "$STEP: snakemake ${SLURM_ARGS[*]} ${TARGETS[*]}"
+rc=0
+limit=$(left 420)
+(cd "$WORK/slurm" && timeout -k 30 "$limit" "$SNAKEMAKE" "${SLURM_ARGS[@]}" "${TARGETS[@]}") \
+    >"$WORK/slurm.out" 2>&1 || rc=$?
+((rc == 0)) || { tail -n 60 "$WORK/slurm.out" >&2; fail "cluster run exited $rc (124/137 = timeout)"; }
+
+STEP="jobs went through SLURM"
+run_id=$(sed -n 's/.*SLURM run ID: \([0-9a-f-]*\).*/\1/p' "$WORK/slurm.out" | head -n 1)
+[[ -n $run_id ]] || fail "no 'SLURM run ID' in the cluster run's output"
+mapfile -t submitted < <(sed -n 's/.*has been submitted with SLURM jobid \([0-9]*\).*/\1/p' "$WORK/slurm.out" | sort -n)
+((${#submitted[@]} > 0)) || fail "the cluster run submitted no job"
+# All jobs of this run by its run ID (the plugin's job name), finished ones included (MinJobAge=600).
+squeue_out=$(timeout 20 squeue --states=all --name "$run_id" -h -o '%i|%T|%k')
+echo "$squeue_out" >&2
+mapfile -t seen < <(cut -d'|' -f1 <<<"$squeue_out" | sort -n)
+[[ ${seen[*]} == "${submitted[*]}" ]] \
+    || fail "squeue lists jobs (${seen[*]}) but snakemake submitted (${submitted[*]})"
+not_done=$(grep -v '|COMPLETED|' <<<"$squeue_out" || true)
+[[ -z $not_done ]] || fail "jobs not COMPLETED: $not_done"
+for rule in parse_trace trace_summary; do
+    if grep -q "rule $rule" "$WORK/local.out"; then
+        grep -q "|rule_$rule" <<<"$squeue_out" || fail "no SLURM job of rule $rule"
+    fi
+done
+# slurmctld appends a finished job to the jobcomp file when it completes; allow it a few seconds.
+for id in "${submitted[@]}"; do
+    for _ in $(seq 1 25); do
+        grep -q "JobId=$id .*JobState=COMPLETED" "$JOBCOMP" 2>/dev/null && break
+        sleep 0.2
+    done
+    grep -q "JobId=$id .*JobState=COMPLETED" "$JOBCOMP" || fail "job $id not COMPLETED in $JOBCOMP"
+done
+rules=$(sed -E 's/.*\|rule_//; s/_wildcards_.*//' <<<"$squeue_out" | sort | uniq -c | awk '{print $2 " x" $1}' | paste -sd, -)
+say "${#submitted[@]} SLURM jobs (${rules}) all COMPLETED in squeue and $JOBCOMP"
+
+STEP="byte-identical results"
+checksums() { (cd "$1" && find results -type f ! -name '.*' -print0 | sort -z | xargs -0 sha256sum); }
+checksums "$WORK/local" >"$WORK/local.sha256"
+checksums "$WORK/slurm" >"$WORK/slurm.sha256"
+n_files=$(wc -l <"$WORK/local.sha256")
+((n_files > 0)) || fail "the local run produced no file under results/"
+diff -u "$WORK/local.sha256" "$WORK/slurm.sha256" >&2 \
+    || fail "results/ differ between the local and the cluster run"
+say "$n_files files under results/ byte-identical (local vs SLURM)"
+
+STEP="failing rule on the cluster"
+bad=Broken-e2e
+printf '; MaxProcs: 8\n1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n2 5 0 oops\n' >"$WORK/$bad.swf"
+"$PYTHON" - "$WORK/slurm/config/traces.yaml" "$bad" "$WORK/$bad.swf" <<'EOF'
+import sys
+import yaml
+path, name, swf = sys.argv[1:]
+with open(path) as fh:
+    data = yaml.safe_load(fh)
+data["traces"][name] = {"file": f"{name}.swf", "path": swf, "kind": "raw",
+                        "description": "corrupt log written by ci/slurm/e2e.sh"}
+with open(path, "w") as fh:
+    yaml.safe_dump(data, fh, sort_keys=False)
+EOF
+target=results/traces/$bad/jobs.parquet
+say "$STEP: snakemake ... $target (a corrupt trace: parse_trace must fail)"
+rc=0
+limit=$(left 240)
+(cd "$WORK/slurm" && timeout -k 30 "$limit" "$SNAKEMAKE" "${SLURM_ARGS[@]}" "$target") \
+    >"$WORK/fail.out" 2>&1 || rc=$?
+tail -n 30 "$WORK/fail.out" >&2
+((rc != 0)) || fail "the run with a corrupt trace exited 0"
+((rc != 124 && rc != 137)) || fail "the run with a corrupt trace timed out instead of failing"
+grep -q "Error in rule parse_trace" "$WORK/fail.out" || fail "the failure does not name rule parse_trace"
+grep -q "SLURM-job '[0-9]*' failed" "$WORK/fail.out" || fail "no failed SLURM job reported"
+[[ ! -e $WORK/slurm/$target ]] || fail "the failed rule left $target behind"
+fail_log=$(grep -rl "rule parse_trace (trace=$bad): error:" "$WORK/slurm/.snakemake/slurm_logs" "$WORK/slurm/logs" \
+    2>/dev/null | head -n 1 || true)
+[[ -n $fail_log ]] || fail "no log holds the one-line error 'rule parse_trace (trace=$bad): error: ...'"
+say "the run failed (exit $rc) naming rule parse_trace: $(grep -h "rule parse_trace (trace=$bad): error:" "$fail_log" | head -n 1)"
+
+STEP="done"
+DETAILS="${#submitted[@]} SLURM jobs COMPLETED, $n_files result files byte-identical to the local run, failing rule parse_trace reported"
