@@ -6,16 +6,21 @@ from schedlab import __version__, smk
 from schedlab.io import read_parquet, write_parquet
 from schedlab.papers import schroeder2004 as s04
 from schedlab.registry import load_registry
+from schedlab.swf import SWFHeader
 
 
 def main(sm):
     registry = load_registry(sm.params.registry)
     rows = []
     for (label, entry), path in zip(sm.params.entries.items(), sm.input, strict=True):
-        jobs, _ = read_parquet(path)
-        st = s04.service_trace(jobs, entry.get("subset") or {})
-        rows.append({"trace": entry["trace"], "trace_sha256": registry.expected_sha256(
-            entry["trace"])} | s04.table1_row(label, st, entry.get("subset") or {})
+        jobs, meta = read_parquet(path)
+        header = SWFHeader.from_dict(meta["swf_header"])
+        subset = entry.get("subset") or {}
+        st = s04.service_trace(jobs, subset)
+        row = s04.table1_row(label, st, subset, header.unix_start_time,
+                             header.time_zone_string)
+        rows.append({"trace": entry["trace"],
+                     "trace_sha256": registry.expected_sha256(entry["trace"])} | row
                     | {"dropped_unknown_or_zero_run_time":
                        st.report["dropped_unknown_or_zero_run_time"]})
     write_parquet(sm.output[0], pd.DataFrame(rows),

@@ -144,12 +144,23 @@ def _milli(load: float) -> int:
 # Table 1
 
 
-def table1_row(system: str, st: ServiceTrace, subset: dict[str, Any]) -> dict[str, Any]:
-    """Table 1 columns for one log: duration, jobs, mean/min/max service time, C² (§2.1)."""
+def table1_row(system: str, st: ServiceTrace, subset: dict[str, Any],
+               unix_start_time: int | None = None, time_zone: str | None = None
+               ) -> dict[str, Any]:
+    """Table 1 columns for one log: duration, jobs, mean/min/max service time, C² (§2.1).
+
+    With the log's ``UnixStartTime`` (and ``TimeZoneString``) the duration is given as months.
+    """
     x = st.service
     m = q.Moments.of(x)
-    return {"system": system, "subset": subset_label(subset), "jobs": len(x),
-            "first_submit": float(st.submit.min()), "last_submit": float(st.submit.max()),
+    duration = ""
+    if unix_start_time is not None:
+        ends = pd.to_datetime(unix_start_time + np.array([st.submit.min(), st.submit.max()]),
+                              unit="s", utc=True).tz_convert(time_zone or "UTC")
+        duration = f"{ends[0]:%B %Y} - {ends[1]:%B %Y}"
+    return {"system": system, "subset": subset_label(subset), "duration": duration,
+            "jobs": len(x), "first_submit": float(st.submit.min()),
+            "last_submit": float(st.submit.max()),
             "duration_days": float(st.submit.max() - st.submit.min()) / 86400.0,
             "mean_service": m.mean, "min_service": float(x.min()), "max_service": float(x.max()),
             "scv": m.scv}
