@@ -15,7 +15,7 @@ def main(sm):
     size = int(sm.params.machine_size or header.machine_size)
     jobs, report = sim_jobs_from_trace(trace, header, size, sm.input[0])
     t0 = time.perf_counter()
-    out, stats = run_point(jobs, size, sm.wildcards.kind, sm.wildcards.name, sm.params.flex,
+    out, stats = run_point(jobs, size, sm.wildcards.kind, sm.wildcards.name, sm.params.options,
                            header.unix_start_time, header.time_zone_string)
     log(f"{sm.wildcards.log}-{sm.wildcards.version} {sm.wildcards.kind}/{sm.wildcards.name}: "
         f"{len(out)} jobs, mean wait {stats['mean_wait']:.0f} s, "
@@ -23,7 +23,7 @@ def main(sm):
     write_parquet(sm.output[0], out, {
         "paper": "talby2005", "trace": sm.params.trace, "trace_sha256": meta.get("sha256"),
         "log": sm.wildcards.log, "version": sm.wildcards.version, "kind": sm.wildcards.kind,
-        "name": sm.wildcards.name, "flex": dict(sm.params.flex), "machine_size": size,
+        "name": sm.wildcards.name, "scheduler_options": dict(sm.params.options), "machine_size": size,
         "normalization": report, "stats": stats, "schedlab_version": __version__})
 
 

@@ -26,7 +26,7 @@ def main(sm):
         traces[(log, version)] = (trace, size, header.time_zone_string, header.unix_start_time)
     tables = tf.build_tables(runs, stats, traces, cfg, cfg.get("min_month_jobs", 1))
     out = Path(sm.params.outdir)
-    prov = {"paper": "talby2005", "schedlab_version": __version__, "flex": cfg["flex"],
+    prov = {"paper": "talby2005", "schedlab_version": __version__, "scheduler_options": cfg["scheduler_options"],
             "main_version": cfg["main_version"],
             "runs": {"/".join(k): read_parquet_metadata(p).get("trace_sha256")
                      for k, p in zip(sm.params.points, sm.input.runs, strict=True)}}

@@ -39,7 +39,7 @@ rule talby2005_run:
     params:
         trace=lambda wc: _talby_trace(wc.log, wc.version),
         machine_size=lambda wc: REGISTRY[_talby_trace(wc.log, wc.version)].machine_size,
-        flex=TALBY_CFG["flex"],
+        options=TALBY_CFG["scheduler_options"],
     conda:
         "../envs/schedlab.yaml"
     log:

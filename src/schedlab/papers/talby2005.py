@@ -8,9 +8,10 @@ Choices where the paper is silent (each is an option where cheap):
 
 * **Months** (§2.3): a job belongs to the calendar month of its *submit* time in the log's time zone
   (header ``UnixStartTime``/``TimeZoneString``). Months with fewer than ``min_jobs`` jobs are dropped.
-* **Months won** (Table 3): the scheduler with the lowest monthly mean wins. Months where the best
-  value is shared by several schedulers (typically idle months where every scheduler has zero wait)
-  are counted in a separate ``tie`` column; shares are over all months.
+* **Months won** (Table 3): the scheduler with the lowest monthly mean wins. When several share the
+  best value each of them is credited with the month (our EASY and Maui schedule identically, see
+  the config), and the month is also counted in a ``tie`` column; shares are over all months, so
+  with ties they can add up to more than 100%.
 * **Gap** (Table 4): in a month won by scheduler A over B (A's mean wait strictly lower), the gap is
   ``(wait_B - wait_A) / wait_A`` in percent, i.e. relative to the winner. Months whose winner has a
   zero mean wait have an unbounded gap and are left out (counted in ``zero_winner_months``).
@@ -71,7 +72,8 @@ def monthly_means(jobs: pd.DataFrame, months: np.ndarray, min_jobs: int = 1) -> 
 
 
 def months_won(monthly: pd.DataFrame, metric: str, schedulers: Sequence[str]) -> dict[str, int]:
-    """Table 3: how many months each scheduler had the lowest ``metric``; shared best -> ``tie``.
+    """Table 3: how many months each scheduler had the lowest ``metric`` (shared best: each tied
+    scheduler is credited, and ``tie`` counts the month).
 
     ``monthly`` is long: one row per (month, scheduler) with a column ``metric``.
     """
@@ -81,9 +83,9 @@ def months_won(monthly: pd.DataFrame, metric: str, schedulers: Sequence[str]) ->
     for row in vals:
         best = np.nanmin(row)
         winners = np.flatnonzero(row == best)
-        if len(winners) == 1:
-            counts[schedulers[winners[0]]] += 1
-        else:
+        for w in winners:
+            counts[schedulers[w]] += 1
+        if len(winners) > 1:
             counts["tie"] += 1
     return counts
 

@@ -122,15 +122,17 @@ def sim_jobs_from_trace(trace: pd.DataFrame, header: SWFHeader, machine_size: in
     return n.jobs, n.report
 
 
-def scheduler_factory(name: str, flex_opts: Mapping[str, Any]):
-    """A zero-argument constructor of a fresh scheduler (Flex with the configured options)."""
+def scheduler_factory(name: str, options: Mapping[str, Mapping[str, Any]]):
+    """A zero-argument constructor of a fresh scheduler with its configured options
+    (``options[name]``, e.g. Flex's slack or EASY's backfill mode)."""
+    kw = dict(options.get(name, {}))
     if name == "flex":
-        return lambda: Flex(**flex_opts)
-    return lambda: make_scheduler(name)
+        return lambda: Flex(**kw)
+    return lambda: make_scheduler(name, **kw)
 
 
 def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
-              flex_opts: Mapping[str, Any], unix_start_time: int | None,
+              options: Mapping[str, Mapping[str, Any]], unix_start_time: int | None,
               tz: str | None) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Simulate one sweep point; returns (per-job results + ``month``, statistics).
 
@@ -138,9 +140,9 @@ def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
     p = parse_name(kind, name)
     stats: dict[str, Any] = {"params": p}
     if kind == "sched":
-        sched = scheduler_factory(p["scheduler"], flex_opts)()
+        sched = scheduler_factory(p["scheduler"], options)()
     else:
-        cands = [(c, scheduler_factory(c, flex_opts)) for c in
+        cands = [(c, scheduler_factory(c, options)) for c in
                  (p["candidates"] if kind == "pbas" else ["flex", "maui"])]
         if kind == "pbas":
             sched = PBAS(cands, p["time_frame"], p["metric"], jobs)
