@@ -1,0 +1,743 @@
+"""Adaptive metric-aware scheduling (Tang, Ren, Lan & Desai 2013, §3.3-§3.4, metrics of §4.2).
+
+A self-contained event-driven simulator of one space-shared machine running the metric-aware
+scheduler, with the paper's monitored metrics and its fair-start-time probe.
+
+Scheduler (§3.3, Steps 1-6), at every scheduling pass:
+
+1. ``S_w = 100 * wait_i / wait_max`` (eq. 1); 0 for every job when ``wait_max`` is 0.
+2. ``S_r = 100 * (wt_max - wt_i) / (wt_max - wt_min)`` (eq. 2) on the requested wall time
+   (the estimate); 0 when one job is queued or ``wt_max == wt_min``.
+3. ``S_p = BF * S_w + (1 - BF) * S_r`` (eq. 3).
+4. Sort by ``S_p`` descending. Tie rule (not in the paper): earlier submission first, then input order.
+5. Cut the sorted queue into windows of ``W`` jobs. For a window, every permutation is allocated
+   greedily on the availability profile (a job starts now if it fits, else it is reserved at the
+   earliest time it fits) and the permutation with the least makespan (latest estimated end of
+   the window's jobs) is kept. Ties: the permutation that comes first in priority order (so a
+   window whose permutations all tie keeps the plain priority order). The search is a
+   depth-first branch-and-bound over prefixes (a partial makespan already >= the best is cut),
+   which visits far fewer than ``W! * W`` placements.
+6. Backfilling. EASY (``backfill="easy"``): windows are allocated from the head until one window
+   holds a job that cannot start now; that window's reservations are protected and every later
+   job (priority order) starts now if it fits without delaying them. Conservative
+   (``backfill="conservative"``): every window of the queue is allocated in turn on the profile
+   holding all earlier reservations, so no reservation can be delayed; jobs planned at ``now``
+   start. Reservations are recomputed at every pass (the priorities change with time).
+
+Allocation: ``"any"`` (any set of free nodes, SP2) or ``"contiguous"`` (a 1-D block of node
+indices, first fit at the lowest index, the paper's BG/P setting).
+
+Adaptive tuning (§3.4, Algorithm 1, Table 1; :class:`Tuning`): a check every ``C_i`` = 30 min from
+the first submission. BF tuning: BF = ``bf_low`` (0.5) when the queue depth reaches the threshold,
+else ``bf_high`` (1). W tuning: W = ``w_high`` (4) when the 10 h utilization average is below the
+24 h one, else ``w_low`` (1). 2-D tuning: both. A check that changes a tunable is followed by a
+scheduling pass.
+
+Event tie rule (the engine's ``completions_first``): at one instant, completions, then arrivals
+(input order), then the tuning check, then one scheduling pass; a pass follows every event
+instant (Algorithm 1 calls ``schedule_jobs`` after each check). Checks fall on the grid
+``t0 + k * C_i`` (``t0`` = first submission) while jobs are queued or running; an arrival on an
+idle machine re-arms the next grid point. The scheduler knows only estimates; a job runs for its
+runtime (<= estimate).
+
+Fair start time (§4.2, after Sabin et al.): at a job's submission, the current state (running
+jobs, queue up to and including the job, the policy in force) is simulated with no later
+arrivals; the job is unfair if it really starts after that time. The probe is run *after* the
+real simulation, from the state reconstructed from the real schedule, on copies, so it cannot
+disturb it. It is fast because (a) a job that started at its submission is fair and needs no
+probe, (b) a probe stops as soon as the job starts *or* its clock passes the job's real start
+(then the job is fair; its ``fair_start`` is recorded as NaN), so a probe costs at most the
+job's real wait, and (c) the probe freezes the tunables (Algorithm 1 is not run inside it).
+Inside the probe jobs run for their estimates by default (what the scheduler can predict at
+submission; Cobalt computes it that way), or for their actual runtimes (``probe_runtime="actual"``).
+A probed job that ends before its estimate is *not* a disturbance: probes never touch the real run.
+
+Metrics (§4.2): queue depth = sum of the current waits of queued jobs; utilization instant
+and averaged over the past 1 h / 10 h / 24 h (delivered node-seconds / (N x window); windows
+reaching before the first submission are cut there); loss of capacity, eq. 4 (see
+:func:`loss_of_capacity`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from ...errors import ConfigError
+from ..scheduler import Scheduler, Start
+
+BACKFILLS = ("easy", "conservative")
+ALLOCATIONS = ("any", "contiguous")
+PROBE_RUNTIMES = ("estimate", "actual")
+CHECK_INTERVAL = 1800.0  # C_i, Table 1: 30 min
+INF = math.inf
+
+
+# ---------------------------------------------------------------- eqs. 1-3 (Steps 1-3)
+
+
+def waiting_score(waits: np.ndarray) -> np.ndarray:
+    """Eq. 1: ``S_w = 100 * wait_i / wait_max``; all 0 when ``wait_max`` is 0."""
+    waits = np.asarray(waits, dtype=np.float64)
+    if waits.size == 0:
+        return waits
+    wmax = waits.max()
+    if wmax <= 0:
+        return np.zeros_like(waits)
+    return 100.0 * waits / wmax
+
+
+def walltime_score(walltimes: np.ndarray) -> np.ndarray:
+    """Eq. 2: ``S_r = 100 * (wt_max - wt_i) / (wt_max - wt_min)``; 0 for one job or equal times."""
+    wt = np.asarray(walltimes, dtype=np.float64)
+    if wt.size <= 1:
+        return np.zeros_like(wt)
+    lo, hi = wt.min(), wt.max()
+    if hi == lo:
+        return np.zeros_like(wt)
+    return 100.0 * (hi - wt) / (hi - lo)
+
+
+def balanced_priority(waits: np.ndarray, walltimes: np.ndarray, bf: float) -> np.ndarray:
+    """Eq. 3: ``S_p = BF * S_w + (1 - BF) * S_r``."""
+    return bf * waiting_score(waits) + (1.0 - bf) * walltime_score(walltimes)
+
+
+def priority_order(now: float, submits: np.ndarray, walltimes: np.ndarray, bf: float) -> np.ndarray:
+    """Step 4: indices sorted by ``S_p`` descending; ties by earlier submission, then position."""
+    submits = np.asarray(submits, dtype=np.float64)
+    sp = balanced_priority(now - submits, walltimes, bf)
+    pos = np.arange(len(submits))
+    return np.lexsort((pos, submits, -sp))
+
+
+# ---------------------------------------------------------------- availability profiles
+
+
+class CountProfile:
+    """Free nodes over time for any-node allocation: a step function ``free[k]`` on
+    ``[times[k], times[k+1])`` (the last step lasts forever)."""
+
+    __slots__ = ("free", "n", "times")
+
+    def __init__(self, n: int, now: float, running: Sequence[tuple[float, int, int]] = ()):
+        """``running``: (estimated end, nodes, first node index — unused here)."""
+        self.n = n
+        busy = sum(r[1] for r in running)
+        self.times = [now]
+        self.free = [n - busy]
+        for end, procs, _ in sorted(running):
+            end = max(end, now)
+            if end == self.times[-1]:
+                self.free[-1] += procs
+            else:
+                self.times.append(end)
+                self.free.append(self.free[-1] + procs)
+
+    def copy(self) -> CountProfile:
+        c = CountProfile.__new__(CountProfile)
+        c.n, c.times, c.free = self.n, self.times[:], self.free[:]
+        return c
+
+    def earliest(self, now: float, size: int, dur: float) -> tuple[float, int]:
+        """Earliest start >= ``now`` with ``size`` nodes free for ``dur``: (time, -1)."""
+        times, free = self.times, self.free
+        k = max(bisect_right(times, now) - 1, 0)
+        m = len(times)
+        while k < m:
+            if free[k] >= size:
+                t0 = max(times[k], now)
+                j = k + 1
+                while j < m and times[j] < t0 + dur and free[j] >= size:
+                    j += 1
+                if j >= m or times[j] >= t0 + dur:
+                    return t0, -1
+                k = j + 1
+            else:
+                k += 1
+        raise AssertionError("job wider than the machine")
+
+    def fits_now(self, now: float, size: int, dur: float) -> int | None:
+        t, lo = self.earliest(now, size, dur)
+        return lo if t == now else None
+
+    def _split(self, t: float) -> int:
+        k = bisect_left(self.times, t)
+        if k < len(self.times) and self.times[k] == t:
+            return k
+        self.times.insert(k, t)
+        self.free.insert(k, self.free[k - 1])
+        return k
+
+    def reserve(self, start: float, dur: float, size: int, lo: int = -1) -> None:
+        """Take ``size`` nodes on ``[start, start + dur)``."""
+        a = self._split(start)
+        b = self._split(start + dur)
+        for k in range(a, b):
+            self.free[k] -= size
+
+
+class ContiguousProfile:
+    """Occupied rectangles (start, end, first node, last node + 1) for 1-D contiguous allocation;
+    a job gets the lowest-indexed free block (first fit) at its earliest feasible time."""
+
+    __slots__ = ("n", "rects")
+
+    def __init__(self, n: int, now: float, running: Sequence[tuple[float, int, int]] = ()):
+        self.n = n
+        self.rects = [(now, max(end, now), lo, lo + procs) for end, procs, lo in running]
+
+    def copy(self) -> ContiguousProfile:
+        c = ContiguousProfile.__new__(ContiguousProfile)
+        c.n, c.rects = self.n, self.rects[:]
+        return c
+
+    def _first_fit(self, t: float, dur: float, size: int) -> int:
+        t1 = t + dur
+        busy = sorted((lo, hi) for s, e, lo, hi in self.rects if s < t1 and e > t)
+        pos = 0
+        for lo, hi in busy:
+            if lo - pos >= size:
+                return pos
+            if hi > pos:
+                pos = hi
+        return pos if self.n - pos >= size else -1
+
+    def earliest(self, now: float, size: int, dur: float) -> tuple[float, int]:
+        """Earliest start >= ``now`` with a free block of ``size`` nodes for ``dur``: (time, lo)."""
+        cands = sorted({now} | {e for _, e, _, _ in self.rects if e > now})
+        for t in cands:
+            lo = self._first_fit(t, dur, size)
+            if lo >= 0:
+                return t, lo
+        raise AssertionError("job wider than the machine")
+
+    def fits_now(self, now: float, size: int, dur: float) -> int | None:
+        lo = self._first_fit(now, dur, size)
+        return lo if lo >= 0 else None
+
+    def reserve(self, start: float, dur: float, size: int, lo: int = -1) -> None:
+        self.rects.append((start, start + dur, lo, lo + size))
+
+
+def next_grid_point(now: float, t0: float, interval: float) -> float:
+    """The first check time ``t0 + k * interval`` strictly after ``now``."""
+    return t0 + interval * (math.floor((now - t0) / interval) + 1)
+
+
+def new_profile(allocation: str, n: int, now: float, running: Sequence[tuple[float, int, int]]):
+    """The profile class of an allocation model."""
+    return (ContiguousProfile if allocation == "contiguous" else CountProfile)(n, now, running)
+
+
+# ---------------------------------------------------------------- Step 5: window allocation
+
+
+def window_allocation(
+    profile, now: float, sizes: Sequence[int], durs: Sequence[float]
+) -> list[tuple[int, float, int]]:
+    """Step 5 for one window: the greedy allocation, over all permutations of the window, with
+    the least makespan. Returns (window position, start, first node) in the chosen order and
+    leaves those reservations in ``profile``. Ties: first permutation in priority order."""
+    w = len(sizes)
+    if w == 1:
+        t, lo = profile.earliest(now, sizes[0], durs[0])
+        profile.reserve(t, durs[0], sizes[0], lo)
+        return [(0, t, lo)]
+    best: list = [INF, None]
+    bound = now + max(durs)  # no schedule of the window ends earlier: stop when reached
+
+    def dfs(prof, remaining: tuple[int, ...], plan: list, span: float) -> None:
+        if best[0] <= bound:
+            return
+        if not remaining:
+            if span < best[0]:
+                best[0], best[1] = span, list(plan)
+            return
+        for i in remaining:
+            t, lo = prof.earliest(now, sizes[i], durs[i])
+            s = max(span, t + durs[i])
+            if s >= best[0]:
+                continue
+            p2 = prof.copy()
+            p2.reserve(t, durs[i], sizes[i], lo)
+            plan.append((i, t, lo))
+            dfs(p2, tuple(r for r in remaining if r != i), plan, s)
+            plan.pop()
+
+    dfs(profile, tuple(range(w)), [], -INF)
+    for i, t, lo in best[1]:
+        profile.reserve(t, durs[i], sizes[i], lo)
+    return best[1]
+
+
+# ---------------------------------------------------------------- policy and tuning
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A static metric-aware policy: balance factor, window size, backfilling, allocation."""
+
+    bf: float = 1.0
+    window: int = 1
+    backfill: str = "easy"
+    allocation: str = "any"
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.bf <= 1.0:
+            raise ConfigError(f"balance factor must be in [0, 1], got {self.bf}")
+        if self.window < 1:
+            raise ConfigError(f"window size must be >= 1, got {self.window}")
+        if self.backfill not in BACKFILLS:
+            raise ConfigError(f"unknown backfilling {self.backfill!r}; choose from {BACKFILLS}")
+        if self.allocation not in ALLOCATIONS:
+            raise ConfigError(f"unknown allocation {self.allocation!r}; choose from {ALLOCATIONS}")
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Adaptive policy tuning (Algorithm 1, Table 1). ``qd_threshold`` (seconds of queue depth)
+    enables BF tuning (T_i = 1, Delta = 0.5); ``adapt_window`` enables W tuning 1 <-> 4 on the
+    10 h vs 24 h utilization averages."""
+
+    qd_threshold: float | None = None
+    bf_high: float = 1.0
+    bf_low: float = 0.5
+    adapt_window: bool = False
+    w_low: int = 1
+    w_high: int = 4
+    check_interval: float = CHECK_INTERVAL
+    short_avg: float = 10 * 3600.0
+    long_avg: float = 24 * 3600.0
+
+    @property
+    def active(self) -> bool:
+        return self.qd_threshold is not None or self.adapt_window
+
+
+# ---------------------------------------------------------------- metrics (§4.2)
+
+
+def queue_depth(t: float, submit: np.ndarray, start: np.ndarray) -> float:
+    """Sum of the waits endured up to ``t`` by jobs queued at ``t`` (submitted, not started)."""
+    q = (submit <= t) & (start > t)
+    return float(np.sum(t - submit[q]))
+
+
+def delivered(a: float, b: float, start: np.ndarray, end: np.ndarray, procs: np.ndarray) -> float:
+    """Node-seconds delivered during ``[a, b]`` by jobs running on ``[start, end)``."""
+    lo = np.maximum(start, a)
+    hi = np.minimum(end, b)
+    return float(np.sum(np.clip(hi - lo, 0, None) * procs))
+
+
+def utilization_average(
+    t: float, span: float, t0: float, start: np.ndarray, end: np.ndarray, procs: np.ndarray, n: int
+) -> float:
+    """Utilization over the past ``span`` seconds before ``t`` (window cut at ``t0``)."""
+    a = max(t - span, t0)
+    if t <= a:
+        return float("nan")
+    return delivered(a, t, start, end, procs) / (n * (t - a))
+
+
+def monitor_series(
+    submit: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    procs: np.ndarray,
+    n: int,
+    t0: float,
+    t_end: float,
+    interval: float = CHECK_INTERVAL,
+) -> dict[str, np.ndarray]:
+    """The §4.4 monitors every ``interval`` from ``t0``: queue depth (s), instant utilization and
+    the 1 h / 10 h / 24 h averages."""
+    grid = t0 + interval * np.arange(math.floor((t_end - t0) / interval) + 1)
+    out = {"time": grid, "queue_depth": np.empty(len(grid)), "util_instant": np.empty(len(grid))}
+    for name in ("util_1h", "util_10h", "util_24h"):
+        out[name] = np.empty(len(grid))
+    for k, t in enumerate(grid):
+        out["queue_depth"][k] = queue_depth(t, submit, start)
+        out["util_instant"][k] = float(np.sum(procs[(start <= t) & (end > t)])) / n
+        out["util_1h"][k] = utilization_average(t, 3600.0, t0, start, end, procs, n)
+        out["util_10h"][k] = utilization_average(t, 36000.0, t0, start, end, procs, n)
+        out["util_24h"][k] = utilization_average(t, 86400.0, t0, start, end, procs, n)
+    return out
+
+
+def loss_of_capacity(
+    submit: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    procs: np.ndarray,
+    n: int,
+    strict: bool = False,
+) -> float:
+    """Eq. 4: ``sum n_i (t_{i+1} - t_i) delta_i / (N (t_m - t_1))``.
+
+    Events ``t_i`` are every instant at which the schedule changes (submissions, starts and
+    ends; a refinement of the paper's arrival/termination events that keeps ``n_i`` constant
+    between events). ``n_i`` = idle nodes after event ``i``; ``delta_i`` = 1 when a job is
+    waiting after event ``i`` whose size is ``<= n_i`` (``< n_i`` with ``strict``, the literal
+    "smaller than").
+    """
+    submit, start, end = (np.asarray(x, dtype=np.float64) for x in (submit, start, end))
+    procs = np.asarray(procs, dtype=np.int64)
+    events = np.unique(np.concatenate([submit, start, end]))
+    if len(events) < 2:
+        return 0.0
+    # busy nodes after each event: + at start, - at end
+    delta_busy = np.zeros(len(events), dtype=np.int64)
+    np.add.at(delta_busy, np.searchsorted(events, start), procs)
+    np.add.at(delta_busy, np.searchsorted(events, end), -procs)
+    idle = n - np.cumsum(delta_busy)
+    # smallest waiting job after each event: a sweep with a lazy-deletion heap
+    arrive_at = np.searchsorted(events, submit)
+    leave_at = np.searchsorted(events, start)
+    order_a = np.argsort(arrive_at, kind="stable")
+    heap: list[tuple[int, int]] = []
+    gone = np.zeros(len(submit), dtype=bool)
+    leaves: dict[int, list[int]] = {}
+    for j, e in enumerate(leave_at):
+        leaves.setdefault(int(e), []).append(j)
+    lost = 0.0
+    ia = 0
+    for i in range(len(events) - 1):
+        while ia < len(order_a) and arrive_at[order_a[ia]] <= i:
+            j = order_a[ia]
+            heapq.heappush(heap, (int(procs[j]), int(j)))
+            ia += 1
+        for j in leaves.get(i, ()):
+            gone[j] = True
+        while heap and gone[heap[0][1]]:
+            heapq.heappop(heap)
+        if heap:
+            smallest = heap[0][0]
+            if smallest < idle[i] or (not strict and smallest == idle[i]):
+                lost += idle[i] * (events[i + 1] - events[i])
+    return lost / (n * (events[-1] - events[0]))
+
+
+# ---------------------------------------------------------------- the simulator
+
+
+# ---------------------------------------------------------------- Steps 4-6: one pass
+
+def schedule_pass(now: float, queue: Sequence, submit, procs, est,
+                  running: Sequence[tuple[float, int, int]], n: int, bf: float, w: int,
+                  backfill: str, allocation: str) -> list[tuple[Any, int]]:
+    """One scheduling pass (Steps 1-6) at ``now``.
+
+    ``queue``: queued job keys in arrival order; ``submit``/``procs``/``est``: indexable by key;
+    ``running``: (estimated end, nodes, first node) of running jobs. Returns (key, first node)
+    of the jobs to start now (first node -1 under any-node allocation).
+    """
+    if not queue:
+        return []
+    if bf == 1.0:  # S_p = S_w orders by submission (ties as documented): skip the arithmetic
+        order = list(queue)
+    else:
+        idx = priority_order(now, np.array([submit[j] for j in queue], dtype=np.float64),
+                             np.array([est[j] for j in queue], dtype=np.float64), bf)
+        order = [queue[i] for i in idx]
+    prof = new_profile(allocation, n, now, running)
+    starts: list[tuple[Any, int]] = []
+    conservative = backfill == "conservative"
+    free_now = n - sum(r[1] for r in running)
+    pos = 0
+    while pos < len(order):
+        win = order[pos:pos + w]
+        pos += len(win)
+        plan = window_allocation(prof, now, [procs[j] for j in win], [est[j] for j in win])
+        blocked = False
+        for i, t, lo in plan:
+            if t == now:
+                starts.append((win[i], lo))
+                free_now -= procs[win[i]]
+            else:
+                blocked = True
+        if blocked and not conservative:
+            break
+    if not conservative:  # Step 6, EASY: the blocked window's reservations are protected
+        for j in order[pos:]:
+            if procs[j] > free_now:
+                continue
+            lo = prof.fits_now(now, procs[j], est[j])
+            if lo is not None:
+                prof.reserve(now, est[j], procs[j], lo)
+                starts.append((j, lo))
+                free_now -= procs[j]
+    return starts
+
+
+@dataclass
+class Result:
+    """Per-job schedule (arrays in input order) and run records of one simulation."""
+
+    start: np.ndarray
+    end: np.ndarray
+    node: np.ndarray  # first node index (contiguous allocation), -1 otherwise
+    tunables: list[tuple[float, float, int]] = field(default_factory=list)  # (time, BF, W) changes
+    passes: int = 0
+    pass_seconds: float = 0.0  # wall time spent in scheduling passes (not deterministic)
+
+
+class MetricAwareSimulator:
+    """Trace-driven simulation of the metric-aware scheduler on ``n`` nodes.
+
+    ``submit, runtime, estimate, procs``: arrays in submission order (ties keep input order);
+    ``runtime <= estimate`` and ``1 <= procs <= n`` are required.
+    """
+
+    def __init__(
+        self, submit, runtime, estimate, procs, n: int, policy: Policy, tuning: Tuning | None = None
+    ):
+        self.submit = np.asarray(submit, dtype=np.float64)
+        self.runtime = np.asarray(runtime, dtype=np.float64)
+        self.estimate = np.asarray(estimate, dtype=np.float64)
+        self.procs = np.asarray(procs, dtype=np.int64)
+        self.n = int(n)
+        self.policy = policy
+        self.tuning = tuning or Tuning()
+        m = len(self.submit)
+        if m and np.any(np.diff(self.submit) < 0):
+            raise ConfigError("jobs must be sorted by submit time")
+        if np.any(self.runtime > self.estimate):
+            raise ConfigError("runtime exceeds estimate (normalize jobs first)")
+        if np.any((self.procs < 1) | (self.procs > self.n)):
+            raise ConfigError(f"job sizes must be in 1..{self.n}")
+        self._submit_list = self.submit.tolist()
+        self._procs_list = self.procs.tolist()
+        self._est_list = self.estimate.tolist()
+
+    # -------------------------------------------------------------- one scheduling pass
+    def schedule_pass(self, now: float, queue: list[int], running: dict[int, tuple[float, int]],
+                      bf: float, w: int) -> list[tuple[int, int]]:
+        """Steps 1-6 at ``now`` (see :func:`schedule_pass`)."""
+        return schedule_pass(now, queue, self._submit_list, self._procs_list, self._est_list,
+                             [(e, self._procs_list[j], lo) for j, (e, lo) in running.items()],
+                             self.n, bf, w, self.policy.backfill, self.policy.allocation)
+
+    # -------------------------------------------------------------- the event loop
+    def run(self, timing: bool = False) -> Result:
+        """Simulate the whole workload. ``timing`` records wall time per pass (Table 4)."""
+        m = len(self.submit)
+        start = np.full(m, INF)
+        end = np.full(m, INF)
+        node = np.full(m, -1, dtype=np.int64)
+        if m == 0:
+            return Result(start, end, node)
+        tun = self.tuning
+        bf = tun.bf_high if tun.qd_threshold is not None else self.policy.bf
+        w = tun.w_low if tun.adapt_window else self.policy.window
+        res = Result(start, end, node, tunables=[(float(self.submit[0]), bf, w)])
+        t0 = float(self.submit[0])
+        ci = tun.check_interval
+        next_check = INF
+        queue: list[int] = []
+        running: dict[int, tuple[float, int]] = {}
+        done: list[tuple[float, int]] = []  # heap of (actual end, job)
+        nxt = 0
+        started_idx: list[int] = []
+        while nxt < m or done:
+            t_arr = self.submit[nxt] if nxt < m else INF
+            t_done = done[0][0] if done else INF
+            now = min(t_arr, t_done, next_check)
+            while done and done[0][0] == now:
+                _, j = heapq.heappop(done)
+                del running[j]
+            while nxt < m and self.submit[nxt] == now:
+                queue.append(nxt)
+                nxt += 1
+                if tun.active and next_check == INF:
+                    next_check = next_grid_point(now, t0, ci)
+            if now == next_check:
+                nbf, nw = self._check(now, t0, bf, w, queue, started_idx, start, end)
+                if (nbf, nw) != (bf, w):
+                    bf, w = nbf, nw
+                    res.tunables.append((now, bf, w))
+                next_check = now + ci if (queue or running) else INF
+            c0 = time.perf_counter() if timing else 0.0
+            starts = self.schedule_pass(now, queue, running, bf, w)
+            if timing:
+                res.pass_seconds += time.perf_counter() - c0
+            res.passes += 1
+            if starts:
+                gone = {j for j, _ in starts}
+                queue = [j for j in queue if j not in gone]
+                for j, lo in starts:
+                    start[j] = now
+                    end[j] = now + self.runtime[j]
+                    node[j] = lo
+                    running[j] = (now + self.estimate[j], lo)
+                    heapq.heappush(done, (end[j], j))
+                    started_idx.append(j)
+        return res
+
+    def _check(self, now, t0, bf, w, queue, started_idx, start, end) -> tuple[float, int]:
+        """Algorithm 1's check: read the monitored metrics, return the tunables to use."""
+        tun = self.tuning
+        if tun.qd_threshold is not None:
+            qd = float(np.sum(now - self.submit[queue])) if queue else 0.0
+            bf = tun.bf_low if qd >= tun.qd_threshold else tun.bf_high
+        if tun.adapt_window:
+            idx = np.asarray(started_idx, dtype=np.int64)
+            s, e, p = start[idx], end[idx], self.procs[idx]
+            short = utilization_average(now, tun.short_avg, t0, s, e, p, self.n)
+            long_ = utilization_average(now, tun.long_avg, t0, s, e, p, self.n)
+            w = tun.w_high if short < long_ else tun.w_low
+        return bf, w
+
+    # -------------------------------------------------------------- fair start times
+    def fair_start_times(self, result: Result, probe_runtime: str = "estimate") -> np.ndarray:
+        """The fair start time of every job (NaN where the probe was cut at the real start, i.e.
+        the job is fair). See the module docstring for why this is fast and non-disturbing.
+
+        ``probe_runtime``: ``"estimate"`` (default) — inside the probe every job runs for its
+        estimate, as the scheduler itself would predict at submission time; ``"actual"`` — the
+        probe uses the true runtimes."""
+        if probe_runtime not in PROBE_RUNTIMES:
+            raise ConfigError(
+                f"unknown probe_runtime {probe_runtime!r}; choose from {PROBE_RUNTIMES}"
+            )
+        dur = self.estimate if probe_runtime == "estimate" else self.runtime
+        m = len(self.submit)
+        fair = np.full(m, np.nan)
+        start, end, node = result.start, result.end, result.node
+        times = [t for t, _, _ in result.tunables]
+        for j in range(m):
+            s = self.submit[j]
+            if start[j] <= s:
+                fair[j] = s
+                continue
+            k = bisect_right(times, s) - 1
+            _, bf, w = result.tunables[max(k, 0)]
+            run_mask = (start < s) & (end > s)
+            running = {
+                int(i): (start[i] + self.estimate[i], int(node[i]))
+                for i in np.flatnonzero(run_mask)
+            }
+            done = [(float(start[i] + dur[i]), int(i)) for i in running]
+            heapq.heapify(done)
+            queue = [int(i) for i in np.flatnonzero((start >= s) & (self.submit <= s)) if i <= j]
+            fair[j] = self._probe(j, s, float(start[j]), queue, running, done, bf, w, dur)
+        return fair
+
+    def _probe(self, j, now, horizon, queue, running, done, bf, w, dur) -> float:
+        """Simulate from ``now`` with no arrivals until ``j`` starts (its time) or the clock
+        passes ``horizon`` (NaN)."""
+        while True:
+            starts = self.schedule_pass(now, queue, running, bf, w)
+            for i, lo in starts:
+                if i == j:
+                    return now
+                running[i] = (now + self.estimate[i], lo)
+                heapq.heappush(done, (now + dur[i], i))
+            if starts:
+                gone = {i for i, _ in starts}
+                queue = [i for i in queue if i not in gone]
+            if not done:
+                raise AssertionError("probe: job can never start")
+            now = done[0][0]
+            if now >= horizon:
+                return float("nan")
+            while done and done[0][0] == now:
+                _, i = heapq.heappop(done)
+                del running[i]
+
+
+def with_policy(policy: Policy, **changes) -> Policy:
+    """A copy of ``policy`` with fields replaced."""
+    return replace(policy, **changes)
+
+
+# ---------------------------------------------------------------- the engine adapter
+
+class MetricAware(Scheduler):
+    """The metric-aware scheduler (§3.3) with optional adaptive tuning (§3.4) as an engine
+    :class:`~schedlab.sim.scheduler.Scheduler` (``schedlab simulate --scheduler metric_aware``).
+
+    The same pass (:func:`schedule_pass`) and check (Algorithm 1, on ``ctx.set_timer``) as
+    :class:`MetricAwareSimulator`, so both give the same schedule (tested). The allocation model
+    is the engine's (``ctx.allocation``). The experiments use :class:`MetricAwareSimulator`,
+    whose fair-start probes reconstruct states from the finished schedule (see module docstring).
+    """
+
+    name = "metric_aware"
+
+    def __init__(self, bf: float = 1.0, window: int = 1, backfill: str = "easy",
+                 qd_threshold: float | None = None, adapt_window: bool = False) -> None:
+        Policy(bf, window, backfill)  # validates
+        self.bf, self.window, self.backfill = float(bf), int(window), backfill
+        self.tuning = Tuning(qd_threshold=qd_threshold, adapt_window=adapt_window)
+        self.reset()
+
+    def params(self) -> dict[str, Any]:
+        return {"bf": self.bf, "window": self.window, "backfill": self.backfill,
+                "qd_threshold": self.tuning.qd_threshold, "adapt_window": self.tuning.adapt_window}
+
+    def reset(self) -> None:
+        self.queue: list[int] = []
+        self.jobs: dict[int, Any] = {}
+        self.t0: float | None = None
+        self.timer_pending = False
+        self.cur_bf = self.tuning.bf_high if self.tuning.qd_threshold is not None else self.bf
+        self.cur_w = self.tuning.w_low if self.tuning.adapt_window else self.window
+        self.history: dict[int, list[float]] = {}  # started job -> [start, end (inf: running), procs]
+
+    def on_arrival(self, ctx, job) -> None:
+        self.queue.append(job.job_id)
+        self.jobs[job.job_id] = job
+        if self.t0 is None:
+            self.t0 = float(job.submit)
+        if self.tuning.active and not self.timer_pending:
+            ctx.set_timer(int(next_grid_point(ctx.now, self.t0, self.tuning.check_interval)), "check")
+            self.timer_pending = True
+
+    def on_completion(self, ctx, run, killed_at_estimate) -> None:
+        rec = self.history.get(run.job.job_id)
+        if rec is not None:
+            rec[1] = float(ctx.now)
+
+    def on_timer(self, ctx, key) -> None:
+        now, tun = float(ctx.now), self.tuning
+        self.timer_pending = False
+        if tun.qd_threshold is not None:
+            qd = sum(now - self.jobs[j].submit for j in self.queue)
+            self.cur_bf = tun.bf_low if qd >= tun.qd_threshold else tun.bf_high
+        if tun.adapt_window:
+            h = np.array(list(self.history.values()), dtype=np.float64).reshape(-1, 3)
+            args = (self.t0, h[:, 0], h[:, 1], h[:, 2], ctx.machine_size)
+            short = utilization_average(now, tun.short_avg, *args)
+            long_ = utilization_average(now, tun.long_avg, *args)
+            self.cur_w = tun.w_high if short < long_ else tun.w_low
+        if self.queue or ctx.running:
+            ctx.set_timer(int(now + tun.check_interval), "check")
+            self.timer_pending = True
+
+    def schedule(self, ctx):
+        jobs = self.jobs
+        submit = {j: jobs[j].submit for j in self.queue}
+        procs = {j: jobs[j].procs for j in self.queue}
+        est = {j: jobs[j].estimate for j in self.queue}
+        running = [(r.expected_end, r.procs, r.first_node if r.first_node is not None else -1)
+                   for r in ctx.running.values()]
+        starts = schedule_pass(ctx.now, self.queue, submit, procs, est, running, ctx.machine_size,
+                               self.cur_bf, self.cur_w, self.backfill, ctx.allocation)
+        if not starts:
+            return []
+        gone = {j for j, _ in starts}
+        self.queue = [j for j in self.queue if j not in gone]
+        out = []
+        for j, lo in starts:
+            self.history[j] = [float(ctx.now), INF, float(procs[j])]
+            out.append(Start(jobs.pop(j), first_node=lo if lo >= 0 else None))
+        return out

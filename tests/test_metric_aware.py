@@ -1,0 +1,214 @@
+"""Tang et al. 2013 metric-aware scheduler: eqs. 1-3, window search, LoC, probes, tuning."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from schedlab.errors import ConfigError
+from schedlab.sim import SimJob, simulate
+from schedlab.sim.schedulers.metric_aware import (
+    CountProfile,
+    MetricAware,
+    MetricAwareSimulator,
+    Policy,
+    Tuning,
+    balanced_priority,
+    loss_of_capacity,
+    monitor_series,
+    priority_order,
+    schedule_pass,
+    waiting_score,
+    walltime_score,
+    window_allocation,
+)
+
+
+# ------------------------------------------------------------------ eqs. 1-3
+def test_waiting_score_eq1_and_zero_case():
+    assert waiting_score(np.array([0, 30, 60])).tolist() == [0, 50, 100]
+    # maximum wait 0 (a job newly submitted to an empty queue): S_w = 0
+    assert waiting_score(np.array([0.0])).tolist() == [0.0]
+    assert waiting_score(np.array([0, 0])).tolist() == [0, 0]
+
+
+def test_walltime_score_eq2_and_zero_cases():
+    assert walltime_score(np.array([100, 200, 300])).tolist() == [100, 50, 0]
+    assert walltime_score(np.array([500])).tolist() == [0]  # one job in the queue
+    assert walltime_score(np.array([70, 70, 70])).tolist() == [0, 0, 0]  # max == min
+
+
+def test_balanced_priority_eq3():
+    waits, wt = np.array([0, 30, 60]), np.array([100, 200, 300])
+    # BF = 0.5: 0.5*[0,50,100] + 0.5*[100,50,0]
+    assert balanced_priority(waits, wt, 0.5).tolist() == [50, 50, 50]
+    assert balanced_priority(waits, wt, 1.0).tolist() == [0, 50, 100]
+    assert balanced_priority(waits, wt, 0.0).tolist() == [100, 50, 0]
+    assert balanced_priority(waits, wt, 0.75).tolist() == [25, 50, 75]
+
+
+def test_priority_order_fcfs_sjf_and_ties():
+    submits, wt = np.array([0.0, 10.0, 20.0]), np.array([300.0, 200.0, 100.0])
+    assert priority_order(30.0, submits, wt, 1.0).tolist() == [0, 1, 2]  # FCFS
+    assert priority_order(30.0, submits, wt, 0.0).tolist() == [2, 1, 0]  # SJF
+    # at t=20: S_w = [100, 50, 0], S_r = [0, 50, 100], so S_p = 50 for all: earlier submission first
+    assert priority_order(20.0, submits, wt, 0.5).tolist() == [0, 1, 2]
+
+
+# ------------------------------------------------------------------ Step 5 (Fig. 2 style)
+def _fig2_profile() -> CountProfile:
+    # 10 nodes; job 0 runs on 5 nodes until t=10
+    return CountProfile(10, 0.0, [(10.0, 5, -1)])
+
+
+# priority order: J1 (3 nodes, 30 s), J2 (7 nodes, 10 s), J3 (2 nodes, 30 s)
+SIZES, DURS = [3, 7, 2], [30.0, 10.0, 30.0]
+
+
+def test_window_search_beats_one_by_one():
+    # one by one in priority order: J1 now, J2 at 10, J3 only at 20 -> makespan 50
+    prof = _fig2_profile()
+    ends = []
+    for size, dur in zip(SIZES, DURS, strict=True):
+        t, _ = prof.earliest(0.0, size, dur)
+        prof.reserve(t, dur, size)
+        ends.append(t + dur)
+    assert ends == [30.0, 20.0, 50.0]
+    # as a group: J1 and J3 now, J2 at 30 -> makespan 40, the least over all 6 permutations
+    plan = window_allocation(_fig2_profile(), 0.0, SIZES, DURS)
+    assert plan == [(0, 0.0, -1), (2, 0.0, -1), (1, 30.0, -1)]
+    assert max(t + DURS[i] for i, t, _ in plan) == 40.0
+
+
+def test_schedule_pass_window_3_starts_more_jobs_than_window_1():
+    submit, procs, est = [0, 1, 2], SIZES, DURS
+    running = [(10.0, 5, -1)]
+    w1 = schedule_pass(0.0, [0, 1, 2], submit, procs, est, running, 10, 1.0, 1, "easy", "any")
+    w3 = schedule_pass(0.0, [0, 1, 2], submit, procs, est, running, 10, 1.0, 3, "easy", "any")
+    assert w1 == [(0, -1)]  # J3 may not backfill: it would delay J2's reservation at t=10
+    assert w3 == [(0, -1), (2, -1)]
+
+
+def test_contiguous_window_allocation_first_fit():
+    from schedlab.sim.schedulers.metric_aware import ContiguousProfile
+
+    prof = ContiguousProfile(10, 0.0, [(10.0, 5, 0)])  # nodes 0-4 busy until 10
+    t, lo = prof.earliest(0.0, 5, 5.0)
+    assert (t, lo) == (0.0, 5)
+    prof.reserve(t, 5.0, 5, lo)
+    assert prof.earliest(0.0, 6, 5.0) == (10.0, 0)
+    assert prof.fits_now(0.0, 1, 1.0) is None
+
+
+# ------------------------------------------------------------------ eq. 4
+def test_loss_of_capacity_hand_schedule():
+    # N=10. A: 6 nodes [0,10). B: 8 nodes, submitted 0, runs [10,20). C: 2 nodes, submitted 5,
+    # runs [20,25). Intervals: [0,5) idle 4, waiting B(8): delta 0. [5,10) idle 4, C(2) waits:
+    # 4*5 = 20. [10,20) idle 2, C(2) waits: 2*10 = 20 (0 if "smaller" is strict). [20,25): none.
+    submit, start = np.array([0, 0, 5]), np.array([0, 10, 20])
+    end, procs = np.array([10, 20, 25]), np.array([6, 8, 2])
+    assert loss_of_capacity(submit, start, end, procs, 10) == pytest.approx(40 / 250)
+    assert loss_of_capacity(submit, start, end, procs, 10, strict=True) == pytest.approx(20 / 250)
+
+
+def test_monitor_series_hand_values():
+    submit, start = np.array([0.0, 0.0]), np.array([0.0, 3600.0])
+    end, procs = np.array([7200.0, 5400.0]), np.array([4, 2])
+    s = monitor_series(submit, start, end, procs, 8, 0.0, 7200.0)
+    assert s["time"].tolist() == [0, 1800, 3600, 5400, 7200]
+    assert s["queue_depth"].tolist() == [0, 1800, 0, 0, 0]
+    assert s["util_instant"].tolist() == [0.5, 0.5, 0.75, 0.5, 0.0]
+    # past hour at 5400: job 1 4 nodes x 3600 + job 2 2 nodes x 1800 over 8 x 3600
+    assert s["util_1h"][3] == pytest.approx((4 * 3600 + 2 * 1800) / (8 * 3600))
+    assert np.isnan(s["util_1h"][0])
+
+
+# ------------------------------------------------------------------ fair start time probe
+def _sjf_workload():
+    # A fills the machine until 100; B (long) and then C (short) wait. SJF runs C first.
+    submit = [0, 1, 2]
+    runtime = [100, 100, 10]
+    estimate = [100, 100, 10]
+    procs = [10, 10, 10]
+    return submit, runtime, estimate, procs
+
+
+def test_probe_marks_job_overtaken_by_later_arrival_unfair_and_disturbs_nothing():
+    sim = MetricAwareSimulator(*_sjf_workload(), 10, Policy(bf=0.0))
+    res = sim.run()
+    before = (res.start.copy(), res.end.copy())
+    fair = sim.fair_start_times(res)
+    assert res.start.tolist() == [0, 110, 100]
+    assert np.array_equal(res.start, before[0]) and np.array_equal(res.end, before[1])
+    again = sim.run()
+    assert np.array_equal(again.start, res.start) and np.array_equal(again.end, res.end)
+    assert fair[0] == 0 and fair[1] == 100  # B would have started at 100 without C
+    assert int(np.sum(res.start > fair)) == 1
+    fcfs = MetricAwareSimulator(*_sjf_workload(), 10, Policy(bf=1.0))
+    r = fcfs.run()
+    assert int(np.sum(r.start > fcfs.fair_start_times(r))) == 0
+
+
+def test_probe_runtime_option_validated():
+    sim = MetricAwareSimulator(*_sjf_workload(), 10, Policy())
+    with pytest.raises(ConfigError, match="probe_runtime"):
+        sim.fair_start_times(sim.run(), probe_runtime="oracle")
+
+
+def test_policy_validation_one_line_errors():
+    with pytest.raises(ConfigError, match="balance factor"):
+        Policy(bf=1.5)
+    with pytest.raises(ConfigError, match="backfilling"):
+        Policy(backfill="slack")
+
+
+# ------------------------------------------------------------------ adaptive tuning
+def test_bf_tuning_switches_on_queue_depth_threshold():
+    # a job fills the machine for 2 h while 3 jobs queue: depth passes 1 h at the 30-min checks
+    # the queue drains at 7800; the check armed at 7200 fires at 9000 (depth 0): BF -> 1.
+    # A last job arriving on the idle machine at 10000 re-arms the checks (no change then)
+    submit = [0, 10, 20, 30, 10000]
+    runtime = estimate = [7200, 100, 200, 300, 3600]
+    sim = MetricAwareSimulator(submit, runtime, estimate, [4] * 5, 4, Policy(),
+                               Tuning(qd_threshold=3600.0))
+    res = sim.run()
+    assert res.tunables[0][1:] == (1.0, 1)
+    # at t=1800 the depth is 3*1800 - 60 >= 3600: BF -> 0.5; after the queue drains BF -> 1
+    assert res.tunables[1] == (1800.0, 0.5, 1)
+    assert res.tunables[2:] == [(9000.0, 1.0, 1)]
+    assert res.start[4] == 10000
+
+
+def test_window_tuning_on_10h_vs_24h_average():
+    # busy for 20 h, then a lull: the 10 h average drops below the 24 h one -> W = 4
+    submit = [0, 20 * 3600, 20 * 3600 + 1]
+    runtime = estimate = [20 * 3600, 10 * 3600, 10 * 3600]
+    sim = MetricAwareSimulator(submit, runtime, estimate, [4, 1, 1], 4, Policy(),
+                               Tuning(adapt_window=True))
+    res = sim.run()
+    assert any(w == 4 for _, _, w in res.tunables)
+    t_w4 = next(t for t, _, w in res.tunables if w == 4)
+    assert t_w4 > 20 * 3600
+
+
+# ------------------------------------------------------------------ same schedule as the engine
+@pytest.mark.parametrize(("backfill", "allocation", "bf", "w", "tuned"), [
+    ("easy", "any", 0.5, 3, False),
+    ("conservative", "contiguous", 0.75, 2, False),
+    ("easy", "contiguous", 1.0, 1, True),
+])
+def test_engine_adapter_gives_same_schedule(backfill, allocation, bf, w, tuned):
+    rng = np.random.default_rng(np.random.SeedSequence(20130904))
+    m, n = 120, 32
+    submit = np.sort(rng.integers(0, 40000, m))
+    procs = rng.integers(1, n + 1, m)
+    estimate = rng.integers(60, 7200, m)
+    runtime = np.maximum(1, (estimate * rng.uniform(0.1, 1.0, m)).astype(int))
+    tuning = Tuning(qd_threshold=20000.0, adapt_window=True) if tuned else None
+    sim = MetricAwareSimulator(submit, runtime, estimate, procs, n, Policy(bf, w, backfill, allocation),
+                               tuning)
+    res = sim.run()
+    jobs = [SimJob(i, int(submit[i]), int(runtime[i]), int(estimate[i]), int(procs[i])) for i in range(m)]
+    sched = MetricAware(bf, w, backfill, qd_threshold=20000.0 if tuned else None, adapt_window=tuned)
+    eng = simulate(jobs, n, sched, allocation=allocation)
+    assert eng.jobs["start"].tolist() == res.start.astype(int).tolist()
