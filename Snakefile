@@ -17,6 +17,7 @@ include: "workflow/rules/talby2005.smk"
 include: "workflow/rules/clean.smk"
 include: "workflow/rules/schroeder2004.smk"
 
+include: "workflow/rules/sim.smk"
 
 # Keep this include last: the report reads the paper target rules defined above.
 include: "workflow/rules/report.smk"

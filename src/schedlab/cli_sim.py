@@ -1,0 +1,148 @@
+"""``schedlab simulate``: run a baseline scheduler on a trace and print its summary.
+
+The library pieces: :func:`load_sim_jobs` (trace -> normalized jobs + provenance) and
+:func:`run_simulation` (simulate + per-job table + summary), shared with ``scripts/simulate.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .errors import ConfigError
+from .normalize import CANCELLED_RULES, PROCS_RULES, Normalized, normalize
+from .swf import SWFHeader
+
+#: seconds before the progress bar appears
+PROGRESS_DELAY_S = 3.0
+
+
+def load_sim_jobs(
+    trace: str,
+    *,
+    machine_size: int | None = None,
+    procs: str = "requested",
+    cancelled: str = "keep",
+    registry: str | None = None,
+    mirror: str | None = None,
+) -> tuple[Normalized, SWFHeader, dict[str, Any]]:
+    """Load a trace (registry name or path), normalize it; return (jobs, header, provenance)."""
+    from .registry import load_registry
+    from .traces import load_trace
+
+    reg = load_registry(registry) if registry else None
+    tr = load_trace(trace, registry=reg, mirror=Path(mirror) if mirror else None)
+    norm = normalize(
+        tr.jobs, tr.header, machine_size=machine_size, procs=procs, cancelled=cancelled,
+        source=str(tr.path),
+    )  # fmt: skip
+    prov = {"trace": trace, "trace_path": str(tr.path)}
+    return norm, tr.header, prov
+
+
+def run_simulation(
+    norm: Normalized,
+    header: SWFHeader | None,
+    scheduler: str,
+    *,
+    params: dict[str, Any] | None = None,
+    tie_rule: str = "completions_first",
+    progress: bool = False,
+    provenance: dict[str, Any] | None = None,
+) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """Simulate; return (per-job DataFrame, summary dict, parquet metadata)."""
+    from .sim import simulate
+    from .sim.metrics import summarize
+    from .sim.schedulers import make_scheduler
+
+    sched = make_scheduler(scheduler, **(params or {}))
+    bar = None
+    cb = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(norm.jobs), unit="job", delay=PROGRESS_DELAY_S, leave=False)
+
+        def cb(done: int, total: int) -> None:
+            bar.update(done - bar.n)
+
+    t0 = time.perf_counter()
+    try:
+        result = simulate(norm.jobs, norm.machine_size, sched, tie_rule=tie_rule, progress=cb)  # type: ignore[arg-type]
+    finally:
+        if bar is not None:
+            bar.close()
+    wall = time.perf_counter() - t0
+    summary = summarize(result)
+    summary["wall_time_s"] = wall
+    summary["normalization"] = norm.report
+    summary.update(provenance or {})
+    meta = {
+        "schedlab_version": __version__,
+        "scheduler": scheduler,
+        "params": result.params,
+        "settings": result.settings,
+        "machine_size": norm.machine_size,
+        "normalization": norm.report,
+        "unix_start_time": header.unix_start_time if header else None,
+        "time_zone_string": header.time_zone_string if header else None,
+        **(provenance or {}),
+    }
+    return result.jobs, summary, meta
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .io import write_parquet
+
+    if args.procs is not None and args.procs < 1:
+        raise ConfigError(f"--procs must be >= 1, got {args.procs}")
+    norm, header, prov = load_sim_jobs(
+        args.trace, machine_size=args.procs, procs=args.procs_field, cancelled=args.cancelled,
+        registry=args.registry, mirror=args.mirror,
+    )  # fmt: skip
+    jobs, s, meta = run_simulation(
+        norm, header, args.scheduler, tie_rule=args.tie_rule, progress=True, provenance=prov
+    )
+    if args.out:
+        write_parquet(args.out, jobs, meta)
+    r = norm.report
+    rows = [
+        ("trace", prov["trace_path"]),
+        ("scheduler", args.scheduler),
+        ("machine size", f"{norm.machine_size} processors"),
+        ("jobs simulated", f"{s['jobs']:,}"),
+        ("jobs dropped", f"{r['jobs_dropped']:,} (normalization)"),
+        ("mean wait", f"{s['mean_wait']:,.1f} s"),
+        ("mean bounded slowdown", f"{s['mean_bounded_slowdown']:.2f}"),
+        ("utilization", f"{s['utilization']:.3f}"),
+        ("wall time", f"{s['wall_time_s']:.2f} s"),
+    ]
+    if args.out:
+        rows.append(("per-job table", args.out))
+    width = max(len(k) for k, _ in rows)
+    for k, v in rows:
+        print(f"{k:<{width}}  {v}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """The ``simulate`` sub-command."""
+    from .sim.engine import TIE_RULES
+    from .sim.schedulers import SCHEDULERS
+
+    p = sub.add_parser("simulate", help="simulate a baseline scheduler on a trace")
+    p.add_argument("trace", help="registry name (see config/traces.yaml) or path to an SWF file")
+    p.add_argument("--scheduler", required=True, choices=list(SCHEDULERS))
+    p.add_argument("--procs", type=int, help="machine size (default: the header's MaxProcs)")
+    p.add_argument("--out", help="write the per-job table to this .parquet")
+    p.add_argument("--procs-field", choices=PROCS_RULES, default="requested",
+                   help="which processor count wins when both are known (default requested)")  # fmt: skip
+    p.add_argument("--cancelled", choices=CANCELLED_RULES, default="keep",
+                   help="what to do with cancelled jobs (status 5; default keep)")  # fmt: skip
+    p.add_argument("--tie-rule", choices=TIE_RULES, default="completions_first")
+    p.add_argument("--registry", help="trace registry file (default config/traces.yaml)")
+    p.add_argument("--mirror", help="directory with trace files (default $SCHEDLAB_TRACE_MIRROR)")
+    p.set_defaults(func=cmd_simulate)
