@@ -16,6 +16,7 @@ include: "workflow/rules/traces.smk"
 include: "workflow/rules/talby2005.smk"
 include: "workflow/rules/clean.smk"
 include: "workflow/rules/schroeder2004.smk"
+include: "workflow/rules/perkovic2000.smk"
 
 include: "workflow/rules/sim.smk"
 

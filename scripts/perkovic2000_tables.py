@@ -1,0 +1,59 @@
+"""Snakemake adapter: Perković & Keleher 2000 runs -> Tables 1-3, Figures 3-9, scorecard."""
+
+from pathlib import Path
+
+import pandas as pd
+
+from schedlab import __version__, smk
+from schedlab.io import read_parquet, write_parquet
+from schedlab.papers import perkovic2000 as pk
+from schedlab.plotting import save_figure
+
+
+def main(sm):
+    log = smk.log_to(sm)
+    s = sm.params.settings
+    pub = s["published"]
+    out = Path(sm.params.outdir)
+    jobs_all, meta_all = read_parquet(sm.input.jobs_all)
+    trace, _ = read_parquet(sm.input.trace)
+    _, meta_sim = read_parquet(sm.input.jobs_sim)
+    provenance = {"paper": pk.PAPER, "trace": s["trace"], "trace_sha256": meta_all.get("trace_sha256"),
+                  "seed_entropy": int(s["seed_entropy"]), "max_jobs": s["max_jobs"],
+                  "normalization": meta_sim.get("normalization"), "schedlab_version": __version__}
+    points = [pk.RunPoint(**p) for p in sm.params.points]
+    rows, bf = [], {}
+    for point, path in zip(points, sm.input.runs, strict=True):
+        df, _ = read_parquet(path)
+        rows += pk.summarize(df, point)
+        if point.experiment == "base" and point.algorithm == "BF":
+            bf[point.machine] = df
+    summary = pd.DataFrame(rows)
+    write_parquet(out / "tables/summary.parquet", summary, provenance)
+    machines = [int(s["machine"]), *[int(m) for m in s.get("extra_machines", [])]]
+    t1 = pk.table1(trace, jobs_all, machines, pub["table1"], int(s["machine_paper"]))
+    t2 = pk.table2(jobs_all)
+    t3 = pk.table3(bf[machines[0]])
+    write_parquet(out / "tables/table1.parquet", t1, provenance)
+    write_parquet(out / "tables/table2.parquet", t2, provenance)
+    t3s = [pk.table3(bf[m]).assign(machine=m) for m in machines if m in bf]
+    write_parquet(out / "tables/table3.parquet", pd.concat(t3s, ignore_index=True), provenance)
+    frames = pk.figure_frames(summary, machines[0])
+    for name, frame in frames.items():
+        write_parquet(out / f"figures/{name}.parquet", frame, {**provenance, "machine": machines[0]})
+        save_figure(pk.make_figure(name, frame), out / f"figures/{name}")
+    for m in machines[1:]:
+        f3 = pk.figure_frames(summary, m)["fig3"]
+        write_parquet(out / f"figures/fig3_{m}.parquet", f3, {**provenance, "machine": m})
+        save_figure(pk.make_figure("fig3", f3), out / f"figures/fig3_{m}")
+    n_sim = int(summary.loc[summary["group"] == "all", "jobs"].max())
+    note = (f"{machines[0]} nodes, first {n_sim} jobs of the cleaned log"
+            if s["max_jobs"] else f"{machines[0]} nodes, whole cleaned log")
+    card = pk.scorecard(t1, t2, t3, frames, pub, note)
+    extra = pk.section8_rows(summary, machines[0], pub, note)
+    card = pd.concat([card, extra], ignore_index=True)
+    write_parquet(out / "scorecard.parquet", card, provenance)
+    log(f"perkovic2000: {len(points)} runs summarized; scorecard {card['verdict'].value_counts().to_dict()}")
+
+
+smk.run(main, snakemake)

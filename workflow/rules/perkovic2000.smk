@@ -1,0 +1,83 @@
+# Perković & Keleher 2000 (randomization, speculation, adaptation in backfilling): one job per sweep
+# point (machine x experiment x algorithm), then one rule assembling Tables 1-3, Figures 3-9 and the
+# scorecard. Target: `snakemake perkovic2000` (config quick=true: ~1 minute; full=true: paper scale).
+import dataclasses
+
+import yaml
+
+from schedlab.papers.perkovic2000 import FIGURE_TITLES as PK_FIGURES
+from schedlab.papers.perkovic2000 import grid as pk_grid
+from schedlab.papers.perkovic2000 import settings as pk_settings
+
+PK_CFG = yaml.safe_load(Path("config/papers/perkovic2000.yaml").read_text())
+_pk_overrides = config.get("papers", {}).get("perkovic2000", {})
+PK_CFG.update({k: v for k, v in _pk_overrides.items() if k != "quick"})
+PK_QUICK = bool(config.get("quick") or _pk_overrides.get("quick"))
+PK_FULL = bool(config.get("full"))
+PK_SETTINGS = pk_settings(PK_CFG, PK_QUICK, PK_FULL)
+PK_POINTS = pk_grid(PK_CFG, PK_QUICK, PK_FULL)
+PK_BY_PATH = {p.path: dataclasses.asdict(p) for p in PK_POINTS}
+PK_OUT = "results/perkovic2000"
+PK_EXTRA = [int(m) for m in PK_SETTINGS.get("extra_machines", [])]
+PK_OUTPUTS = [
+    *[f"{PK_OUT}/tables/{t}.parquet" for t in ("summary", "table1", "table2", "table3")],
+    *[f"{PK_OUT}/figures/{f}.{ext}" for f in PK_FIGURES for ext in ("parquet", "png", "pdf")],
+    *[f"{PK_OUT}/figures/fig3_{m}.{ext}" for m in PK_EXTRA for ext in ("parquet", "png", "pdf")],
+    f"{PK_OUT}/scorecard.parquet",
+]
+
+
+rule perkovic2000_jobs:
+    input:
+        f"results/traces/{PK_SETTINGS['trace']}/jobs.parquet",
+    output:
+        all=f"{PK_OUT}/jobs/all.parquet",
+        sim=f"{PK_OUT}/jobs/sim.parquet",
+    params:
+        settings=PK_SETTINGS,
+    log:
+        "logs/perkovic2000/jobs.log",
+    script:
+        "../../scripts/perkovic2000_jobs.py"
+
+
+rule perkovic2000_run:
+    input:
+        f"{PK_OUT}/jobs/sim.parquet",
+    output:
+        PK_OUT + "/runs/{machine}/{variant}/{algo}.parquet",
+    wildcard_constraints:
+        machine=r"\d+",
+    params:
+        point=lambda wc: PK_BY_PATH[f"{wc.machine}/{wc.variant}/{wc.algo}"],
+        settings=PK_SETTINGS,
+    log:
+        "logs/perkovic2000/{machine}/{variant}/{algo}.log",
+    script:
+        "../../scripts/perkovic2000_run.py"
+
+
+rule perkovic2000_tables:
+    input:
+        runs=[f"{PK_OUT}/runs/{p.path}.parquet" for p in PK_POINTS],
+        jobs_all=f"{PK_OUT}/jobs/all.parquet",
+        jobs_sim=f"{PK_OUT}/jobs/sim.parquet",
+        trace=f"results/traces/{PK_SETTINGS['trace']}/jobs.parquet",
+    output:
+        PK_OUTPUTS,
+    params:
+        settings=PK_SETTINGS,
+        points=[dataclasses.asdict(p) for p in PK_POINTS],
+        outdir=PK_OUT,
+    log:
+        "logs/perkovic2000/tables.log",
+    script:
+        "../../scripts/perkovic2000_tables.py"
+
+
+rule perkovic2000:
+    input:
+        PK_OUTPUTS,
+
+
+ALL_TARGETS.extend(PK_OUTPUTS)
