@@ -15,6 +15,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/traces.smk"
 include: "workflow/rules/talby2005.smk"
 include: "workflow/rules/clean.smk"
+include: "workflow/rules/models.smk"
 include: "workflow/rules/schroeder2004.smk"
 include: "workflow/rules/perkovic2000.smk"
 

@@ -374,3 +374,34 @@ def offered_load(jobs: pd.DataFrame, machine_size: int) -> float:
     span = float(jobs["submit"].max() - jobs["submit"].min())
     work = float((jobs["runtime"].astype(float) * jobs["procs"]).sum())
     return work / (machine_size * span) if span > 0 else math.nan
+
+
+def params_from_fits(fits: dict[str, dict[str, Any]], trace_procs: int,
+                     base: WorkloadParams | None = None) -> tuple[WorkloadParams, list[str]]:
+    """Rigid-model parameters fitted from a trace (``results/models/{trace}/*.json`` contents,
+    by model name); moldability stays as in ``base`` (Table 12 comes from the survey, not from
+    logs). Returns (params, notes on what could not be fitted and kept its base value)."""
+    base = base or WorkloadParams()
+    notes: list[str] = []
+    try:
+        arr = fits["arrival"]["params"]
+        poly = ArrivalPolynomial(fits["arrival"].get("trace") or "fitted",
+                                 tuple(float(c) for c in arr["coef_ascending"]), int(trace_procs))
+        c = fits["cancellation"]["params"]
+        n = fits["partition_size"]["params"]
+        a = fits["accuracy"]["params"]
+        t = fits["requested_time"]["params"]
+    except KeyError as e:
+        raise ConfigError(f"fitted models lack {e} (need arrival, cancellation, partition_size, "
+                          "accuracy, requested_time)") from None
+    upd: dict[str, Any] = {"arrival": (poly,), "n": UniformLog(n["chi_n"], n["rho_n"]),
+                           "pb": n["pb"], "tr": UniformLog(t["chi_tr"], t["rho_tr"]),
+                           "alpha_a": a["alpha_a"], "beta_a": a["beta_a"]}
+    if c.get("pc") is None:
+        notes.append("the trace has no cancellations: pc and the lag model keep their "
+                     "published values (Table 11)")
+    else:
+        upd |= {"pc": c["pc"], "lc": UniformLog(c["chi_lc"], c["rho_lc"])}
+    out = replace(base, rigid=replace(base.rigid, **upd))
+    validate_params(out)
+    return out, notes

@@ -8,8 +8,12 @@ Procedure (thesis §3.3.1, "Methodology" and "Eliminating Outliers"):
    arrivals per minute, the unit in which Table 3's polynomials evaluate to plausible values.
 2. ``m`` is scaled to ``m_s = (m - (m_max - m_min)/2) / (m_max - m_min)`` in [-0.5, 0.5].
 3. A least-squares polynomial in ``m_s``; the degree is raised until the squared error "doesn't
-   decrease significantly over two successive increments": we stop when two successive increments
-   each reduce the SSE by less than ``tol`` (relative, default 1%) and keep the degree before them.
+   decrease significantly over two successive increments": we stop at the first degree ``d`` for
+   which both ``d -> d+1`` and ``d+1 -> d+2`` reduce the SSE by less than ``tol`` times the total
+   sum of squares (default 0.002, i.e. each increment explains less than 0.2% more of the
+   variance) and keep ``d``. (A threshold relative to the current SSE never triggers: the SSE
+   of the 10-minute moving average keeps falling by more than 1% per degree up to degree 20.)
+   The SSE sequence is reported so the choice can be re-made.
 4. Outlier days: one polynomial per day (same degree), coefficients z-scored, hierarchical
    clustering (Euclidean, ``linkage`` method, default ``single`` = MATLAB's default) cut into two
    groups; a group of one day is removed; repeated until no day is alone (at most ``max_rounds``).
@@ -85,10 +89,14 @@ def minute_counts(minutes: np.ndarray) -> np.ndarray:
 
 
 def smoothed_rate(counts: np.ndarray, n_days: int, window: int = 10) -> np.ndarray:
-    """Arrivals/minute at each minute: the ``window``-minute centred moving sum / window / days."""
+    """Arrivals/minute at each minute: the ``window``-minute centred moving sum / window / days.
+
+    ``counts`` may be 2-D (minutes x days): each column is smoothed on its own.
+    """
     half = window // 2
     padded = np.concatenate([counts[-half:], counts, counts[:half]])
-    csum = np.concatenate([[0.0], np.cumsum(padded)])
+    zero = np.zeros((1, *counts.shape[1:]))
+    csum = np.concatenate([zero, np.cumsum(padded, axis=0)])
     sums = csum[window:window + MINUTES_PER_DAY] - csum[:MINUTES_PER_DAY]
     return sums / window / max(n_days, 1)
 
@@ -99,15 +107,18 @@ def _sse(ms: np.ndarray, y: np.ndarray, d: int) -> tuple[np.ndarray, float]:
     return coef, float(r @ r)
 
 
-def select_degree(ms: np.ndarray, y: np.ndarray, tol: float = 0.01, max_degree: int = 20) -> int:
-    """Raise d until two successive increments each reduce the SSE by less than ``tol``."""
-    sse = [_sse(ms, y, 0)[1]]
-    for d in range(1, max_degree + 1):
-        sse.append(_sse(ms, y, d)[1])
-        if d >= 2:
-            small = [(sse[k - 1] - sse[k]) <= tol * sse[k - 1] for k in (d - 1, d)]
-            if all(small):
-                return d - 2
+def sse_by_degree(ms: np.ndarray, y: np.ndarray, max_degree: int) -> np.ndarray:
+    """Least-squares SSE of polynomials of degree 0..max_degree."""
+    return np.array([_sse(ms, y, d)[1] for d in range(max_degree + 1)])
+
+
+def select_degree(ms: np.ndarray, y: np.ndarray, tol: float = 0.002, max_degree: int = 20) -> int:
+    """First d whose next two increments each reduce the SSE by < tol * SST (module doc)."""
+    sse = sse_by_degree(ms, y, max_degree)
+    gain = -np.diff(sse) / max(float(sse[0]), 1e-300)  # sse[0] = SST (degree 0 = the mean)
+    for d in range(max_degree - 1):
+        if gain[d] < tol and gain[d + 1] < tol:
+            return d
     return max_degree
 
 
@@ -151,10 +162,11 @@ def outlier_days(days: np.ndarray, minutes: np.ndarray, degree: int, method: str
     """Days clustered alone (thesis §3.3.1 "Eliminating Outliers"), in removal order."""
     ms = scale_minute(np.arange(MINUTES_PER_DAY, dtype=np.float64))
     uniq, inv = np.unique(days, return_inverse=True)
-    coefs = np.empty((uniq.size, degree + 1))
-    for i in range(uniq.size):
-        y = smoothed_rate(minute_counts(minutes[inv == i]), 1)
-        coefs[i] = np.polynomial.polynomial.polyfit(ms, y, degree)
+    counts = np.bincount(minutes.astype(np.int64) * uniq.size + inv,
+                         minlength=MINUTES_PER_DAY * uniq.size).reshape(MINUTES_PER_DAY, uniq.size)
+    Y = smoothed_rate(counts.astype(np.float64), 1)
+    V = np.polynomial.polynomial.polyvander(ms, degree)
+    coefs = np.linalg.lstsq(V, Y, rcond=None)[0].T  # one row of coefficients per day
     keep = np.ones(uniq.size, dtype=bool)
     removed: list[str] = []
     for _ in range(max_rounds):
@@ -177,7 +189,7 @@ def outlier_days(days: np.ndarray, minutes: np.ndarray, degree: int, method: str
     return removed
 
 
-def fit_arrival_rate(submit_unix: Any, tz: str | None = None, *, tol: float = 0.01,
+def fit_arrival_rate(submit_unix: Any, tz: str | None = None, *, tol: float = 0.002,
                      max_degree: int = 20, linkage: str = "single", max_rounds: int = 20,
                      min_days: int = 7) -> ArrivalFit:
     """Fit lambda_a(m_s) to arrival instants (Unix seconds) as in thesis §3.3.1 (see module doc)."""
@@ -204,4 +216,5 @@ def fit_arrival_rate(submit_unix: Any, tz: str | None = None, *, tol: float = 0.
                       rmse=float(np.sqrt(sse / y.size)), n=int(keep.sum()), observed=y,
                       settings={"tol": tol, "max_degree": max_degree, "linkage": linkage,
                                 "window_minutes": 10, "time_zone": tz or "UTC",
-                                "degree_before_outlier_removal": d0})
+                                "degree_before_outlier_removal": d0,
+                                "sse_by_degree": sse_by_degree(ms, y, max_degree).tolist()})

@@ -126,13 +126,20 @@ def ecdf_points(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return values, np.cumsum(counts) / x.size
 
 
-def ks_distance(x: np.ndarray, cdf: Any) -> float:
-    """Kolmogorov-Smirnov distance between the sample's ECDF and a model CDF (two-sided, at the
-    sample's distinct values, before and after each jump)."""
+def ks_distance(x: np.ndarray, cdf: Any, discrete: bool = False) -> float:
+    """Kolmogorov-Smirnov distance between the sample's ECDF and a model CDF.
+
+    Continuous: at the sample's distinct values, after and before each jump. ``discrete``
+    (integer-valued quantities such as partition sizes, whose model CDF is read at integers): at
+    the distinct values only.
+    """
     values, F = ecdf_points(np.sort(x))
     model = np.asarray(cdf(values), dtype=np.float64)
+    d = float(np.max(np.abs(F - model)))
+    if discrete:
+        return d
     before = np.concatenate([[0.0], F[:-1]])
-    return float(max(np.max(np.abs(F - model)), np.max(np.abs(before - model))))
+    return max(d, float(np.max(np.abs(before - model))))
 
 
 @dataclass(frozen=True)
@@ -150,7 +157,7 @@ class Fit:
                 "notes": list(self.notes)}
 
 
-def fit_uniform_log(values: Any, what: str = "values") -> Fit:
+def fit_uniform_log(values: Any, what: str = "values", discrete: bool = False) -> Fit:
     """Least-squares fit of ``cdf = chi * log2(x) + rho`` to the empirical CDF (§3.3.2).
 
     Regression points are the distinct positive values and the ECDF there (non-positive values
@@ -172,7 +179,7 @@ def fit_uniform_log(values: Any, what: str = "values") -> Fit:
     notes = (f"{dropped} non-positive values dropped",) if dropped else ()
     return Fit("uniform_log", dist.to_dict(), int(x.size),
                {"r2": 1.0 - ss_res / ss_tot if ss_tot > 0 else float("nan"),
-                "ks": ks_distance(x, dist.cdf), "points": int(vals.size)}, notes)
+                "ks": ks_distance(x, dist.cdf, discrete), "points": int(vals.size)}, notes)
 
 
 def fit_gamma(values: Any, what: str = "values") -> Fit:
