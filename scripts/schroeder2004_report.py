@@ -16,7 +16,7 @@ def main(sm):
     cuts, _ = read_parquet(sm.input.cutoffs)
     analysis, _ = read_parquet(sm.input.analysis)
     sims = pd.concat([read_parquet(p)[0] for p in sm.input.sims], ignore_index=True)
-    figdir = Path(sm.params.figdir)
+    figdir = Path(sm.output.figures[0]).parent
     for stem, fig in s04.figures(cuts, sims, analysis, cfg).items():
         save_figure(fig, figdir / stem)
     card = s04.scorecard(table1, cuts, sims, analysis, sm.params.published, cfg)

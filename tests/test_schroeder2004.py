@@ -106,6 +106,8 @@ def test_table1_row_hand_example():
     assert r["jobs"] == 4 and r["mean_service"] == 3.0 and r["max_service"] == 6.0
     assert r["scv"] == pytest.approx(3.5 / 9)  # var 3.5 (population) / mean² 9
     assert r["duration_days"] == 3.0
+    assert s04.lag1_autocorrelation(np.array([1.0, 2.0, 3.0, 4.0])) == pytest.approx(1.0)
+    assert np.isnan(s04.lag1_autocorrelation(np.array([1.0, 1.0, 1.0])))
 
 
 def test_ctc_eight_processor_subset(mirror):
@@ -119,3 +121,4 @@ def test_ctc_eight_processor_subset(mirror):
     assert r["scv"] == pytest.approx(6.23, abs=0.01)
     assert r["min_service"] == 2.0 and r["max_service"] == 68868.0
     assert r["duration"] == "July 1996 - May 1997"  # as in the paper's Table 1
+    assert r["lag1_autocorr_log_service"] > 0.3  # consecutive run times are strongly correlated

@@ -104,7 +104,6 @@ rule schroeder2004_report:
         cfg=S04_CFG,
         sha256=S04_SHA,
         published=S04_RAW["published"],
-        figdir=f"{S04_DIR}/figures",
     conda:
         "../envs/schedlab.yaml"
     log:

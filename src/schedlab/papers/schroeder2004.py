@@ -12,7 +12,13 @@ What runs (paper sections in brackets):
   using the 2-host cutoffs derived at ρ = ``many_hosts_load``.
 * Scaled trace arrivals [§6]: the trace's own inter-arrival times scaled to the load, with the
   analytic (Poisson) cutoffs.
-* Analysis [§3.3, Appendix A]: Theorem 1 / M/G/h mean slowdown of each policy on the evaluation half.
+* Analysis [§3.3, Appendix A]: Theorem 1 / M/G/h mean slowdown of each policy on the evaluation half
+  (Random, Least-Work-Left, SITA-E, SITA-U-opt/fair/rule). Round-Robin (an E_h/G/1 queue) and
+  Shortest-Queue have no closed form in the paper and are simulated only.
+* Figures: 2, 3, 4, 12 (mean and variance of slowdown), 5 (Host-1 load fraction; on CTC this is the
+  paper's Fig 13), 6 (many hosts), 7 (scaled arrivals), 8, 9 (analysis vs simulation). Figs 10 and 11
+  are the paper's J90 results and cannot be made (log unavailable). Headline figures use the first
+  service order; ``_<order>`` variants the others.
 
 Choices where the paper is silent (each is an option in ``config/papers/schroeder2004.yaml``):
 
@@ -163,7 +169,15 @@ def table1_row(system: str, st: ServiceTrace, subset: dict[str, Any],
             "last_submit": float(st.submit.max()),
             "duration_days": float(st.submit.max() - st.submit.min()) / 86400.0,
             "mean_service": m.mean, "min_service": float(x.min()), "max_service": float(x.max()),
-            "scv": m.scv}
+            "scv": m.scv, "lag1_autocorr_log_service": lag1_autocorrelation(np.log(x))}
+
+
+def lag1_autocorrelation(v: np.ndarray) -> float:
+    """Correlation of consecutive values (not in the paper: shows how far trace order is from
+    the i.i.d. service times that the M/G/1 analysis assumes)."""
+    if len(v) < 3 or np.std(v[:-1]) == 0 or np.std(v[1:]) == 0:
+        return math.nan
+    return float(np.corrcoef(v[:-1], v[1:])[0, 1])
 
 
 # ----------------------------------------------------------------------------------------------
