@@ -122,3 +122,11 @@ def test_ctc_eight_processor_subset(mirror):
     assert r["min_service"] == 2.0 and r["max_service"] == 68868.0
     assert r["duration"] == "July 1996 - May 1997"  # as in the paper's Table 1
     assert r["lag1_autocorr_log_service"] > 0.3  # consecutive run times are strongly correlated
+
+
+def test_command_line_strings_are_coerced(raw):
+    cfg = s04.resolve_config(raw, "quick", {"loads": ["0.5", "0.3"], "replications": "3",
+                                            "hosts": ["2"]})
+    assert cfg["loads"] == [0.3, 0.5] and cfg["replications"] == 3 and cfg["hosts"] == [2]
+    with pytest.raises(ConfigError, match="list of numbers"):
+        s04.resolve_config(raw, "quick", {"hosts": ["two"]})

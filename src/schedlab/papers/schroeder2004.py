@@ -35,6 +35,7 @@ Choices where the paper is silent (each is an option in ``config/papers/schroede
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 from collections.abc import Iterable
@@ -87,10 +88,18 @@ def resolve_config(raw: dict[str, Any], scale: str = "default",
         if key not in cfg:
             raise ConfigError(f"{source}: missing option {key!r} (scale {scale})")
         val = cfg[key]
-        if typ is float and isinstance(val, int):
-            cfg[key] = val = float(val)
+        if typ in (int, float) and isinstance(val, (str, int)) and not isinstance(val, bool):
+            with contextlib.suppress(ValueError):  # command-line values arrive as strings
+                cfg[key] = val = typ(val)
         if not isinstance(val, typ):
             raise ConfigError(f"{source}: option {key!r} must be {typ.__name__}, got {val!r}")
+    for key, typ in (("loads", float), ("scaled_loads", float), ("hosts", int),
+                     ("many_hosts", int)):
+        try:
+            cfg[key] = [typ(v) for v in cfg[key]]
+        except (TypeError, ValueError):
+            raise ConfigError(f"{source}: option {key!r} must be a list of numbers, got "
+                              f"{cfg[key]!r}") from None
     for key in ("loads", "scaled_loads"):
         if not cfg[key] or any(not (0 < float(v) < 1) for v in cfg[key]):
             raise ConfigError(f"{source}: option {key!r} needs loads in (0, 1), got {cfg[key]}")
