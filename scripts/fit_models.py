@@ -19,7 +19,8 @@ def main(sm):
     header = SWFHeader.from_dict(meta["swf_header"])
     fits = fit_all(jobs, trace=name, sha256=meta.get("sha256"),
                    unix_start=header.unix_start_time, tz=header.time_zone_string,
-                   arrival=sm.params.arrival, machine_size=header.machine_size)
+                   arrival=sm.params.arrival, machine_size=header.machine_size,
+                   on_error=sm.params.on_error)
     dicts = {}
     for model, res in fits.items():
         d = res.to_dict() | {"schedlab_version": __version__}
@@ -31,7 +32,11 @@ def main(sm):
     poly = next((p for p in PUBLISHED_POLYNOMIALS if p.name == workload), None)
     for fig_name, fig in fit_figures(jobs, dicts, name, published, poly).items():
         save_figure(fig, out / "figures" / fig_name)
-    smk.log_to(sm)(f"{name}: {len(fits)} models fitted -> {out}")
+    log = smk.log_to(sm)
+    for res in fits.values():
+        if not res.fitted:
+            log(f"{name}: model {res.model} {res.notes[0]}")
+    log(f"{name}: {sum(r.fitted for r in fits.values())} of {len(fits)} models fitted -> {out}")
 
 
 smk.run(main, snakemake)

@@ -103,6 +103,18 @@ def test_no_cancellations_and_missing_estimates(synthetic_log):
         fit_all(log.iloc[:50], trace="x", unix_start=0)  # a few hours: too few days
 
 
+def test_unusable_model_recorded_not_faked(synthetic_log):
+    _, log = synthetic_log
+    fits = fit_all(log.assign(req_time=-1), trace="noest", unix_start=0, on_error="record")
+    assert not fits["accuracy"].fitted and fits["accuracy"].params == {}
+    assert "requested time" in fits["accuracy"].notes[0]
+    assert fits["partition_size"].fitted and fits["arrival"].fitted
+    from schedlab.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="not fitted"):
+        params_from_fits({k: v.to_dict() for k, v in fits.items()}, 128)
+
+
 def test_arrival_fit_recovers_polynomial_and_drops_outlier_day():
     truth = PUBLISHED_POLYNOMIALS[2]  # KTH, Table 3 (polyfit order)
     t = arrival_instants(truth, 1.0, 60 * 75, np.random.default_rng(3))  # about 60 days

@@ -383,6 +383,11 @@ def params_from_fits(fits: dict[str, dict[str, Any]], trace_procs: int,
     logs). Returns (params, notes on what could not be fitted and kept its base value)."""
     base = base or WorkloadParams()
     notes: list[str] = []
+    unfitted = [k for k in ("arrival", "partition_size", "accuracy", "requested_time")
+                if k in fits and not fits[k].get("fitted", True)]
+    if unfitted:
+        raise ConfigError(f"cannot synthesize from fits of {fits[unfitted[0]].get('trace')}: "
+                          f"model(s) {unfitted} were not fitted ({fits[unfitted[0]]['notes']})")
     try:
         arr = fits["arrival"]["params"]
         poly = ArrivalPolynomial(fits["arrival"].get("trace") or "fitted",

@@ -16,6 +16,7 @@ rule fit_models:
         directory("results/models/{trace}"),
     params:
         arrival=CIRNE_MODELS.get("arrival", {}),
+        on_error=CIRNE_MODELS.get("on_error", "record"),
         workloads=CIRNE_MODELS["workloads"],
         published=CIRNE_MODELS["published"],
     log:

@@ -48,11 +48,12 @@ class ModelResult:
     trace: str = ""
     sha256: str | None = None
     observed: dict[str, list[float]] = field(default_factory=dict)  # curves for fit plots
+    fitted: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {"model": self.model, "thesis_section": self.section, "trace": self.trace,
-                "trace_sha256": self.sha256, "params": self.params, "gof": self.gof,
-                "n": self.n, "notes": self.notes, "observed": self.observed}
+                "trace_sha256": self.sha256, "fitted": self.fitted, "params": self.params,
+                "gof": self.gof, "n": self.n, "notes": self.notes, "observed": self.observed}
 
 
 def _fit_part(f: Fit, prefix: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -198,10 +199,17 @@ FITTERS = ("arrival", "cancellation", "partition_size", "accuracy", "requested_t
 def fit_all(jobs: pd.DataFrame, *, trace: str = "", sha256: str | None = None,
             unix_start: int | None = None, tz: str | None = None,
             arrival: dict[str, Any] | None = None,
-            machine_size: int | None = None) -> dict[str, ModelResult]:
-    """Every model of the trace, by name (:data:`FITTERS`). A model whose data are unusable
-    raises :class:`FitError` naming the model. ``machine_size`` is recorded with the partition
-    size fit (it is the O of the P/O arrival scaling when a synthetic workload uses this fit)."""
+            machine_size: int | None = None, on_error: str = "raise") -> dict[str, ModelResult]:
+    """Every model of the trace, by name (:data:`FITTERS`).
+
+    A model whose data are unusable (no requested times, too few days, constant values, NaN...)
+    raises :class:`FitError` naming the trace and model; with ``on_error="record"`` it is instead
+    returned with ``fitted=False``, empty parameters and the reason in ``notes`` (the documented
+    fallback of the ``fit_models`` rule, so e.g. a log without estimates still gets its other
+    fits). ``machine_size`` is recorded with the partition size fit (the O of the P/O arrival
+    scaling when a synthetic workload uses this fit)."""
+    if on_error not in ("raise", "record"):
+        raise FitError(f"on_error must be 'raise' or 'record' (got {on_error!r})")
     out: dict[str, ModelResult] = {}
     for name in FITTERS:
         try:
@@ -210,8 +218,11 @@ def fit_all(jobs: pd.DataFrame, *, trace: str = "", sha256: str | None = None,
             else:
                 r = globals()[f"fit_{name}"](jobs)
         except FitError as e:
-            raise FitError(f"{trace or 'trace'}: model {name}: {e}") from None
+            if on_error == "raise":
+                raise FitError(f"{trace or 'trace'}: model {name}: {e}") from None
+            r = ModelResult(name, "", {}, {}, 0, [f"not fitted: {e}"], fitted=False)
         r.trace, r.sha256 = trace, sha256
         out[name] = r
-    out["partition_size"].params["machine_size"] = machine_size
+    if out["partition_size"].fitted:
+        out["partition_size"].params["machine_size"] = machine_size
     return out

@@ -33,50 +33,50 @@ def _ecdf_vs_uniform_log(ax, x: np.ndarray, chi: float, rho: float, label: str,
     ax.legend(fontsize=8)
 
 
-def fit_figures(jobs: pd.DataFrame, fits: dict[str, dict[str, Any]], trace: str,
-                published: dict[str, Any] | None = None,
-                published_poly: ArrivalPolynomial | None = None) -> dict[str, Any]:
-    """{figure name: matplotlib figure}. ``published`` = this workload's thesis values by key."""
-    pub = published or {}
-    figs: dict[str, Any] = {}
-
-    a = fits["arrival"]
+def _arrival(jobs, f, trace, pub, poly):
     fig, ax = new_figure()
     m = np.arange(MINUTES_PER_DAY)
-    ax.plot(m / 60, a["observed"]["rate_per_minute"], lw=0.8, label="observed (10-min average)")
-    poly = ArrivalPolynomial("fit", tuple(a["params"]["coef_ascending"]), 1)
-    ax.plot(m / 60, poly.rate_per_minute(m), lw=1.5,
-            label=f"fitted polynomial, degree {a['params']['degree']}")
-    if published_poly is not None:
-        ax.plot(m / 60, published_poly.rate_per_minute(m), ls="--", lw=1.2,
-                label=f"thesis Table 3 ({published_poly.name})")
+    ax.plot(m / 60, f["observed"]["rate_per_minute"], lw=0.8, label="observed (10-min average)")
+    fitted = ArrivalPolynomial("fit", tuple(f["params"]["coef_ascending"]), 1)
+    ax.plot(m / 60, fitted.rate_per_minute(m), lw=1.5,
+            label=f"fitted polynomial, degree {f['params']['degree']}")
+    if poly is not None:
+        ax.plot(m / 60, poly.rate_per_minute(m), ls="--", lw=1.2,
+                label=f"thesis Table 3 ({poly.name})")
     ax.set_xlabel("hour of day (local time)")
     ax.set_ylabel("arrivals per minute")
-    ax.set_title(f"{trace}: arrival rate ({len(a['params']['days_removed'])} outlier days removed)")
+    ax.set_title(f"{trace}: arrival rate ({len(f['params']['days_removed'])} outlier days removed)")
     ax.legend(fontsize=8)
-    figs["arrival"] = fig
+    return fig
 
-    c = fits["cancellation"]["params"]
-    if c.get("pc") is not None:
-        status = jobs["status"].to_numpy() == 5
-        lag = (np.maximum(jobs["wait_time"].to_numpy(), 0)
-               + np.maximum(jobs["run_time"].to_numpy(), 0))[status].astype(float)
-        fig, ax = new_figure()
-        lp = pub.get("cancellation_lag")
-        _ecdf_vs_uniform_log(ax, lag, c["chi_lc"], c["rho_lc"], "cancellation lag [s]",
-                             (lp["chi_lc"], lp["rho_lc"]) if lp else None)
-        ax.set_title(f"{trace}: cancellation lag (pc = {c['pc']:.3f})")
-        figs["cancellation_lag"] = fig
 
-    p = fits["partition_size"]["params"]
+def _cancellation_lag(jobs, f, trace, pub, poly):
+    c = f["params"]
+    if c.get("pc") is None:
+        return None
+    status = jobs["status"].to_numpy() == 5
+    lag = (np.maximum(jobs["wait_time"].to_numpy(), 0)
+           + np.maximum(jobs["run_time"].to_numpy(), 0))[status].astype(float)
+    fig, ax = new_figure()
+    lp = pub.get("cancellation_lag")
+    _ecdf_vs_uniform_log(ax, lag, c["chi_lc"], c["rho_lc"], "cancellation lag [s]",
+                         (lp["chi_lc"], lp["rho_lc"]) if lp else None)
+    ax.set_title(f"{trace}: cancellation lag (pc = {c['pc']:.3f})")
+    return fig
+
+
+def _partition_size(jobs, f, trace, pub, poly):
+    p = f["params"]
     fig, ax = new_figure()
     t5 = pub.get("table5")
     _ecdf_vs_uniform_log(ax, procs_used(jobs).astype(float), p["chi_n"], p["rho_n"],
                          "partition size n", (t5["chi_n"], t5["rho_n"]) if t5 else None)
     ax.set_title(f"{trace}: partition size ({100 * p['pb']:.1f}% powers of two)")
-    figs["partition_size"] = fig
+    return fig
 
-    q = fits["accuracy"]["params"]
+
+def _accuracy(jobs, f, trace, pub, poly):
+    q = f["params"]
     te, tr, _ = accuracy_sample(jobs)
     acc = np.minimum(te / tr, 1.0)
     fig, ax = new_figure()
@@ -93,20 +93,45 @@ def fit_figures(jobs: pd.DataFrame, fits: dict[str, dict[str, Any]], trace: str,
     ax.set_ylabel("density")
     ax.set_title(f"{trace}: accuracy (r(a,te)={q['r_a_te']:.2f}, r(a,tr)={q['r_a_tr']:.2f})")
     ax.legend(fontsize=8)
-    figs["accuracy"] = fig
+    return fig
 
-    r = fits["requested_time"]["params"]
+
+def _requested_time(jobs, f, trace, pub, poly):
+    r = f["params"]
     fig, ax = new_figure()
     t10 = pub.get("table10")
     _ecdf_vs_uniform_log(ax, jobs["req_time"].to_numpy(float), r["chi_tr"], r["rho_tr"],
                          "requested time tr [s]", (t10["chi_tr"], t10["rho_tr"]) if t10 else None)
     ax.set_title(f"{trace}: requested time")
-    figs["requested_time"] = fig
+    return fig
 
-    d = fits["downey"]["params"]
+
+def _downey_runtime(jobs, f, trace, pub, poly):
+    d = f["params"]
     fig, ax = new_figure()
     _ecdf_vs_uniform_log(ax, jobs["run_time"].to_numpy(float), d["chi_runtime"],
                          d["rho_runtime"], "runtime te [s]")
     ax.set_title(f"{trace}: runtime (Downey uniform-log)")
-    figs["downey_runtime"] = fig
+    return fig
+
+
+FIGURES = {"arrival": ("arrival", _arrival), "cancellation_lag": ("cancellation", _cancellation_lag),
+           "partition_size": ("partition_size", _partition_size),
+           "accuracy": ("accuracy", _accuracy), "requested_time": ("requested_time", _requested_time),
+           "downey_runtime": ("downey", _downey_runtime)}
+
+
+def fit_figures(jobs: pd.DataFrame, fits: dict[str, dict[str, Any]], trace: str,
+                published: dict[str, Any] | None = None,
+                published_poly: ArrivalPolynomial | None = None) -> dict[str, Any]:
+    """{figure name: matplotlib figure} for every fitted model (models with ``fitted: false``
+    get no figure). ``published`` = this workload's thesis values by table key."""
+    figs: dict[str, Any] = {}
+    for name, (model, draw) in FIGURES.items():
+        f = fits.get(model)
+        if f is None or not f.get("fitted", True):
+            continue
+        fig = draw(jobs, f, trace, published or {}, published_poly)
+        if fig is not None:
+            figs[name] = fig
     return figs
