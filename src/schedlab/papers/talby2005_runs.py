@@ -57,7 +57,8 @@ def wbas_name(maf: float, frame: int) -> str:
 def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
          raw_local: Mapping[str, bool]) -> list[Point]:
     """All sweep points. ``quick``: the config's quick subset; ``full``: the paper's whole grid on
-    every log; default: the whole grid of scheduler runs and the time frames of ``default``.
+    every log; default: the four schedulers on every log, and the PBAS/WBAS points of ``default``
+    on its ``adaptive_logs``.
     Raw-log points (Table 4 raw rows) only when the raw log is available locally."""
     logs = list(cfg["logs"])
     pb, wb = cfg["pbas"], cfg["wbas"]
@@ -74,6 +75,7 @@ def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
         d = cfg["default"]
         frames, four_frames = d["pbas_time_frames_s"], d["pbas_four_time_frames_s"]
         sw_times, mafs = d["wbas_switch_times_s"], d["wbas_mafs"]
+    adaptive_logs = logs if (quick or full) else cfg["default"]["adaptive_logs"]
     version = cfg["main_version"]
     pts: list[Point] = []
     for log in logs:
@@ -81,6 +83,8 @@ def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
             pts.append(Point(log, version, "sched", s))
             if version == "clean" and raw_local.get(log):
                 pts.append(Point(log, "raw", "sched", s))
+        if log not in adaptive_logs:
+            continue
         pbas = {(m, f) for m in metrics for f in frames}
         pbas |= {(b["metric"], b["time_frame_s"]) for b in pb["best"]}
         for m, f in sorted(pbas):

@@ -25,14 +25,16 @@ Our reading, precisely (every choice is a constructor option where cheap):
 * **Cost** (``cost``): sum over the affected jobs of the planned wait (``"wait"``, default: "a
   penalty for every job that must wait"), of the planned bounded slowdown with estimates
   (``"bsld"``), or of the delay beyond the guaranteed start (``"delay"``).
-* **Speed.** Positions whose new job would start no earlier than at a later position are dominated
+* **Speed.** If the new job could not start before ``G`` even with every queued reservation
+  removed (running jobs only), no position can help and none is evaluated. Positions whose new job would start no earlier than at a later position are dominated
   (the new job gains nothing and more jobs are displaced) and are skipped: of all positions giving
   the new job the same start, only the largest is evaluated. A candidate's evaluation stops at the
   first deadline violation or as soon as its partial cost reaches the best cost so far.
 * **Termination / cancellation.** There is no new job to insert; the queue is re-planned in its
   current order by compression (each job, in order, moves to its earliest start given all other
   reservations, which is never later than before), as conservative backfilling does (Mu'alem &
-  Feitelson 2001). Every deadline therefore stays met.
+  Feitelson 2001). Every deadline therefore stays met. (This runs at every termination, also
+  one at the estimated end: the queue order chosen at an arrival may have left holes.)
 * With ``slack_factor = 0`` no job may start later than its conservative guarantee; on inputs where
   moving a job forward cannot avoid delaying another, Flex then makes conservative's decisions.
 
@@ -91,6 +93,7 @@ class FlexPlanner:
         self.queue: list[FlexJob] = []
         self.res: dict[int, int] = {}            # queued job id -> planned start
         self.running: dict[int, tuple[int, FlexJob]] = {}   # id -> (start, job)
+        self.base = Profile(machine_size)       # running jobs only (lower bound for any start)
         self.wait_sum = 0.0
         self.started = 0
 
@@ -125,7 +128,11 @@ class FlexPlanner:
         job.deadline = s_end + int(self.slack(job))
         best_p, best_cost = n, self._cost(job, s_end) + sum(self._cost(x, self.res[x.job_id]) for x in q)
         best_plan: tuple[Profile, list[int]] | None = None
+        can_gain = False
         if n and s_end > now:
+            self.base.advance(now)
+            can_gain = self.base.earliest_start(job.procs, job.estimate, now) < s_end
+        if can_gain:
             # Prefix profiles P_p (reservations of q[:p] only), from p = n down: candidates are the
             # largest p for each strictly earlier start of the new job.
             work = prof.copy()
@@ -171,8 +178,11 @@ class FlexPlanner:
     def finish(self, job_id: int, now: int) -> list[int]:
         """A running job terminated at ``now`` (<= its estimated end): compress, start what is due."""
         start, job = self.running.pop(job_id)
+        end = start + job.estimate
         self.profile.advance(now)
-        self.profile.release(now, start + job.estimate - now, job.procs)
+        self.profile.release(now, end - now, job.procs)
+        self.base.advance(now)
+        self.base.release(now, end - now, job.procs)
         self._compress(now)
         return self._start_due(now)
 
@@ -205,6 +215,7 @@ class FlexPlanner:
         for x in due:
             del self.res[x.job_id]
             self.running[x.job_id] = (now, x)
+            self.base.reserve(now, x.estimate, x.procs)
             self.wait_sum += now - x.submit
             self.started += 1
         return [x.job_id for x in due]
@@ -266,6 +277,7 @@ class Flex(Scheduler):
             fj = FlexJob(run.job.job_id, run.job.submit, run.procs, run.expected_end - run.start)
             pl.running[fj.job_id] = (run.start, fj)
             pl.profile.reserve(now, run.expected_end - now, run.procs)
+            pl.base.reserve(now, run.expected_end - now, run.procs)
         for job in ctx.waiting.values():
             fj = FlexJob(job.job_id, job.submit, job.procs, job.estimate)
             s = pl.profile.earliest_start(fj.procs, fj.estimate, now)
