@@ -20,17 +20,21 @@ SWF = "; MaxProcs: 32\n; UnixStartTime: 1000000000\n; TimeZoneString: UTC\n" + "
 
 
 def scratch_workflow(repo: Path, tmp: Path, entries: dict) -> Path:
+    """A copy of the workflow whose registry is the project's plus ``entries`` (as a user adds)."""
     wd = tmp / "wf"
     for d in ("workflow", "scripts", "config"):
         shutil.copytree(repo / d, wd / d)
     shutil.copy(repo / "Snakefile", wd / "Snakefile")
-    (wd / "config" / "traces.yaml").write_text(yaml.safe_dump({"traces": entries}))
+    (wd / "config" / "traces.lock.tsv").unlink(missing_ok=True)
+    registry = yaml.safe_load((repo / "config" / "traces.yaml").read_text())
+    registry["traces"].update(entries)
+    (wd / "config" / "traces.yaml").write_text(yaml.safe_dump(registry, sort_keys=False))
     return wd
 
 
-def run(wd: Path, *targets: str, extra=()) -> subprocess.CompletedProcess:
+def run(wd: Path, *targets: str, extra=(), traces: str = "available") -> subprocess.CompletedProcess:
     cmd = [SNAKEMAKE, *targets, "--cores", "1", "--directory", str(wd),
-           "--snakefile", str(wd / "Snakefile"), *extra, "--config", "traces=available"]
+           "--snakefile", str(wd / "Snakefile"), *extra, "--config", f"traces={traces}"]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=wd)
 
 
@@ -41,7 +45,7 @@ def test_new_trace_is_one_registry_entry(repo, tmp_path, monkeypatch):
     entries = {"MySite-2024-1": {"file": "MySite-2024-1.swf", "path": str(src), "kind": "raw",
                                  "description": "a new site's log"}}
     wd = scratch_workflow(repo, tmp_path, entries)
-    r = run(wd, "results/traces/summary.parquet")
+    r = run(wd, "results/traces/summary.parquet", traces="[MySite-2024-1]")
     assert r.returncode == 0, r.stderr[-3000:]
     jobs, meta = read_parquet(wd / "results/traces/MySite-2024-1/jobs.parquet")
     assert len(jobs) == 40 and meta["swf_header"]["MaxProcs"] == 32
