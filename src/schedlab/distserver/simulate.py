@@ -88,24 +88,31 @@ def fcfs_hosts(arrival: np.ndarray, service: np.ndarray, host: np.ndarray, h: in
     return start, end
 
 
-def lwl_assign(arrival: np.ndarray, service: np.ndarray, h: int) -> np.ndarray:
-    """Least-Work-Left host choice for every job (per-arrival loop, O(log h) per job)."""
+def lwl_schedule(arrival: np.ndarray, service: np.ndarray, h: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Least-Work-Left (host, start, end) of every job: per-arrival loop, O(log h) per job.
+
+    Start and end come from the same additions as the Central-Queue event loop (start = arrival or
+    the moment the host frees, end = start + service), so the two agree bit for bit.
+    """
     idle = list(range(h))  # heap of idle host numbers
     busy: list[tuple[float, int]] = []  # heap of (time the host becomes free, host)
-    out = np.empty(len(arrival), dtype=np.int64)
+    n = len(arrival)
+    host = np.empty(n, dtype=np.int64)
+    start = np.empty(n, dtype=np.float64)
     push, pop = heapq.heappush, heapq.heappop
     for i, (t, x) in enumerate(zip(arrival.tolist(), service.tolist(), strict=True)):
         while busy and busy[0][0] <= t:
             push(idle, pop(busy)[1])
         if idle:
             k = pop(idle)
-            free = t + x
+            s = t
         else:
-            f, k = pop(busy)
-            free = f + x
-        push(busy, (free, k))
-        out[i] = k
-    return out
+            s, k = pop(busy)
+        push(busy, (s + x, k))
+        host[i] = k
+        start[i] = s
+    return host, start, start + service
 
 
 def shortest_queue_assign(arrival: np.ndarray, service: np.ndarray, h: int) -> np.ndarray:
@@ -193,7 +200,7 @@ def simulate(arrival: np.ndarray, service: np.ndarray, h: int, policy: str, *,
     elif policy == "shortest_queue":
         host = shortest_queue_assign(arrival, service, h)
     elif policy == "lwl":
-        host = lwl_assign(arrival, service, h)
+        return Schedule(arrival, service, *lwl_schedule(arrival, service, h))
     elif policy == "sita":
         if cutoffs is None or len(cutoffs) != h - 1:
             raise ConfigError(f"policy sita with {h} hosts needs {h - 1} cutoffs, got {cutoffs}")
@@ -201,10 +208,14 @@ def simulate(arrival: np.ndarray, service: np.ndarray, h: int, policy: str, *,
     elif policy == "sita_groups":
         if cutoffs is None or len(cutoffs) != 1 or short_hosts is None or not 0 < short_hosts < h:
             raise ConfigError("policy sita_groups needs one cutoff and 0 < short_hosts < h")
-        long = service > cutoffs[0]
         host = np.empty(n, dtype=np.int64)
-        host[~long] = lwl_assign(arrival[~long], service[~long], short_hosts)
-        host[long] = short_hosts + lwl_assign(arrival[long], service[long], h - short_hosts)
+        start = np.empty(n, dtype=np.float64)
+        end = np.empty(n, dtype=np.float64)
+        for group, first, size in ((service <= cutoffs[0], 0, short_hosts),
+                                   (service > cutoffs[0], short_hosts, h - short_hosts)):
+            g_host, start[group], end[group] = lwl_schedule(arrival[group], service[group], size)
+            host[group] = first + g_host
+        return Schedule(arrival, service, host, start, end)
     else:
         raise ConfigError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
     start, end = fcfs_hosts(arrival, service, host, h)
