@@ -1,0 +1,53 @@
+"""Talby & Feitelson 2005 experiment grid and sweep points."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+import yaml
+
+from schedlab.errors import ConfigError
+from schedlab.papers import talby2005_runs as tr
+from schedlab.sim import SimJob
+
+
+@pytest.fixture(scope="module")
+def cfg(repo):
+    return yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
+
+
+def test_grid_sizes(cfg):
+    quick = tr.grid(cfg, True, False, {})
+    assert {p.log for p in quick} == {"KTH"}
+    assert {p.name for p in quick if p.kind == "sched"} == set(cfg["schedulers"])
+    full = tr.grid(cfg, False, True, {})
+    pb = cfg["pbas"]
+    n_pbas = len(pb["metrics"]) * len(pb["time_frames_s"])
+    per_log = {log: sum(1 for p in full if p.log == log and p.kind == "pbas") for log in cfg["logs"]}
+    assert per_log["KTH"] == n_pbas and per_log["BLUE"] == n_pbas + len(pb["four"]["time_frames_s"])
+    default = tr.grid(cfg, False, False, {})
+    assert {p.log for p in default if p.kind != "sched"} == set(cfg["default"]["adaptive_logs"])
+    assert {p.log for p in default if p.kind == "sched"} == set(cfg["logs"])
+    # raw-log points only when the raw log is local
+    assert not any(p.version == "raw" for p in default)
+    with_raw = tr.grid(cfg, False, False, {"KTH": True})
+    assert {p.log for p in with_raw if p.version == "raw"} == {"KTH"}
+
+
+def test_names_round_trip():
+    assert tr.parse_name("pbas", tr.pbas_name("all4", "util", 1800)) == {
+        "candidates": ["flex", "maui", "easy", "conservative"], "metric": "util", "time_frame": 1800}
+    assert tr.parse_name("wbas", tr.wbas_name(7500, 86400)) == {"maf": 7500.0, "time_frame": 86400}
+    with pytest.raises(ConfigError, match="bad sweep point"):
+        tr.parse_name("pbas", "fm-util")
+
+
+def test_run_point_adds_months_and_stats():
+    jobs = [SimJob(i, i * 3000, 2000, 4000, 1 + i % 3) for i in range(30)]
+    start = int(pd.Timestamp("2000-01-31 12:00", tz="UTC").timestamp())
+    out, st = tr.run_point(jobs, 4, "pbas", "fm-resp-3600", {"flex": {"slack_factor": 1.0}},
+                           start, "UTC")
+    assert set(out["month"]) == {"2000-01", "2000-02"}
+    assert st["params"]["metric"] == "resp" and sum(st["shares"].values()) == pytest.approx(1)
+    out2, _ = tr.run_point(jobs, 4, "sched", "flex", {"flex": {"slack_factor": 1.0}}, start, "UTC")
+    assert len(out2) == len(jobs)
