@@ -608,6 +608,14 @@ def _cutoff_claims(cuts: pd.DataFrame, cfg: dict[str, Any], where: str) -> list[
     rows = []
     a2 = _sel(cuts, hosts=2, method="analytic")
     a2 = a2[a2["load"].isin(cfg["loads"])]
+    e = _sel(a2, policy="SITA-E")
+    rows.append(value_row(PAPER, "§3.3 / §4.3", "fraction of jobs sent to Host 1 under SITA-E",
+                          f"{where}; derivation half", 0.987,
+                          float(e["jobs_fraction_host1"].iloc[0]) if len(e) else None,
+                          unit="fraction", tolerance=0.01,
+                          note="published value is for the PSC C90 log (C² = 43); the CTC jobs "
+                               "are less variable, so the big jobs that make up half the load "
+                               "are a larger share of the jobs"))
     for pol in ("SITA-U-opt", "SITA-U-fair"):
         d = _sel(a2, policy=pol)
         under = d[d["load"] < 0.95]
