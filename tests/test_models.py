@@ -164,3 +164,16 @@ def test_kth_reproduction(mirror):
     assert p["non_pow2_square"] == pytest.approx(0.1788, abs=0.002)  # Table 7: 17.88%
     assert fits["accuracy"].params["r_a_te"] > fits["accuracy"].params["r_a_tr"]  # Table 8
     assert fits["cancellation"].params["pc"] is None  # KTH does not record cancellations
+
+
+def test_select_period_local_dates(synthetic_log):
+    from schedlab.models.fit import select_period
+
+    _, log = synthetic_log  # submit times from Unix 0 = 1970-01-01 00:00 UTC
+    sub = select_period(log, 0, "UTC", "1970-01-03", "1970-01-05")
+    assert sub["submit_time"].min() >= 2 * 86400 and sub["submit_time"].max() < 4 * 86400
+    assert len(sub) == int(((log["submit_time"] >= 2 * 86400) & (log["submit_time"] < 4 * 86400)).sum())
+    with pytest.raises(FitError, match="no job"):
+        select_period(log, 0, "UTC", "1999-01-01", "1999-02-01")
+    with pytest.raises(FitError, match="UnixStartTime"):
+        select_period(log, None, "UTC", "1970-01-01", "1970-01-02")

@@ -31,6 +31,7 @@ rule models_tables:
         clean=expand("results/traces/{trace}/clean.parquet", trace=MODELS_COMPARED),
     output:
         tables=directory(MODELS_OUT + "/tables"),
+        period_fits=directory(MODELS_OUT + "/period_fits"),
         scorecard=MODELS_OUT + "/scorecard.parquet",
     params:
         cfg=CIRNE_MODELS,

@@ -193,6 +193,22 @@ def fit_downey(jobs: pd.DataFrame) -> ModelResult:
                        list(size.notes) + list(run.notes))
 
 
+def select_period(jobs: pd.DataFrame, unix_start: int | None, tz: str | None, start: str,
+                  end: str) -> pd.DataFrame:
+    """Jobs submitted in ``[start, end)`` (local dates ``YYYY-MM-DD`` in the log's time zone),
+    e.g. the thesis' SDSC window Jan-May 1999 of the longer archive log."""
+    if unix_start is None:
+        raise FitError("a period needs the log's UnixStartTime header")
+    zone = tz or "UTC"
+    lo = pd.Timestamp(start).tz_localize(zone).timestamp() - unix_start
+    hi = pd.Timestamp(end).tz_localize(zone).timestamp() - unix_start
+    t = jobs["submit_time"].to_numpy()
+    out = jobs.loc[(t >= lo) & (t < hi)].reset_index(drop=True)
+    if out.empty:
+        raise FitError(f"no job submitted in [{start}, {end})")
+    return out
+
+
 FITTERS = ("arrival", "cancellation", "partition_size", "accuracy", "requested_time", "downey")
 
 
