@@ -242,7 +242,7 @@ class PKBackfill:
         if self.cfg.adaptation != "greedy":
             return [(self.p[j], self.est[j])]
         p0, e0 = self.orig_p[j], self.orig_est[j]
-        return [(w, e0 * p0 / w) for w in adapt.greedy_widths(p0, self.machine)]
+        return [(w, adapt.resize(p0, 0.0, e0, w)[2]) for w in adapt.greedy_widths(p0, self.machine)]
 
     def _plan(
         self, prof: Profile, j: int, now: float, latest: float = math.inf
@@ -398,7 +398,7 @@ class PKBackfill:
                 w = adapt.widened_width(p, self.machine, int(factor))
                 if w is None:
                     continue
-                e = alloc * p / w
+                e = adapt.resize(p, 0.0, self.est[j], w)[2]  # same float as _rewiden
                 if prof.hole(w, now) >= e:
                     prof.reserve(now, e, w)
                     self._rewiden(j, now, w)

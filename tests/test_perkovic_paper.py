@@ -1,0 +1,131 @@
+"""Perković & Keleher 2000 experiment driver: grid, shape groups, Tables 1-3, summaries, scorecard."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from schedlab.io import read_parquet, write_parquet
+from schedlab.papers import perkovic2000 as pk
+from schedlab.scorecard import COLUMNS
+from schedlab.swf import SWF_COLUMNS
+
+CFG = yaml.safe_load(Path("config/papers/perkovic2000.yaml").read_text())
+
+
+def trace_table(n=60, seed=3):
+    """A small synthetic SWF table (18 columns) with estimates and a few zero runtimes."""
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({c: -np.ones(n, dtype=np.int64) for c in SWF_COLUMNS})
+    df["job_id"] = np.arange(1, n + 1)
+    df["submit_time"] = np.sort(rng.integers(0, 4000, n))
+    df["run_time"] = rng.integers(0, 900, n)
+    df["req_time"] = df["run_time"] * rng.integers(1, 6, n) + 60
+    df["req_procs"] = rng.integers(1, 9, n)
+    df["alloc_procs"] = df["req_procs"]
+    df["status"] = 1
+    return df
+
+
+def test_grid_sizes_and_paths():
+    pts = pk.grid(CFG)
+    n_alg = 2 * len(CFG["orders"])
+    n_pct = len(CFG["spec_percentages"])
+    expected = n_alg * (len(CFG["experiments"]) + 2 * (n_pct - 1)) + n_alg * len(CFG["extra_machines"])
+    assert len(pts) == expected
+    assert len({p.path for p in pts}) == len(pts)
+    quick = pk.grid(CFG, quick=True)
+    assert len(quick) < len(pts) and all(p.machine == CFG["machine"] for p in quick)
+    assert pk.RunPoint(338, "spec", "R/L", False, 0.5).path == "338/spec50/R_L-NG"
+    bad = {**CFG, "orders": ["X"]}
+    with pytest.raises(ValueError, match="unknown order"):
+        pk.grid(bad)
+
+
+def test_pk_config_per_experiment():
+    s = pk.settings(CFG)
+    c = pk.pk_config(pk.RunPoint(338, "half_widen_spec", "R/L", False, 0.5), s, 10800)
+    assert c.adaptation == "half" and c.widening and c.speculation.test_runs == CFG["fig9_test_runs"]
+    assert c.order.weight > 0 and c.speculation.percentage == 0.5
+    g = pk.pk_config(pk.RunPoint(338, "base", "R/L", True), s, 10800)
+    assert g.order.weight == 0 and g.speculation is None
+
+
+def test_shape_groups_and_table2():
+    table = pd.DataFrame({"procs": [1, 1, 8, 8, 2, 16], "estimate": [10, 100, 10, 100, 50, 1000],
+                          "overestimation": [1.0, 50.0, 2.0, np.nan, 3.0, 9.0]})
+    g = pk.shape_groups(table, "estimate")  # median procs 5, median estimate 75
+    assert list(g) == ["SN", "LN", "SW", "LW", "SN", "LW"]
+    g2 = pk.shape_groups(table, "overestimation")  # median 3.0; NaN counts as short
+    assert list(g2) == ["SN", "LN", "SW", "SW", "SN", "LW"]
+    with pytest.raises(ValueError):
+        pk.shape_groups(table, "width")
+
+
+def test_prepare_jobs_tables_and_guarantee_ratios():
+    tr = trace_table()
+    jobs, report = pk.prepare_jobs(tr, None, 8, 40)
+    assert len(jobs) == 40 and report["dropped_subset"] == 20
+    assert (jobs["runtime"] >= 1).all() and (jobs["estimate"] >= jobs["runtime"]).all()
+    t2 = pk.table2(jobs)
+    assert t2.groupby("grouping")["jobs"].sum().tolist() == [40, 40]
+    assert t2["zero_runtime_jobs"].sum() == 2 * int((jobs["log_runtime"] == 0).sum())
+    pub = CFG["published"]["table1"]
+    t1 = pk.table1(tr, jobs, [8, 16], pub, 430)
+    row = t1.set_index("quantity")
+    assert row.loc["Number of jobs", "reproduced"] == 40
+    assert row.loc["Median overestimation factor", "reproduced"] == pytest.approx(
+        np.nanmedian(jobs["estimate"] / jobs["log_runtime"].where(jobs["log_runtime"] > 0)))
+    # Table 3 by hand: guaranteed delays 10, 40; actual 5, 10 -> ratios 2, 4
+    done = pd.DataFrame({"submit": [0, 0, 0], "guaranteed_start": [0, 10, 40], "start": [0, 5, 10]})
+    done = pk.add_metrics(done.assign(end=[1, 6, 11], runtime=[1, 1, 1]))
+    assert list(pk.guarantee_ratios(done)) == [2.0, 4.0]
+    t3 = pk.table3(done).set_index("statistic")["reproduced"]
+    assert t3["Average"] == 3.0 and t3["Median"] == 3.0
+
+
+def test_queue_length_max_by_hand():
+    jobs = pd.DataFrame({"submit": [0, 1, 2, 10], "start": [0, 5, 6, 10]})
+    assert pk.queue_length_max(jobs) == 2
+
+
+def test_small_run_summary_figures_scorecard_and_determinism(tmp_path):
+    tr = trace_table(50)
+    jobs, _ = pk.prepare_jobs(tr, None, 8, None)
+    s = pk.settings(CFG, quick=True)
+    s = {**s, "machine": 8, "orders": ["D", "1/L"], "spec_percentages": [0.2, 0.8]}
+    points = pk.grid(s)
+    rows = []
+    runs = {}
+    for p in points:
+        out = pk.run_point(jobs, p, s, 1)
+        assert out["end"].notna().all() and (out["start"] >= out["submit"]).all()
+        runs[p] = out
+        rows += pk.summarize(out, p)
+    summary = pd.DataFrame(rows)
+    frames = pk.figure_frames(summary, 8)
+    assert set(frames) == {f"fig{i}" for i in range(3, 10)}
+    f3 = frames["fig3"]
+    assert f3.loc[f3["algorithm"] == "BF", "bounded_slowdown_ratio"].iloc[0] == pytest.approx(1.0)
+    assert set(frames["fig4"]["group"]) <= set(pk.GROUPS)
+    bf = runs[pk.RunPoint(8, "base", "D", True)]
+    card = pk.scorecard(pk.table1(tr, jobs, [8], CFG["published"]["table1"], 430), pk.table2(jobs),
+                        pk.table3(bf), frames, CFG["published"], "test")
+    card = pd.concat([card, pk.section8_rows(summary, 8, CFG["published"], "test")])
+    assert list(card.columns) == COLUMNS
+    assert len(card) >= 50 and set(card["verdict"]) <= {"match", "differs", "holds", "fails",
+                                                          "not_run"}
+    # the same point twice -> byte-identical parquet
+    p = pk.RunPoint(8, "spectest", "R/L", False, 0.2)
+    for name in ("a", "b"):
+        write_parquet(tmp_path / f"{name}.parquet", pk.run_point(jobs, p, s, 1), {"seed": 1})
+    assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes()
+    other = pk.run_point(jobs, p, s, 2)
+    df, meta = read_parquet(tmp_path / "a.parquet")
+    assert meta == {"seed": 1} and len(df) == len(other)
+    assert not math.isnan(summary["bounded_slowdown"].iloc[0])
