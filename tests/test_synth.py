@@ -164,3 +164,19 @@ def test_small_machine_caps_sizes():
     jobs, alts = moldable_workload(p, 1000, 11)
     assert jobs["procs"].max() <= 16 and alts["procs"].max() <= 16
     assert UniformLog(0.12, 0.2).sample_int(np.random.default_rng(1), 100, high=16).max() <= 16
+
+
+def test_cli_synth_writes_readable_files(tmp_path, capsys):
+    from schedlab.cli import main
+    from schedlab.io import read_parquet
+    from schedlab.swf import read_swf
+
+    assert main(["synth", str(tmp_path / "w"), "--n-jobs", "300", "--seed", "4"]) == 0
+    jobs, meta = read_parquet(tmp_path / "w" / "jobs.parquet")
+    alts, _ = read_parquet(tmp_path / "w" / "alternatives.parquet")
+    swf = read_swf(tmp_path / "w" / "workload.swf")
+    assert meta["seed_entropy"] == 4 and len(jobs) == 300 == swf.n_jobs
+    assert (swf.jobs["req_procs"].to_numpy() == jobs["procs"].to_numpy()).all()
+    assert set(alts["job_id"]) == set(jobs["job_id"])
+    assert main(["synth", str(tmp_path / "x"), "--n-jobs", "0"]) == 2
+    assert "n_jobs" in capsys.readouterr().err

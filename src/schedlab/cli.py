@@ -14,7 +14,8 @@ from . import __version__
 from .errors import SchedlabError
 
 #: Modules that contribute sub-commands; each defines ``register(subparsers)``.
-SUBCOMMAND_MODULES: tuple[str, ...] = ("schedlab.cli", "schedlab.cli_sim", "schedlab.cli_report")
+SUBCOMMAND_MODULES: tuple[str, ...] = ("schedlab.cli", "schedlab.cli_sim", "schedlab.cli_report",
+                                       "schedlab.models.cli")
 
 
 def _add_trace_args(p: argparse.ArgumentParser) -> None:

@@ -410,3 +410,31 @@ def params_from_fits(fits: dict[str, dict[str, Any]], trace_procs: int,
     out = replace(base, rigid=replace(base.rigid, **upd))
     validate_params(out)
     return out, notes
+
+
+def swf_workload(jobs: pd.DataFrame, machine_size: int, note: str = "") -> tuple[pd.DataFrame, Any]:
+    """The user requests of a synthetic workload as an SWF table and header (cancelled jobs get
+    status 5; fields the model does not produce are -1). Cancellation instants and the moldable
+    alternatives have no SWF field: they stay in the parquet tables."""
+    from .swf import SWF_COLUMNS, SWFHeader
+
+    out = pd.DataFrame({c: np.full(len(jobs), -1, dtype=np.int64) for c in SWF_COLUMNS})
+    for c in ("avg_cpu_time", "used_mem_kb", "req_mem_kb"):
+        out[c] = out[c].astype(np.float64)
+    out["job_id"] = jobs["job_id"].to_numpy()
+    out["submit_time"] = jobs["submit"].to_numpy()
+    out["run_time"] = jobs["runtime"].to_numpy()
+    out["alloc_procs"] = jobs["procs"].to_numpy()
+    out["req_procs"] = jobs["procs"].to_numpy()
+    out["req_time"] = jobs["estimate"].to_numpy()
+    out["status"] = np.where(jobs["cancel_time"].notna(), 5, 1)
+    header = SWFHeader.parse([
+        "; Version: 2.2",
+        "; Computer: synthetic workload, Cirne 2001 rigid + moldability models (Tables 11-12)",
+        f"; MaxJobs: {len(jobs)}", f"; MaxRecords: {len(jobs)}",
+        f"; MaxProcs: {machine_size}", f"; MaxNodes: {machine_size}",
+        *([f"; Note: {note}"] if note else []),
+        "; Note: cancelled jobs have status 5; cancellation instants and the moldable",
+        ";       alternatives are in the parquet tables written with this file",
+    ])
+    return out, header
