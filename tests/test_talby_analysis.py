@@ -102,3 +102,15 @@ def test_scorecard_covers_every_published_value(repo):
     assert set(items["verdict"]) == {"not_run"}
     raw = items[(items["item"] == "Table 4") & items["condition"].str.endswith("raw")]
     assert (raw["note"] == "raw log not available offline").all()
+
+
+def test_figure3_claim():
+    ad = pd.DataFrame({
+        "log": ["KTH"] * 4, "kind": ["pbas"] * 4, "metric": ["util"] * 4,
+        "candidates": ["flex+maui", "flex+maui+easy+conservative"] * 2,
+        "time_frame_s": [60, 60, 600, 600], "wait": [100.0, 150.0, 100.0, 90.0]})
+    (row,) = tf._figure3_rows(ad)
+    assert row["verdict"] == "fails"          # worse in 1 of 2 frames: no majority
+    ad.loc[3, "wait"] = 120.0
+    (row,) = tf._figure3_rows(ad)
+    assert row["verdict"] == "holds" and row["reproduced"] == pytest.approx((1.5 + 1.2) / 2)

@@ -24,7 +24,8 @@ def test_grid_sizes(cfg):
     pb = cfg["pbas"]
     n_pbas = len(pb["metrics"]) * len(pb["time_frames_s"])
     per_log = {log: sum(1 for p in full if p.log == log and p.kind == "pbas") for log in cfg["logs"]}
-    assert per_log["KTH"] == n_pbas and per_log["BLUE"] == n_pbas + len(pb["four"]["time_frames_s"])
+    n_four = len(pb["four"]["time_frames_s"])
+    assert per_log["KTH"] == n_pbas + n_four and per_log["BLUE"] == n_pbas + n_four
     default = tr.grid(cfg, False, False, {})
     assert {p.log for p in default if p.kind != "sched"} == set(cfg["default"]["adaptive_logs"])
     assert {p.log for p in default if p.kind == "sched"} == set(cfg["logs"])

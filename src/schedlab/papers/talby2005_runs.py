@@ -89,9 +89,8 @@ def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
         pbas |= {(b["metric"], b["time_frame_s"]) for b in pb["best"]}
         for m, f in sorted(pbas):
             pts.append(Point(log, version, "pbas", pbas_name("fm", m, f)))
-        if log == pb["four"]["log"] or quick:
-            for f in four_frames:
-                pts.append(Point(log, version, "pbas", pbas_name("all4", pb["four"]["metric"], f)))
+        for f in four_frames:  # Figure 3 on every log with adaptive runs; Table 6 reads BLUE's
+            pts.append(Point(log, version, "pbas", pbas_name("all4", pb["four"]["metric"], f)))
         wbas = {(wb["maf_fixed"], s) for s in sw_times} | {(m, wb["switch_fixed_s"]) for m in mafs}
         wbas |= {(b["maf"], b["switch_s"]) for b in wb["best"]}
         for maf, sw in sorted(wbas):
