@@ -289,6 +289,7 @@ class Policy:
     window: int = 1
     backfill: str = "easy"
     allocation: str = "any"
+    search_windows: int | None = None
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.bf <= 1.0:
@@ -433,8 +434,13 @@ def loss_of_capacity(
 
 def schedule_pass(now: float, queue: Sequence, submit, procs, est,
                   running: Sequence[tuple[float, int, int]], n: int, bf: float, w: int,
-                  backfill: str, allocation: str) -> list[tuple[Any, int]]:
+                  backfill: str, allocation: str, search_windows: int | None = None
+                  ) -> list[tuple[Any, int]]:
     """One scheduling pass (Steps 1-6) at ``now``.
+
+    ``search_windows``: only the first that many windows get the permutation search; later jobs
+    are allocated one by one in priority order (None: every window, the paper's Step 5). A cost
+    cap for deep queues under conservative backfilling, where every window is planned each pass.
 
     ``queue``: queued job keys in arrival order; ``submit``/``procs``/``est``: indexable by key;
     ``running``: (estimated end, nodes, first node) of running jobs. Returns (key, first node)
@@ -452,10 +458,11 @@ def schedule_pass(now: float, queue: Sequence, submit, procs, est,
     starts: list[tuple[Any, int]] = []
     conservative = backfill == "conservative"
     free_now = n - sum(r[1] for r in running)
-    pos = 0
+    pos = k = 0
     while pos < len(order):
-        win = order[pos:pos + w]
+        win = order[pos:pos + (w if search_windows is None or k < search_windows else 1)]
         pos += len(win)
+        k += 1
         plan = window_allocation(prof, now, [procs[j] for j in win], [est[j] for j in win])
         blocked = False
         for i, t, lo in plan:
@@ -487,7 +494,8 @@ class Result:
     node: np.ndarray  # first node index (contiguous allocation), -1 otherwise
     tunables: list[tuple[float, float, int]] = field(default_factory=list)  # (time, BF, W) changes
     passes: int = 0
-    pass_seconds: float = 0.0  # wall time spent in scheduling passes (not deterministic)
+    busy_passes: int = 0  # passes with a non-empty queue (Table 4's "scheduling iterations")
+    pass_seconds: float = 0.0  # wall time of the busy passes (timing=True; not deterministic)
 
 
 class MetricAwareSimulator:
@@ -524,7 +532,8 @@ class MetricAwareSimulator:
         """Steps 1-6 at ``now`` (see :func:`schedule_pass`)."""
         return schedule_pass(now, queue, self._submit_list, self._procs_list, self._est_list,
                              [(e, self._procs_list[j], lo) for j, (e, lo) in running.items()],
-                             self.n, bf, w, self.policy.backfill, self.policy.allocation)
+                             self.n, bf, w, self.policy.backfill, self.policy.allocation,
+                             self.policy.search_windows)
 
     # -------------------------------------------------------------- the event loop
     def run(self, timing: bool = False) -> Result:
@@ -567,9 +576,10 @@ class MetricAwareSimulator:
                 next_check = now + ci if (queue or running) else INF
             c0 = time.perf_counter() if timing else 0.0
             starts = self.schedule_pass(now, queue, running, bf, w)
-            if timing:
+            if timing and queue:
                 res.pass_seconds += time.perf_counter() - c0
             res.passes += 1
+            res.busy_passes += bool(queue)
             if starts:
                 gone = {j for j, _ in starts}
                 queue = [j for j in queue if j not in gone]

@@ -1,0 +1,52 @@
+"""Snakemake adapter: Tang et al. 2013 Tables 2-4, sweep, gains, Figures 3-12 and the scorecard."""
+
+import pandas as pd
+
+from schedlab import __version__, smk
+from schedlab.io import read_parquet, write_parquet
+from schedlab.papers import tang2013 as t
+from schedlab.plotting import save_figure
+
+
+def main(sm):
+    cfg, out = sm.params.cfg, sm.params.outdir
+    specs = [t.LogSpec(**s) for s in sm.params.specs]
+    summary = pd.concat([read_parquet(p)[0] for p in sm.input.summaries], ignore_index=True)
+    series = {}
+    for (label, point), p in zip(sm.params.series_keys, sm.input.series, strict=True):
+        series.setdefault(label, {})[point] = read_parquet(p)[0]
+    table4 = pd.concat([read_parquet(p)[0] for p in sm.input.table4], ignore_index=True)
+    meta = {"paper": "tang2013", "logs": [s.describe() for s in specs],
+            "probe_runtime": cfg["probe_runtime"], "seed": None, "schedlab_version": __version__}
+    hours = float(cfg["plot_hours"])
+    tables, maxqd = {}, {}
+    for spec in specs:
+        lab = spec.label
+        tables[lab] = t.config_table(summary, cfg, lab)
+        num = spec.table.split()[-1]
+        write_parquet(f"{out}/tables/table{num}_{lab}.parquet", tables[lab], meta)
+        s = series[lab]
+        maxqd[lab] = {p: float(d[d["hours"] <= hours]["queue_depth_min"].max()) for p, d in s.items()}
+        f = spec.figures
+        save_figure(t.fig_metrics(summary, spec), f"{out}/figures/{f['metrics']}_{lab}")
+        save_figure(t.fig_queue_depth(s, ["bf1_w1", "bf0.75_w1", "bf0.5_w1", "adapt-bf"], spec,
+                                      hours, "Adaptive tuning of the balance factor"),
+                    f"{out}/figures/{f['bf_adapt']}_{lab}")
+        save_figure(t.fig_utilization(s, spec, hours), f"{out}/figures/{f['util']}_{lab}")
+        save_figure(t.fig_twod(s, spec, hours), f"{out}/figures/{f['twod']}_{lab}")
+    gains = pd.concat([t.relative_gains(tables[s.label], cfg["weightings"]) for s in specs],
+                      ignore_index=True)
+    scores = pd.concat([t.scores(tables[s.label]) for s in specs], ignore_index=True)
+    write_parquet(f"{out}/tables/sweep.parquet", summary, meta)
+    write_parquet(f"{out}/tables/scores.parquet", scores, meta)
+    write_parquet(f"{out}/tables/gains.parquet", gains, meta)
+    write_parquet(f"{out}/tables/table4.parquet", table4,
+                  {**meta, "note": "wall-clock timings: not byte-identical between runs"})
+    save_figure(t.fig_radar(tables, specs), f"{out}/figures/fig11_radar")
+    save_figure(t.fig_gains(gains, specs), f"{out}/figures/fig12_gains")
+    card = t.scorecard(t.scorecard_rows(cfg, specs, summary, tables, gains, table4, maxqd))
+    write_parquet(f"{out}/scorecard.parquet", card, meta)
+    smk.log_to(sm)(card.to_string())
+
+
+smk.run(main, snakemake)

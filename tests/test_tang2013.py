@@ -1,0 +1,85 @@
+"""Tang et al. 2013 experiment driver: configuration, gains (Fig. 12), threshold, one sweep point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from schedlab.errors import ConfigError
+from schedlab.papers import tang2013 as t
+
+CFG = yaml.safe_load((Path(__file__).parents[1] / "config/papers/tang2013.yaml").read_text())
+
+
+def test_config_carries_published_tables():
+    assert CFG["published"]["Table 3"]["BF=1/W=1"] == [77.4, 14, 5.88]
+    assert CFG["published"]["Table 3"]["2D Adapt."] == [53.8, 33, 4.15]
+    assert CFG["published"]["Table 2"]["BF=0.5/W=4"] == [70.4, 49, 13.9]
+    assert len(CFG["published"]["Table 4"]["SP2"]) == 5
+    assert set(CFG["configurations"]) == set(CFG["published"]["Table 2"])
+
+
+def test_log_specs_label_the_substitute():
+    specs = t.log_specs(CFG, bgp_available=False)
+    assert [s.label for s in specs] == ["SP2", t.SUBSTITUTE]
+    sub = specs[1]
+    assert sub.substitute and sub.trace == "LANL-CM5-1994-4.1-cln"
+    assert (sub.backfill, sub.allocation) == ("conservative", "contiguous")
+    assert "SUBSTITUTE" in sub.describe()
+    bgp = t.log_specs(CFG, bgp_available=True)[1]
+    assert (bgp.label, bgp.proc_unit, bgp.machine_size) == ("BGP", 4, 40960)
+    assert t.log_specs(CFG, False, quick=True)[0].jobs == CFG["quick_settings"]["jobs"]["SP2"]
+
+
+def test_sweep_points_and_parse():
+    pts = t.sweep_points(CFG)
+    assert len(pts) == 25 + 3 and pts[0] == "bf1_w1" and pts[-1] == "adapt-2d"
+    quick = t.sweep_points(CFG, quick=True)
+    assert set(CFG["configurations"].values()) <= set(quick)
+    assert t.parse_point("bf0.75_w3") == (0.75, 3)
+    assert t.parse_point("adapt-w") == (None, None)
+    with pytest.raises(ConfigError, match="sweep point"):
+        t.parse_point("bfx_w1")
+
+
+def test_scores_and_relative_gains_by_hand():
+    table = pd.DataFrame({
+        "log": ["X"] * 2, "configuration": ["BF=1/W=1", "B"],
+        "avg_wait_min": [100.0, 50.0], "unfair_jobs": [10, 20], "loc_pct": [4.0, 3.0]})
+    sc = t.scores(table)
+    # maxima 100, 20, 4 -> scores A: 100, 50, 100; B: 50, 100, 75
+    assert sc["unfair_jobs"].tolist() == [50.0, 100.0]
+    g = t.relative_gains(table, {"EQUAL": [1 / 3] * 3, "WAIT+": [0.5, 0.25, 0.25]})
+    g = g.set_index("weighting")["gain"]
+    # G_wait = 0.5, G_unfair = (50 - 100) / 50 = -1, G_loc = 0.25
+    assert g["EQUAL"] == pytest.approx((0.5 - 1 + 0.25) / 3)
+    assert g["WAIT+"] == pytest.approx(0.25 - 0.25 + 0.0625)
+    assert g["average"] == pytest.approx((g["EQUAL"] + g["WAIT+"]) / 2)
+
+
+def test_qd_threshold_auto_rounds_the_baseline_average():
+    base = pd.DataFrame({"queue_depth_min": [0.0, 300.0, 600.0, 700.0]})  # mean 400
+    assert t.qd_threshold_min(base, CFG) == 400.0
+    fixed = {**CFG, "tuning": {**CFG["tuning"], "qd_threshold_min": 1000}}
+    assert t.qd_threshold_min(base, fixed) == 1000.0
+
+
+def test_run_point_small_workload():
+    spec = t.LogSpec("SP2", "synthetic", 40, 16, 1, "easy", "any", "Table 3", {}, False, None)
+    rng = np.random.default_rng(np.random.SeedSequence(7))
+    est = rng.integers(600, 7200, 40)
+    jobs = pd.DataFrame({"job_id": np.arange(40), "submit": np.sort(rng.integers(0, 20000, 40)),
+                         "runtime": est // 2, "estimate": est, "procs": rng.integers(1, 17, 40)})
+    per_job, series, summary = t.run_point(jobs, spec, "adapt-2d", CFG, qd_threshold_s=3000.0)
+    assert (per_job["start"] >= per_job["submit"]).all()
+    assert summary["unfair_jobs"] == int(per_job["unfair"].sum())
+    assert summary["mean_wait_min"] == pytest.approx(per_job["wait"].mean() / 60)
+    assert series["hours"].iloc[1] == 0.5 and set(series["window"]) <= {1, 4}
+    again = t.run_point(jobs, spec, "adapt-2d", CFG, qd_threshold_s=3000.0)
+    pd.testing.assert_frame_equal(per_job, again[0])
+    with pytest.raises(ConfigError, match="threshold"):
+        t.run_point(jobs, spec, "adapt-bf", CFG)
