@@ -20,6 +20,7 @@ include: "workflow/rules/schroeder2004.smk"
 include: "workflow/rules/perkovic2000.smk"
 
 include: "workflow/rules/sim.smk"
+include: "workflow/rules/tang2013.smk"
 
 # Keep this include last: the report reads the paper target rules defined above.
 include: "workflow/rules/report.smk"
