@@ -23,6 +23,13 @@ labelled "1" holds the coefficient of the *highest* power. Read with the labels 
 KTH and SDSC polynomials are negative over all of [-0.5, 0.5]; read in polyfit order all four
 give 0.0-0.6 arrivals/minute, matching the logs' mean rates. :data:`PUBLISHED_POLYNOMIALS` stores
 them in ascending-power order.
+
+Units (a finding, not a fix): integrated over a day, the Table 3 polynomials give 195 (ANL), 455
+(CTC), 76 (KTH) and 210 (SDSC) jobs/day, about twice the daily job counts of the thesis' own ANL,
+CTC and SDSC logs (Table 1 jobs / Table 2 days: 102, 234, 109) while KTH matches our KTH log
+(85/day; the KTH curve also matches ours in shape, about one hour earlier). We keep "arrivals per
+minute" (the moving-average definition); the comparison table ``table3_rate`` reports the factor,
+and ``kappa_L`` rescales synthetic load.
 """
 
 from __future__ import annotations
