@@ -87,3 +87,18 @@ def test_profile_matches_brute_force(script):
             ref[x] -= procs
         assert [p.free_at(x) for x in range(horizon)] == ref
         assert all(a != b for a, b in zip(p.free, p.free[1:], strict=False))
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops, st.integers(1, 8), st.integers(1, 9), st.integers(0, 30))
+def test_earliest_move_equals_release_and_replace(script, procs, dur, after):
+    p = Profile(8, 0)
+    for q, d, a, _ in script:
+        p.reserve(p.earliest_start(q, d, a), d, q)
+    s = p.earliest_start(procs, dur, after)
+    p.reserve(s, dur, procs)
+    moved = p.earliest_move(procs, dur, s)
+    q = p.copy()
+    q.release(s, dur, procs)
+    assert moved == q.earliest_start(procs, dur)
+    assert p.segments() != q.segments()  # earliest_move did not touch p

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from heapq import heappush
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -215,3 +217,34 @@ def test_conservative_never_later_than_first_reservation(spec):
     assert set(sched.first_reservations) == set(res.index)
     for jid, first in sched.first_reservations.items():
         assert res.start[jid] <= first
+
+
+class NaiveConservative(Conservative):
+    """Reference: compression re-places every waiting job with release + earliest_start."""
+
+    def _compress(self, p, now):
+        self.dirty = False
+        for jid, job in self.queue.items():
+            s = self.res[jid]
+            if s <= now:
+                continue
+            p.release(s, job.estimate, job.procs)
+            s2 = p.earliest_start(job.procs, job.estimate, now)
+            p.reserve(s2, job.estimate, job.procs)
+            if s2 != s:
+                self.res[jid] = s2
+                self.seq += 1
+                heappush(self.due, (s2, self.seq, jid))
+
+
+@settings(max_examples=40, deadline=None)
+@given(spec=st.lists(st.tuples(st.integers(0, 20), st.integers(1, 60), st.integers(0, 200),
+                               st.integers(1, 8)), min_size=1, max_size=40))  # fmt: skip
+def test_conservative_pruning_is_exact(spec):
+    jobs, t = [], 0
+    for i, (gap, run, over, procs) in enumerate(spec):
+        t += gap
+        jobs.append(SimJob(i, t, run, run + over, procs))  # estimates well above runtimes
+    fast = simulate(jobs, SIZE, Conservative()).jobs
+    naive = simulate(jobs, SIZE, NaiveConservative()).jobs
+    pd.testing.assert_frame_equal(fast, naive)

@@ -76,6 +76,37 @@ class Profile:
                 return start
             i = j  # step j is too small: restart after it
 
+    def earliest_move(self, procs: int, duration: int, current: int) -> int:
+        """Where a job reserved at ``current`` would go if re-placed first fit from the origin.
+
+        Same answer as ``release(current, duration, procs)`` then ``earliest_start(procs,
+        duration)`` (always <= ``current``), without touching the profile: conservative
+        backfilling's compression calls this for every waiting job and most do not move.
+        """
+        t, free = self.t, self.free
+        n = len(t)
+        i = 0
+        start = t[0]
+        while start < current:
+            if free[i] < procs:  # steps before ``current``: no own reservation in them
+                i += 1
+                start = t[i]
+                continue
+            end = start + duration  # < current + duration: inside the own reservation's span
+            j = i + 1
+            while j < n and t[j] < end:
+                f = free[j] + procs if t[j] >= current else free[j]
+                if f < procs:
+                    break
+                j += 1
+            else:
+                return start
+            if t[j] >= current:
+                return current
+            i = j + 1
+            start = t[i]
+        return current
+
     def fits(self, procs: int, start: int, duration: int) -> bool:
         """Are ``procs`` processors free throughout ``[start, start + duration)``?"""
         t, free = self.t, self.free

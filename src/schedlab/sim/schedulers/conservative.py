@@ -16,9 +16,14 @@ reservations only move earlier:
   current guaranteed start-time"). A job keeps its slot unless the new one is earlier.
 * a job that ends exactly at its estimate frees nothing the profile did not already show free.
 
-Exactness-preserving speed-ups: compression skips a job when no step of the profile before its
-reserved start has as many free processors as it needs (it cannot move), and the pass is skipped
-entirely when nothing was released. Compression happens before any new arrival is placed, so the
+A reservation may fall at a time when no job event happens (the job whose expected end defined it
+ended early, and the waiting job could not move because of something placed before it since): the
+scheduler sets an engine timer for the earliest reservation so the job starts exactly then.
+
+Exactness-preserving speed-ups: compression skips a job that provably cannot move (see
+:meth:`Conservative._compress`), finds the new slot of the others without modifying the profile
+(:meth:`~schedlab.sim.profile.Profile.earliest_move`), and is skipped entirely when nothing was
+released. Compression happens before any new arrival is placed, so the
 older jobs see a released slot first.
 
 ``allocation="contiguous"`` is not supported by this count-based plan (a start could fail on
@@ -27,7 +32,7 @@ fragmentation): use Tang's contiguous scheduler for BG/P-style machines.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from heapq import heappop, heappush
 
 from ..errors import SimulationError
@@ -54,6 +59,12 @@ class Conservative(Scheduler):
         self.due: list[tuple[int, int, int]] = []  # (start, arrival seq, job id), lazy
         self.seq = 0
         self.dirty = False
+        self.timer_at: int | None = None
+        # release log: intervals whose processors were given back, and for each waiting job the
+        # log position when it was last placed/checked (see _compress)
+        self.rlog: list[tuple[int, int]] = []
+        self.rlog_base = 0
+        self.checked: dict[int, int] = {}
 
     def _profile(self, ctx: MachineView) -> Profile:
         p = self.profile
@@ -78,6 +89,7 @@ class Conservative(Scheduler):
         s = profile.earliest_start(job.procs, job.estimate, now)
         profile.reserve(s, job.estimate, job.procs)
         self.res[job.job_id] = s
+        self.checked[job.job_id] = self.rlog_base + len(self.rlog)
         self.seq += 1
         heappush(self.due, (s, self.seq, job.job_id))
 
@@ -93,6 +105,7 @@ class Conservative(Scheduler):
     def _release_run(self, ctx: MachineView, run: Run) -> None:
         if run.expected_end > ctx.now:
             self._profile(ctx).release(ctx.now, run.expected_end - ctx.now, run.procs)
+            self.rlog.append((ctx.now, run.expected_end))
             self.dirty = True
 
     def on_completion(self, ctx: MachineView, run: Run, killed_at_estimate: bool) -> None:
@@ -109,29 +122,58 @@ class Conservative(Scheduler):
         p = self._profile(ctx)
         s = self.res.pop(job.job_id)
         del self.queue[job.job_id]
+        del self.checked[job.job_id]
         p.release(max(s, ctx.now), s + job.estimate - max(s, ctx.now), job.procs)
+        self.rlog.append((max(s, ctx.now), s + job.estimate))
         self.dirty = True
 
     # --- compression and starts ----------------------------------------------------------------
     def _compress(self, p: Profile, now: int) -> None:
-        """Re-place every waiting job, in arrival order, at its earliest slot (never later)."""
+        """Re-place every waiting job, in arrival order, at its earliest slot (never later).
+
+        Exact pruning (a job is skipped only if it provably cannot move): a job can start before
+        its reservation ``s`` either in a window that reaches ``s`` — then the step just before
+        ``s`` must have ``procs`` free — or in a window lying entirely before ``s``. The latter was
+        infeasible when the job was last placed or checked, and free processors only ever grow
+        through releases, so such a window must overlap an interval released since then (the
+        release log) on which ``procs`` processors are free.
+        """
         self.dirty = False
-        res, t, free = self.res, p.t, p.free
+        res, checked, rlog, base = self.res, self.checked, self.rlog, self.rlog_base
+        t, free = p.t, p.free
         for jid, job in self.queue.items():
             s = res[jid]
             if s <= now:
                 continue
+            procs, d = job.procs, job.estimate
+            since = checked[jid] - base
+            checked[jid] = base + len(rlog)
             k = bisect_left(t, s)  # steps 0..k-1 start before s
-            if max(free[:k]) < job.procs:
-                continue  # cannot start any earlier
-            p.release(s, job.estimate, job.procs)
-            s2 = p.earliest_start(job.procs, job.estimate, now)
-            p.reserve(s2, job.estimate, job.procs)
+            if free[k - 1] < procs:
+                if d > s - now:
+                    continue
+                for rs, re in rlog[since:]:
+                    lo, hi = max(now, rs), min(re, s)
+                    if lo < hi:
+                        i0 = bisect_right(t, lo) - 1
+                        if max(free[i0 : bisect_left(t, hi)]) >= procs:
+                            break
+                else:
+                    continue  # no released capacity it could use
+            s2 = p.earliest_move(procs, d, s)
             if s2 != s:
+                p.release(s, d, procs)
+                p.reserve(s2, d, procs)
+                rlog.append((s, s + d))
                 res[jid] = s2
                 self.seq += 1
                 heappush(self.due, (s2, self.seq, jid))
             t, free = p.t, p.free
+        # forget log entries every waiting job has already seen
+        lo = min(checked.values(), default=base + len(rlog))
+        if lo > base:
+            del rlog[: lo - base]
+            self.rlog_base = lo
 
     def schedule(self, ctx: MachineView) -> list[Start]:
         now = ctx.now
@@ -146,5 +188,11 @@ class Conservative(Scheduler):
             if s < now:  # pragma: no cover - would break the guarantee
                 raise SimulationError(f"conservative: job {jid} missed its reservation at {s}")
             del res[jid]
+            del self.checked[jid]
             starts.append(Start(self.queue.pop(jid)))
+        while due and res.get(due[0][2]) != due[0][0]:
+            heappop(due)  # drop superseded entries so the head is the next real reservation
+        if due and due[0][0] != self.timer_at:
+            self.timer_at = due[0][0]
+            ctx.set_timer(self.timer_at, "reservation")
         return starts
