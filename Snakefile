@@ -18,9 +18,10 @@ include: "workflow/rules/clean.smk"
 include: "workflow/rules/models.smk"
 include: "workflow/rules/schroeder2004.smk"
 include: "workflow/rules/perkovic2000.smk"
-
 include: "workflow/rules/sim.smk"
 include: "workflow/rules/tang2013.smk"
+include: "workflow/rules/cirne2001.smk"
+
 
 # Keep this include last: the report reads the paper target rules defined above.
 include: "workflow/rules/report.smk"

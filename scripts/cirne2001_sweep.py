@@ -1,0 +1,15 @@
+"""Snakemake adapter: Cirne 2001 §6.2 offered-load sweep point (all SA vs all user requests)."""
+
+from schedlab import smk
+from schedlab.io import write_parquet
+from schedlab.papers import cirne2001
+
+
+def main(snakemake):
+    w = snakemake.wildcards
+    df, meta = cirne2001.run_sweep_point(snakemake.params.settings, w.param, float(w.value),
+                                         int(w.w))
+    write_parquet(snakemake.output[0], df, meta)
+
+
+smk.run(main, snakemake)
