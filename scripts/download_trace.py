@@ -1,22 +1,20 @@
 """Snakemake adapter: fetch one registered trace (mirror first, then URL), sha256-checked."""
 
-from pathlib import Path
-
 from schedlab import smk
 from schedlab.download import fetch_trace
-from schedlab.registry import load_registry
+from schedlab.registry import load_registry, mirror_dir
 
 
 def main(sm):
     registry = load_registry(sm.params.registry)
-    mirror = Path(sm.params.mirror) if sm.params.mirror else None
+    download = sm.config.get("download", {})
     fetch_trace(
         registry,
         sm.wildcards.trace,
         sm.output[0],
-        mirror=mirror,
-        timeout=sm.params.timeout,
-        retries=sm.params.retries,
+        mirror=mirror_dir(sm.config.get("trace_mirror")),
+        timeout=download.get("timeout_s", 30),
+        retries=download.get("retries", 3),
         log=smk.log_to(sm),
     )
 

@@ -8,11 +8,10 @@ wildcard_constraints:
 rule download_trace:
     output:
         "resources/traces/{trace}.swf.gz",
+    # Where the file comes from (mirror, timeout, retries) is not a param: the output is the same,
+    # sha256-checked file either way, so changing the mirror must not trigger a re-run.
     params:
-        mirror=str(MIRROR) if MIRROR else None,
         registry=config["registry"],
-        timeout=config["download"]["timeout_s"],
-        retries=config["download"]["retries"],
     localrule: True
     conda:
         "../envs/schedlab.yaml"
