@@ -95,32 +95,19 @@ class PKBackfill:
         config: PKConfig,
         seed: np.random.SeedSequence,
     ) -> None:
-        n = len(submit)
-        self.n, self.machine, self.cfg = n, int(machine), config
-        self.submit = np.asarray(submit, dtype=np.float64)
-        self.orig_rt = [float(x) for x in runtime]
-        self.orig_est = [float(x) for x in estimate]
-        self.orig_p = [int(x) for x in procs]
-        if n and (max(self.orig_p) > machine or min(self.orig_p) < 1):
-            raise ValueError(f"job widths must be in 1..{machine}")
+        self.machine, self.cfg = int(machine), config
         self.rng = np.random.default_rng(seed)
-        self.prio = draw_priorities(self.rng, n)
         self.g = config.order.guarantees
-        # current alternative
-        self.p = list(self.orig_p)
-        self.rt = list(self.orig_rt)
-        self.est = list(self.orig_est)
-        if config.adaptation in ("half", "quarter"):
-            for j in range(n):
-                w = adapt.fixed_width(self.orig_p[j], config.adaptation)
-                if w != self.orig_p[j]:
-                    self.p[j], self.rt[j], self.est[j] = adapt.resize(
-                        self.orig_p[j], self.orig_rt[j], self.orig_est[j], w
-                    )
-        spec = config.speculation
-        self.spec_base = (
-            [specmod.initial_speculation(e, spec.percentage) for e in self.est] if spec else []
-        )
+        self.n = 0
+        self.submit: list[float] = []
+        self.orig_rt: list[float] = []
+        self.orig_est: list[float] = []
+        self.orig_p: list[int] = []
+        self.prio: list[float] = []
+        self.p: list[int] = []  # current alternative
+        self.rt: list[float] = []
+        self.est: list[float] = []
+        self.spec_base: list[float] = []
         self.queue: dict[int, None] = {}
         self.suspended: set[int] = set()
         self.resv: dict[int, tuple[float, float, int]] = {}
@@ -129,24 +116,57 @@ class PKBackfill:
         self.profile = Profile(0.0, machine)
         self.freed = False
         # outputs
+        self.out_start: list[float] = []
+        self.out_end: list[float] = []
+        self.out_p: list[int] = []
+        self.out_rt: list[float] = []
+        self.guaranteed: list[float] = []
+        self.first_start: list[float] = []
+        self.kills: list[int] = []
+        self.spec_starts: list[int] = []
+        self.test_runs: list[int] = []
+        self.speculative: list[bool] = []
+        self.widened: list[bool] = []
+        self.wasted: list[float] = []
+        self.add_jobs(submit, runtime, estimate, procs)
+
+    def add_jobs(self, submit, runtime, estimate, procs) -> range:
+        """Append jobs (their ``P`` priorities drawn now, as one batch); returns their indices."""
+        k = len(submit)
+        first = self.n
+        cp = [int(x) for x in procs]
+        if k and (max(cp) > self.machine or min(cp) < 1):
+            raise ValueError(f"job widths must be in 1..{self.machine}")
+        self.submit += [float(x) for x in submit]
+        self.orig_rt += [float(x) for x in runtime]
+        self.orig_est += [float(x) for x in estimate]
+        self.orig_p += cp
+        self.prio += draw_priorities(self.rng, k).tolist()
+        mode, spec = self.cfg.adaptation, self.cfg.speculation
+        for j in range(first, first + k):
+            p, rt, est = self.orig_p[j], self.orig_rt[j], self.orig_est[j]
+            if mode in ("half", "quarter"):
+                w = adapt.fixed_width(p, mode)
+                if w != p:
+                    p, rt, est = adapt.resize(p, rt, est, w)
+            self.p.append(p)
+            self.rt.append(rt)
+            self.est.append(est)
+            if spec:
+                self.spec_base.append(specmod.initial_speculation(est, spec.percentage))
         nan = math.nan
-        self.out_start = [nan] * n
-        self.out_end = [nan] * n
-        self.out_p = [0] * n
-        self.out_rt = [nan] * n
-        self.guaranteed = [nan] * n
-        self.first_start = [nan] * n
-        self.kills = [0] * n
-        self.spec_starts = [0] * n
-        self.test_runs = [0] * n
-        self.speculative = [False] * n
-        self.widened = [False] * n
-        self.wasted = [0.0] * n
+        for lst, v in ((self.out_start, nan), (self.out_end, nan), (self.out_p, 0),
+                       (self.out_rt, nan), (self.guaranteed, nan), (self.first_start, nan),
+                       (self.kills, 0), (self.spec_starts, 0), (self.test_runs, 0),
+                       (self.speculative, False), (self.widened, False), (self.wasted, 0.0)):
+            lst += [v] * k
+        self.n += k
+        return range(first, first + k)
 
     # ---------------------------------------------------------------- event loop
     def run(self) -> dict[str, np.ndarray]:
-        order = np.lexsort((np.arange(self.n), self.submit))
-        sub = self.submit
+        sub = np.asarray(self.submit, dtype=np.float64)
+        order = np.lexsort((np.arange(self.n), sub))
         ai, n = 0, self.n
         while ai < n or self.heap:
             t_arr = sub[order[ai]] if ai < n else math.inf
@@ -229,12 +249,12 @@ class PKBackfill:
         if len(jobs) <= 1:
             return list(jobs)
         o = self.cfg.order
-        idx = np.fromiter(jobs, dtype=np.int64, count=len(jobs))
+        n = len(jobs)
         rnd = self.rng.random(len(jobs)) if o.redraw_each_pass else np.zeros(len(jobs))
         est = np.fromiter((self.est[j] for j in jobs), dtype=np.float64, count=len(jobs))
-        pos = sort_queue(
-            o.order, self.submit[idx], est, self.prio[idx], rnd, now, 0.0 if self.g else o.weight
-        )
+        sub = np.fromiter((self.submit[j] for j in jobs), dtype=np.float64, count=n)
+        prio = np.fromiter((self.prio[j] for j in jobs), dtype=np.float64, count=n)
+        pos = sort_queue(o.order, sub, est, prio, rnd, now, 0.0 if self.g else o.weight)
         return [jobs[k] for k in pos]
 
     def _alternatives(self, j: int) -> list[tuple[int, float]]:
