@@ -19,7 +19,13 @@ candidate needs no fork: its background run *is* the real run, whose frame stati
 as it goes. Frames in which nothing can differ (no job waiting at the frame start and no arrival
 during it) are not forked at all. A fork costs one frame of simulation plus the synchronization, so
 PBAS costs about ``len(candidates)`` plain simulations plus one sync per candidate per busy frame.
-Forked Flex instances are seeded with the real run's wait statistics (the slack base).
+Forked Flex instances are seeded with the real run's wait statistics (the slack base). The real run
+and the forks are measured by the same hook-driven meter, so identical candidates score identically.
+
+Frames are not forked when no candidate could have done anything different: nothing was waiting at
+the frame start and, in the real run, every job started in the scheduling pass of its arrival (no
+job ever waited). All four schedulers of the paper start a job at once when the queue is empty and
+it fits, so their forks would replay the real run exactly; all scores tie and the active stays.
 
 Metrics per frame (§3.3): ``resp`` = mean response time of the jobs that completed in the frame
 ``(t_k, t_k+1]``, ``bsld`` = their mean bounded slowdown (10 s), ``util`` = processor-seconds used in
@@ -146,6 +152,87 @@ class _Switching(Scheduler):
         return {n: (t / total if total else float("nan")) for n, t in self.active_time.items()}
 
 
+class _Meter:
+    """Frame statistics of one run: completions (response, bounded slowdown) and busy
+    processor-seconds, accumulated from the scheduler hooks so that the real run and a fork are
+    measured by exactly the same code."""
+
+    __slots__ = ("bsld_sum", "busy", "busy_integral", "contended", "done", "last_t", "resp_sum")
+
+    def __init__(self, busy: int = 0, now: int | None = None) -> None:
+        self.busy = busy
+        self.last_t = now
+        self.reset()
+
+    def reset(self) -> None:
+        self.busy_integral = 0
+        self.done = 0
+        self.resp_sum = 0.0
+        self.bsld_sum = 0.0
+        self.contended = False   # a job had to wait at some pass of the frame
+
+    def tick(self, now: int) -> None:
+        if self.last_t is not None and now > self.last_t:
+            self.busy_integral += (now - self.last_t) * self.busy
+        self.last_t = now
+
+    def completion(self, run: Run, now: int) -> None:
+        self.tick(now)
+        self.busy -= run.procs
+        resp = now - run.job.submit
+        self.done += 1
+        self.resp_sum += resp
+        self.bsld_sum += max(1.0, resp / max(now - run.start, BSLD_BOUND))
+
+    def score(self, metric: str, t0: int, t1: int, size: int) -> float:
+        """Frame score, larger is better (NaN = no value)."""
+        if metric == "util":
+            return self.busy_integral / (size * (t1 - t0)) if t1 > t0 else float("nan")
+        if self.done == 0:
+            return float("nan")
+        return -(self.resp_sum if metric == "resp" else self.bsld_sum) / self.done
+
+
+class _MeteredFork(Scheduler):
+    """Wraps a candidate in a fork and measures it with a :class:`_Meter`."""
+
+    name = "metered"
+
+    def __init__(self, inner: Scheduler, meter: _Meter) -> None:
+        self.inner, self.meter = inner, meter
+
+    def sync(self, ctx: MachineView) -> None:
+        self.inner.sync(ctx)
+
+    def on_arrival(self, ctx: MachineView, job: SimJob) -> None:
+        self.meter.tick(ctx.now)
+        self.inner.on_arrival(ctx, job)
+
+    def on_completion(self, ctx: MachineView, run: Run, killed_at_estimate: bool) -> None:
+        self.meter.completion(run, ctx.now)
+        self.inner.on_completion(ctx, run, killed_at_estimate)
+
+    def on_cancel(self, ctx: MachineView, job: SimJob, run: Run | None) -> None:
+        self.meter.tick(ctx.now)
+        if run is not None:
+            self.meter.busy -= run.procs
+        self.inner.on_cancel(ctx, job, run)
+
+    def on_killed(self, ctx: MachineView, run: Run) -> None:
+        self.meter.completion(run, ctx.now)
+        self.inner.on_killed(ctx, run)
+
+    def on_timer(self, ctx: MachineView, key: Hashable) -> None:
+        self.meter.tick(ctx.now)
+        self.inner.on_timer(ctx, key)
+
+    def schedule(self, ctx: MachineView) -> list[Start]:
+        self.meter.tick(ctx.now)
+        starts = list(self.inner.schedule(ctx))
+        self.meter.busy += sum(s.procs for s in starts)
+        return starts
+
+
 class PBAS(_Switching):
     """Performance-based adaptive scheduling (§3, Figure 1); see the module docstring."""
 
@@ -159,94 +246,61 @@ class PBAS(_Switching):
         self.metric = metric
         self._snapshot = None
         self._had_waiting = False
-        self._runtime = {j.job_id: j.runtime for j in jobs}
-        # the real run's statistics of the current frame
-        self._busy = 0
-        self._last_t: int | None = None
-        self._busy_integral = 0
-        self._done = 0
-        self._resp_sum = 0.0
-        self._bsld_sum = 0.0
+        self.meter = _Meter()          # the real run, current frame
         self.frames_forked = 0
 
     def params(self) -> dict[str, Any]:
         return super().params() | {"metric": self.metric}
 
-    def _tick(self, now: int) -> None:
-        if self._last_t is not None and now > self._last_t:
-            self._busy_integral += (now - self._last_t) * self._busy
-        self._last_t = now
-
     def on_arrival(self, ctx: MachineView, job: SimJob) -> None:
-        self._tick(ctx.now)
+        self.meter.tick(ctx.now)
         super().on_arrival(ctx, job)
 
     def on_completion(self, ctx: MachineView, run: Run, killed_at_estimate: bool) -> None:
-        self._tick(ctx.now)
-        self._busy -= run.procs
-        resp = ctx.now - run.job.submit
-        self._done += 1
-        self._resp_sum += resp
-        self._bsld_sum += max(1.0, resp / max(ctx.now - run.start, BSLD_BOUND))
+        self.meter.completion(run, ctx.now)
         super().on_completion(ctx, run, killed_at_estimate)
 
     def on_cancel(self, ctx: MachineView, job: SimJob, run: Run | None) -> None:
-        self._tick(ctx.now)
+        self.meter.tick(ctx.now)
         if run is not None:
-            self._busy -= run.procs
+            self.meter.busy -= run.procs
         super().on_cancel(ctx, job, run)
 
+    def on_killed(self, ctx: MachineView, run: Run) -> None:
+        self.meter.completion(run, ctx.now)
+        super().on_killed(ctx, run)
+
     def on_timer(self, ctx: MachineView, key: Hashable) -> None:
-        self._tick(ctx.now)
+        self.meter.tick(ctx.now)
         super().on_timer(ctx, key)
 
     def schedule(self, ctx: MachineView) -> list[Start]:
-        self._tick(ctx.now)
+        self.meter.tick(ctx.now)
         starts = super().schedule(ctx)
-        self._busy += sum(s.procs for s in starts)
+        self.meter.busy += sum(s.procs for s in starts)
+        if len(ctx.waiting) > len(starts):
+            self.meter.contended = True
         return starts
-
-    def _metric(self, done: int, resp_sum: float, bsld_sum: float, busy: float,
-                t0: int, t1: int, size: int) -> float:
-        """Frame score, larger is better (NaN = no value)."""
-        if self.metric == "util":
-            return busy / (size * (t1 - t0)) if t1 > t0 else float("nan")
-        if done == 0:
-            return float("nan")
-        return -(resp_sum if self.metric == "resp" else bsld_sum) / done
 
     def _fork_score(self, k: int, t0: int, t1: int, size: int) -> float:
         sched = self.factories[k]()
         if hasattr(sched, "set_wait_stats"):
             sched.set_wait_stats(self.wait_sum, self.started)
-        res = simulate_from(self._snapshot, sched, self._arrivals(t0, t1), sync=True,
-                            runtimes="actual", until=t1, record_timeline=False)
+        meter = _Meter(self._snapshot.busy, t0)
+        simulate_from(self._snapshot, _MeteredFork(sched, meter), self._arrivals(t0, t1),
+                      sync=True, runtimes="actual", until=t1, record_timeline=False)
         self.frames_forked += 1
-        j = res.jobs
-        start = j["start"].to_numpy(dtype=np.int64)
-        ok = start >= 0
-        ids = j["job_id"].to_numpy()[ok]
-        start = start[ok]
-        est = j["estimate"].to_numpy(dtype=np.int64)[ok]
-        run = np.array([self._runtime.get(int(i), 0) for i in ids], dtype=np.int64)
-        end = start + np.minimum(run, est)
-        procs = j["procs"].to_numpy(dtype=np.int64)[ok]
-        submit = j["submit"].to_numpy(dtype=np.int64)[ok]
-        busy = float(np.sum(procs * np.clip(np.minimum(end, t1) - np.maximum(start, t0), 0, None)))
-        fin = (end > t0) & (end <= t1)
-        resp = (end - submit)[fin]
-        bsld = np.maximum(1.0, resp / np.maximum(end[fin] - start[fin], BSLD_BOUND))
-        return self._metric(int(fin.sum()), float(resp.sum()), float(bsld.sum()), busy, t0, t1,
-                            size)
+        meter.tick(t1)
+        return meter.score(self.metric, t0, t1, size)
 
     def _switch(self, ctx: MachineView, t0: int, t1: int) -> None:
-        if self._snapshot is not None and t1 > t0 and len(self.instances) > 1 and (
-                self._had_waiting or self._arrivals(t0, t1)):
+        self.meter.tick(t1)
+        if (self._snapshot is not None and t1 > t0 and len(self.instances) > 1
+                and (self._had_waiting or self.meter.contended)):
             scores = []
             for k in range(len(self.instances)):
                 if k == self.active:
-                    scores.append(self._metric(self._done, self._resp_sum, self._bsld_sum,
-                                               self._busy_integral, t0, t1, ctx.machine_size))
+                    scores.append(self.meter.score(self.metric, t0, t1, ctx.machine_size))
                 else:
                     scores.append(self._fork_score(k, t0, t1, ctx.machine_size))
             arr = np.array(scores, dtype=float)
@@ -257,8 +311,7 @@ class PBAS(_Switching):
                 if not top[self.active]:
                     self._activate(ctx, int(np.flatnonzero(top)[0]))
         # new frame
-        self._busy_integral = 0
-        self._done, self._resp_sum, self._bsld_sum = 0, 0.0, 0.0
+        self.meter.reset()
         self._had_waiting = bool(ctx.waiting)
         self._snapshot = ctx.snapshot() if len(self.instances) > 1 else None
 
