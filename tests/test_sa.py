@@ -99,11 +99,11 @@ def random_workload(rng: np.random.Generator, n: int, machine: int):
     return jobs, pd.DataFrame(alts, columns=["job_id", "procs", "runtime", "estimate"])
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(3))
 def test_theorem_1_sag_and_sacb_choose_the_same_request(seed):
     rng = np.random.default_rng(seed)
     machine = 32
-    wl = workload_from_tables(*random_workload(rng, 120, machine), machine)
+    wl = workload_from_tables(*random_workload(rng, 80, machine), machine)
     m = CBMachine(wl, machine, policy="user")
     checked = 0
     for k in range(0, wl.n_jobs, 3):
@@ -116,13 +116,13 @@ def test_theorem_1_sag_and_sacb_choose_the_same_request(seed):
         g = m.sa_choice(k)
         assert cb == g
         checked += 1
-    assert checked > 10
+    assert checked > 8
 
 
-def test_machine_never_overallocates_and_finishes_every_job():
+def test_machine_never_overallocates_never_delays_and_finishes_every_job():
     rng = np.random.default_rng(7)
     machine = 16
-    wl = workload_from_tables(*random_workload(rng, 150, machine), machine)
+    wl = workload_from_tables(*random_workload(rng, 60, machine), machine)
     for policy in ("user", "sa"):
         m = CBMachine(wl, machine, policy=policy)
         assert m.run() is False
@@ -130,6 +130,7 @@ def test_machine_never_overallocates_and_finishes_every_job():
         assert (done | m.cancelled).all()
         ok = ~np.isnan(m.start)
         assert (m.start[ok] >= wl.submit[ok]).all()
+        assert (m.start[ok] <= m.first_reservation[ok]).all()  # conservative guarantee
         # capacity: sweep over start/end events
         ev = sorted([(m.start[k], wl.alt_procs[m.chosen[k]]) for k in np.flatnonzero(ok)]
                     + [(m.end[k], -wl.alt_procs[m.chosen[k]]) for k in np.flatnonzero(ok)],

@@ -156,6 +156,7 @@ class CBMachine:
         self.start = np.full(n, np.nan)
         self.end = np.full(n, np.nan)
         self.cancelled = np.zeros(n, dtype=bool)
+        self.first_reservation = np.full(n, np.nan)  # conservative: a job never starts later
         self._horizon = self.now  # end of the capacity freed since the last compression
 
     # -- profile -----------------------------------------------------------------------------
@@ -201,7 +202,7 @@ class CBMachine:
         m.res = {k: list(v) for k, v in self.res.items()}
         m.running = {k: list(v) for k, v in self.running.items()}
         m.events, m.starts = list(self.events), list(self.starts)
-        for a in ("chosen", "start", "end", "cancelled"):
+        for a in ("chosen", "start", "end", "cancelled", "first_reservation"):
             setattr(m, a, getattr(self, a).copy())
         return m
 
@@ -242,6 +243,7 @@ class CBMachine:
         self._add(s, s + est, -p)
         self.res[k] = [s, s + est, p, alt]
         self.chosen[k] = alt
+        self.first_reservation[k] = s
         heapq.heappush(self.starts, (s, k))
 
     def _earlier_starts(self, keys: list[int], horizon: float) -> np.ndarray:

@@ -1,0 +1,130 @@
+"""Cirne 2001 experiment driver: conservative-backfilling machine, experiments, statistics, config."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from schedlab.errors import ConfigError
+from schedlab.papers import cirne2001 as C
+
+
+def _wl(rows, alts=(), procs=10):
+    jobs = pd.DataFrame(rows, columns=["job_id", "submit", "runtime", "estimate", "procs"])
+    alts = pd.DataFrame(list(alts), columns=["job_id", "procs", "runtime", "estimate"])
+    return C.workload_from_tables(jobs, alts, procs)
+
+
+def test_early_completion_compresses_the_queue():
+    # job 1 holds the machine (estimate 100, ends at 20); job 2 (reserved at 100) moves to 20,
+    # job 3 (reserved after job 2, at 150) follows it to 70.
+    wl = _wl([(1, 0, 20, 100, 10), (2, 1, 50, 50, 10), (3, 2, 5, 5, 4)])
+    m = C.CBMachine(wl, 10)
+    m.run()
+    assert list(m.start) == [0, 20, 70]
+    assert list(m.end) == [20, 70, 75]
+
+
+def test_first_fit_backfills_a_later_small_job_before_a_wide_one():
+    # Figure 3's rule: C is placed before B when B does not fit at time 1 but C does.
+    wl = _wl([(1, 0, 10, 10, 6), (2, 1, 5, 5, 8), (3, 1, 4, 4, 4)])
+    m = C.CBMachine(wl, 10)
+    m.run()
+    assert list(m.start) == [0, 10, 1]
+
+
+def test_cancellation_of_a_waiting_job_frees_its_reservation():
+    jobs = pd.DataFrame([(1, 0, 100, 100, 10, np.nan), (2, 1, 50, 50, 10, 30.0),
+                         (3, 2, 10, 10, 10, np.nan)],
+                        columns=["job_id", "submit", "runtime", "estimate", "procs",
+                                 "cancel_time"])
+    wl = C.workload_from_tables(jobs, pd.DataFrame(columns=["job_id", "procs", "runtime",
+                                                            "estimate"]), 10)
+    m = C.CBMachine(wl, 10)
+    m.run()
+    assert m.cancelled[1] and math.isnan(m.start[1])
+    assert m.start[2] == 100  # moved up from 150 when job 2 left the queue
+
+
+def test_workload_adds_the_user_request_and_drops_wide_alternatives():
+    wl = _wl([(1, 0, 10, 20, 4)], [(1, 2, 20, 40), (1, 64, 1, 2)], procs=10)
+    assert list(wl.alt_procs) == [2, 4]
+    assert wl.alt_procs[wl.user_alt[0]] == 4
+
+
+def test_sa_picks_the_wide_request_on_an_empty_machine():
+    wl = _wl([(1, 0, 100, 100, 2)], [(1, 8, 25, 25)], procs=10)
+    m = C.CBMachine(wl, 10, policy="sa")
+    m.run()
+    assert wl.alt_procs[m.chosen[0]] == 8 and m.end[0] == 25
+
+
+def _random_tables(seed, n=30, machine=16):
+    rng = np.random.default_rng(seed)
+    submit = np.sort(rng.integers(0, n * 30, n))
+    rows, alts = [], []
+    for j in range(n):
+        sizes = sorted({int(x) for x in rng.integers(1, machine + 1, int(rng.integers(1, 4)))})
+        work, acc = float(rng.integers(50, 5000)), float(rng.uniform(0.1, 1))
+        for p in sizes:
+            est = math.ceil(work / p ** 0.8)
+            alts.append((j, p, max(1, math.floor(est * acc)), est))
+        up = sizes[0]
+        _, _, r, e = next(a for a in alts if a[0] == j and a[1] == up)
+        rows.append((j, int(submit[j]), r, e, up))
+    jobs = pd.DataFrame(rows, columns=["job_id", "submit", "runtime", "estimate", "procs"])
+    return jobs, pd.DataFrame(alts, columns=["job_id", "procs", "runtime", "estimate"])
+
+
+def test_single_target_experiments_invariants_and_determinism():
+    wl = C.workload_from_tables(*_random_tables(3), 16)
+    targets = C.pick_targets(wl, 5, np.random.default_rng(0))
+    df = C.single_target_experiments(wl, 16, targets)
+    again = C.single_target_experiments(wl, 16, targets)
+    pd.testing.assert_frame_equal(df, again)
+    assert len(df) == 5
+    assert (df["best_tt"] <= df["user_tt"]).all() and (df["best_tt"] <= df["sa_tt"]).all()
+    assert (df["user_tt"] == df["user_wait"] + df["user_te"]).all()
+    assert df["sag_agrees"].all()  # Theorem 1 on every target-arrival state
+    # forks do not disturb the base run: the static user request is what a plain run gives
+    m = C.CBMachine(wl, 16)
+    m.run()
+    k = np.searchsorted(wl.job_id, df["job_id"].to_numpy())
+    np.testing.assert_array_equal(m.end[k] - wl.submit[k], df["user_tt"].to_numpy())
+
+
+def test_geomean_ci_and_shares():
+    x = np.array([1.0, 10.0, 100.0, 1000.0])
+    gm, lo, hi = C.geomean_ci(x, [0, 0, 1, 1], np.random.default_rng(0), resamples=200)
+    assert gm == pytest.approx(math.sqrt(1000))
+    assert lo <= gm <= hi and lo >= 1 and hi <= 1000
+    assert C.geomean_ci(x, [0, 0, 0, 0], np.random.default_rng(0), 50)[1:] == pytest.approx(
+        (gm, gm))
+    s = C.shares([1, 2, 3, 4], [2, 2, 2, 2])
+    assert s == {"better": 25.0, "same": 25.0, "worse": 50.0}
+
+
+def test_table14_expected_same_share():
+    df = pd.DataFrame({"user_tt": [5.0, 5.0], "sa_tt": [4.0, 5.0], "best_tt": [4.0, 5.0],
+                       "nu": [2, 4]})
+    t = C.table14(df)
+    exp = t[t["request"] == "expected"]["percent"].iloc[0]
+    assert exp == pytest.approx(100 * (0.5 + 0.25) / 2)
+
+
+def test_settings_quick_and_bad_values():
+    cfg = {"seed": 1, "machine_procs": 500,
+           "single_target": {"experiments": 10, "targets_per_workload": 4,
+                             "jobs_per_workload": 100},
+           "quick": {"single_target": {"experiments": 3}}}
+    assert C.settings(cfg)["n_workloads"] == 3
+    assert C.settings(cfg, quick=True)["n_workloads"] == 1
+    with pytest.raises(ConfigError, match="experiments"):
+        C.settings({**cfg, "single_target": {**cfg["single_target"], "experiments": 0}})
+    with pytest.raises(ConfigError, match="scale"):
+        C.settings(cfg, scale="huge")
+    with pytest.raises(ConfigError, match="lacks columns"):
+        C.workload_from_tables(pd.DataFrame({"job_id": [1]}), pd.DataFrame(), 10)
