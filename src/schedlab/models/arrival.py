@@ -34,12 +34,14 @@ and ``kappa_L`` rescales synthetic load.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy.cluster import hierarchy
+from scipy.linalg import solve_triangular
 
 from .distributions import FitError
 
@@ -108,25 +110,42 @@ def smoothed_rate(counts: np.ndarray, n_days: int, window: int = 10) -> np.ndarr
     return sums / window / max(n_days, 1)
 
 
-def _sse(ms: np.ndarray, y: np.ndarray, d: int) -> tuple[np.ndarray, float]:
-    coef = np.polynomial.polynomial.polyfit(ms, y, d)
-    r = y - np.polynomial.polynomial.polyval(ms, coef)
-    return coef, float(r @ r)
+@functools.lru_cache(maxsize=8)
+def _grid_basis(max_degree: int) -> tuple[np.ndarray, np.ndarray]:
+    """QR factorisation of the minute grid's Vandermonde matrix (degrees 0..max_degree).
+
+    The first d+1 columns of Q span the polynomials of degree d, and V[:, :d+1] = Q[:, :d+1]
+    R[:d+1, :d+1]; one factorisation thus serves every degree and every day (fast, and the
+    same numbers whichever fit asks)."""
+    ms = scale_minute(np.arange(MINUTES_PER_DAY, dtype=np.float64))
+    q, r = np.linalg.qr(np.polynomial.polynomial.polyvander(ms, max_degree))
+    return q, r
 
 
-def sse_by_degree(ms: np.ndarray, y: np.ndarray, max_degree: int) -> np.ndarray:
-    """Least-squares SSE of polynomials of degree 0..max_degree."""
-    return np.array([_sse(ms, y, d)[1] for d in range(max_degree + 1)])
+def fit_polynomial(y: np.ndarray, degree: int, max_degree: int = 20) -> np.ndarray:
+    """Least-squares coefficients (ascending powers of m_s) of rate(s) ``y`` on the minute grid;
+    ``y`` is (1440,) or (1440, days) -> (degree+1,) or (degree+1, days)."""
+    q, r = _grid_basis(max(max_degree, degree))
+    k = degree + 1
+    return solve_triangular(r[:k, :k], q[:, :k].T @ y)
 
 
-def select_degree(ms: np.ndarray, y: np.ndarray, tol: float = 0.002, max_degree: int = 20) -> int:
-    """First d whose next two increments each reduce the SSE by < tol * SST (module doc)."""
-    sse = sse_by_degree(ms, y, max_degree)
-    gain = -np.diff(sse) / max(float(sse[0]), 1e-300)  # sse[0] = SST (degree 0 = the mean)
-    for d in range(max_degree - 1):
+def sse_by_degree(y: np.ndarray, max_degree: int) -> np.ndarray:
+    """Least-squares SSE of polynomials of degree 0..max_degree fitted to ``y`` (minute grid):
+    SSE(d) = |y|^2 - sum of the first d+1 squared coordinates of Q^T y."""
+    q, _ = _grid_basis(max_degree)
+    c2 = (q.T @ y) ** 2
+    return np.maximum(float(y @ y) - np.cumsum(c2), 0.0)
+
+
+def select_degree(sse: np.ndarray, tol: float = 0.002) -> int:
+    """First d whose next two increments each reduce the SSE by < tol * SST (module doc);
+    ``sse`` = :func:`sse_by_degree` (``sse[0]`` is the SST: degree 0 fits the mean)."""
+    gain = -np.diff(sse) / max(float(sse[0]), 1e-300)
+    for d in range(len(sse) - 2):
         if gain[d] < tol and gain[d + 1] < tol:
             return d
-    return max_degree
+    return len(sse) - 1
 
 
 @dataclass
@@ -167,13 +186,11 @@ def local_day_minute(submit_unix: np.ndarray, tz: str | None) -> tuple[np.ndarra
 def outlier_days(days: np.ndarray, minutes: np.ndarray, degree: int, method: str = "single",
                  max_rounds: int = 20) -> list[str]:
     """Days clustered alone (thesis §3.3.1 "Eliminating Outliers"), in removal order."""
-    ms = scale_minute(np.arange(MINUTES_PER_DAY, dtype=np.float64))
     uniq, inv = np.unique(days, return_inverse=True)
     counts = np.bincount(minutes.astype(np.int64) * uniq.size + inv,
                          minlength=MINUTES_PER_DAY * uniq.size).reshape(MINUTES_PER_DAY, uniq.size)
     Y = smoothed_rate(counts.astype(np.float64), 1)
-    V = np.polynomial.polynomial.polyvander(ms, degree)
-    coefs = np.linalg.lstsq(V, Y, rcond=None)[0].T  # one row of coefficients per day
+    coefs = fit_polynomial(Y, degree).T  # one row of coefficients per day
     keep = np.ones(uniq.size, dtype=bool)
     removed: list[str] = []
     for _ in range(max_rounds):
@@ -208,15 +225,16 @@ def fit_arrival_rate(submit_unix: Any, tz: str | None = None, *, tol: float = 0.
     if n_days < min_days:
         raise FitError(f"arrival rate: the log spans {n_days} days; need at least {min_days} "
                        "to fit a daily cycle and detect outlier days")
-    ms = scale_minute(np.arange(MINUTES_PER_DAY, dtype=np.float64))
     y_all = smoothed_rate(minute_counts(minutes), n_days)
-    d0 = select_degree(ms, y_all, tol, max_degree)
+    d0 = select_degree(sse_by_degree(y_all, max_degree), tol)
     removed = outlier_days(days, minutes, d0, linkage, max_rounds)
     keep = ~np.isin(days, removed)
     n_keep = n_days - len(removed)
     y = smoothed_rate(minute_counts(minutes[keep]), n_keep)
-    d = select_degree(ms, y, tol, max_degree)
-    coef, sse = _sse(ms, y, d)
+    sse_all = sse_by_degree(y, max_degree)
+    d = select_degree(sse_all, tol)
+    coef = fit_polynomial(y, d, max_degree)
+    sse = float(sse_all[d])
     ss_tot = float(np.sum((y - y.mean()) ** 2))
     return ArrivalFit(degree=d, coef=tuple(float(c) for c in coef), days_total=n_days,
                       days_removed=removed, r2=1 - sse / ss_tot if ss_tot > 0 else float("nan"),
@@ -224,4 +242,4 @@ def fit_arrival_rate(submit_unix: Any, tz: str | None = None, *, tol: float = 0.
                       settings={"tol": tol, "max_degree": max_degree, "linkage": linkage,
                                 "window_minutes": 10, "time_zone": tz or "UTC",
                                 "degree_before_outlier_removal": d0,
-                                "sse_by_degree": sse_by_degree(ms, y, max_degree).tolist()})
+                                "sse_by_degree": sse_all.tolist()})
