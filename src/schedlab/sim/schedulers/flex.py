@@ -24,12 +24,14 @@ Our reading, precisely (every choice is a constructor option where cheap):
   ``p`` (least disruption).
 * **Cost** (``cost``): sum over the affected jobs of the planned wait (``"wait"``, default: "a
   penalty for every job that must wait"), of the planned bounded slowdown with estimates
-  (``"bsld"``), or of the delay beyond the guaranteed start (``"delay"``).
+  (``"bsld"``), or of the delay beyond the guaranteed start (``"delay"``; moving a job ahead then
+  earns nothing, so this variant stays close to conservative backfilling).
 * **Speed.** If the new job could not start before ``G`` even with every queued reservation
-  removed (running jobs only), no position can help and none is evaluated. Positions whose new job would start no earlier than at a later position are dominated
-  (the new job gains nothing and more jobs are displaced) and are skipped: of all positions giving
-  the new job the same start, only the largest is evaluated. A candidate's evaluation stops at the
-  first deadline violation or as soon as its partial cost reaches the best cost so far.
+  removed (running jobs only), no position can help and none is evaluated (exact). Of all
+  positions giving the new job the same start only the largest is evaluated: the others displace
+  more jobs for no gain of the new job (a pruning heuristic, exact unless re-placing a displaced
+  job happens to find it an earlier hole). A candidate's evaluation stops at the first deadline
+  violation or as soon as its partial cost reaches the best cost so far (exact).
 * **Termination / cancellation.** There is no new job to insert; the queue is re-planned in its
   current order by compression (each job, in order, moves to its earliest start given all other
   reservations, which is never later than before), as conservative backfilling does (Mu'alem &
