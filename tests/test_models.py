@@ -177,3 +177,22 @@ def test_select_period_local_dates(synthetic_log):
         select_period(log, 0, "UTC", "1999-01-01", "1999-02-01")
     with pytest.raises(FitError, match="UnixStartTime"):
         select_period(log, None, "UTC", "1970-01-01", "1970-01-02")
+
+
+def test_sdsc_thesis_window(mirror):
+    """SDSC Jan-May 1999 (the thesis' window): the least-squares uniform-log fit of partition
+    size reproduces Table 5, and 7 February 1999 (§3.3.1: 592 jobs, 579 from one user, between
+    18:30 and 19:30) is among the uncommon days removed."""
+    from schedlab.models.fit import fit_arrival, fit_partition_size, select_period
+    from schedlab.swf import read_swf
+
+    trace = read_swf(mirror / "SDSC-SP2-1998-4.2-cln.swf.gz")
+    h = trace.header
+    jobs = select_period(trace.jobs, h.unix_start_time, h.time_zone_string,
+                         "1999-01-01", "1999-06-01")
+    p = fit_partition_size(jobs).params
+    assert p["chi_n"] == pytest.approx(0.1150, abs=0.002)
+    assert p["rho_n"] == pytest.approx(0.2537, abs=0.005)
+    assert p["pb"] == pytest.approx(0.8395, abs=0.002)
+    arrival = fit_arrival(jobs, h.unix_start_time, h.time_zone_string)
+    assert "1999-02-07" in arrival.params["days_removed"]
