@@ -32,7 +32,7 @@ fragmentation): use Tang's contiguous scheduler for BG/P-style machines.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from heapq import heappop, heappush
 
 from ..errors import SimulationError
@@ -60,11 +60,6 @@ class Conservative(Scheduler):
         self.seq = 0
         self.dirty = False
         self.timer_at: int | None = None
-        # release log: intervals whose processors were given back, and for each waiting job the
-        # log position when it was last placed/checked (see _compress)
-        self.rlog: list[tuple[int, int]] = []
-        self.rlog_base = 0
-        self.checked: dict[int, int] = {}
 
     def _profile(self, ctx: MachineView) -> Profile:
         p = self.profile
@@ -89,7 +84,6 @@ class Conservative(Scheduler):
         s = profile.earliest_start(job.procs, job.estimate, now)
         profile.reserve(s, job.estimate, job.procs)
         self.res[job.job_id] = s
-        self.checked[job.job_id] = self.rlog_base + len(self.rlog)
         self.seq += 1
         heappush(self.due, (s, self.seq, job.job_id))
 
@@ -105,7 +99,6 @@ class Conservative(Scheduler):
     def _release_run(self, ctx: MachineView, run: Run) -> None:
         if run.expected_end > ctx.now:
             self._profile(ctx).release(ctx.now, run.expected_end - ctx.now, run.procs)
-            self.rlog.append((ctx.now, run.expected_end))
             self.dirty = True
 
     def on_completion(self, ctx: MachineView, run: Run, killed_at_estimate: bool) -> None:
@@ -122,9 +115,7 @@ class Conservative(Scheduler):
         p = self._profile(ctx)
         s = self.res.pop(job.job_id)
         del self.queue[job.job_id]
-        del self.checked[job.job_id]
         p.release(max(s, ctx.now), s + job.estimate - max(s, ctx.now), job.procs)
-        self.rlog.append((max(s, ctx.now), s + job.estimate))
         self.dirty = True
 
     # --- compression and starts ----------------------------------------------------------------
@@ -132,48 +123,28 @@ class Conservative(Scheduler):
         """Re-place every waiting job, in arrival order, at its earliest slot (never later).
 
         Exact pruning (a job is skipped only if it provably cannot move): a job can start before
-        its reservation ``s`` either in a window that reaches ``s`` — then the step just before
-        ``s`` must have ``procs`` free — or in a window lying entirely before ``s``. The latter was
-        infeasible when the job was last placed or checked, and free processors only ever grow
-        through releases, so such a window must overlap an interval released since then (the
-        release log) on which ``procs`` processors are free.
+        its reservation ``s`` only at a time before ``s`` with ``procs`` processors free; and unless
+        the step just before ``s`` has them (a window reaching ``s``), only in a window of its whole
+        estimate lying before ``s``, which needs ``estimate <= s - now``.
         """
         self.dirty = False
-        res, checked, rlog, base = self.res, self.checked, self.rlog, self.rlog_base
-        t, free = p.t, p.free
+        res, t, free = self.res, p.t, p.free
         for jid, job in self.queue.items():
             s = res[jid]
             if s <= now:
                 continue
             procs, d = job.procs, job.estimate
-            since = checked[jid] - base
-            checked[jid] = base + len(rlog)
             k = bisect_left(t, s)  # steps 0..k-1 start before s
-            if free[k - 1] < procs:
-                if d > s - now:
-                    continue
-                for rs, re in rlog[since:]:
-                    lo, hi = max(now, rs), min(re, s)
-                    if lo < hi:
-                        i0 = bisect_right(t, lo) - 1
-                        if max(free[i0 : bisect_left(t, hi)]) >= procs:
-                            break
-                else:
-                    continue  # no released capacity it could use
+            if free[k - 1] < procs and (d > s - now or max(free[:k]) < procs):
+                continue
             s2 = p.earliest_move(procs, d, s)
             if s2 != s:
                 p.release(s, d, procs)
                 p.reserve(s2, d, procs)
-                rlog.append((s, s + d))
                 res[jid] = s2
                 self.seq += 1
                 heappush(self.due, (s2, self.seq, jid))
             t, free = p.t, p.free
-        # forget log entries every waiting job has already seen
-        lo = min(checked.values(), default=base + len(rlog))
-        if lo > base:
-            del rlog[: lo - base]
-            self.rlog_base = lo
 
     def schedule(self, ctx: MachineView) -> list[Start]:
         now = ctx.now
@@ -188,7 +159,6 @@ class Conservative(Scheduler):
             if s < now:  # pragma: no cover - would break the guarantee
                 raise SimulationError(f"conservative: job {jid} missed its reservation at {s}")
             del res[jid]
-            del self.checked[jid]
             starts.append(Start(self.queue.pop(jid)))
         while due and res.get(due[0][2]) != due[0][0]:
             heappop(due)  # drop superseded entries so the head is the next real reservation
