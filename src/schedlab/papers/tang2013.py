@@ -293,7 +293,10 @@ def scorecard_rows(cfg: dict[str, Any], specs: list[LogSpec], summary: pd.DataFr
                     [("avg_wait_min", "min", "average wait"), ("unfair_jobs", "jobs", "unfair jobs"),
                      ("loc_pct", "%", "loss of capacity")], vals, strict=True):
                 ours = float(tab.loc[conf, col]) if comparable else None
-                note = note0 if comparable else note0 + "; numbers not comparable, claims below"
+                note = note0 + ("; match = within 15%. Expected differences: archive log version "
+                                "4.2-cln vs the paper's copy, normalization (estimate = requested "
+                                "time, runtime cut at it), Cobalt simulator details"
+                                if comparable else "; numbers not comparable, claims below")
                 rows.append(value_row(PAPER, spec.table, q, f"{lab} {conf}", p, ours, unit,
                                       tolerance=0.15, note=note))
         # thresholds
@@ -312,8 +315,8 @@ def scorecard_rows(cfg: dict[str, Any], specs: list[LogSpec], summary: pd.DataFr
             sec = t4["seconds_per_iteration"].to_numpy()
             p4 = pub["Table 4"]["BGP" if bgp else "SP2"]
             rows.append(claim_row(
-                PAPER, "Table 4", "time per iteration grows with W", lab,
-                bool(np.all(np.diff(sec) > 0) or sec[-1] > sec[0]),
+                PAPER, "Table 4", "time per iteration grows with W (W=5 slower than W=1)", lab,
+                bool(sec[-1] > sec[0]),
                 published=p4[-1] / p4[0], reproduced=float(sec[-1] / sec[0]), unit="ratio W=5/W=1",
                 note=note0 + f"; ours {', '.join(f'{s * 1000:.3f}' for s in sec)} ms for W=1..5 "
                 "(different hardware and implementation: absolute times not comparable)"))
@@ -380,11 +383,13 @@ def _claims(cfg, spec, summary, tab, gains, maxqd, note0) -> list[dict]:
         rank = int((avg["gain"] > g2d).sum()) + 1
         pkey = "BGP" if spec.table == "Table 2" else "SP2"
         out.append(claim_row(PAPER, "Fig. 12", "2D adaptive tuning best overall (average gain)", lab,
-                             top == "2D Adapt.",
+                             bool(top == "2D Adapt." and g2d > 0),
                              published=cfg["published"]["fig12_2d_average_gain"][pkey],
                              reproduced=g2d, unit="average relative gain",
                              note=note0 + f"; 2D Adapt. ranks {rank} of {len(avg)}; best: {top} "
-                             f"({float(avg.loc[top, 'gain']):.3f})"))
+                             f"({float(avg.loc[top, 'gain']):.3f}); holds only if first and > 0. "
+                             "G_unfair = (S_A - S_B) / S_A is large and negative when the base "
+                             "has few unfair jobs, and dominates the weighted gains"))
     if spec.table == "Table 2":
         g = (base["avg_wait_min"] - tab.loc["2D Adapt.", "avg_wait_min"]) / base["avg_wait_min"]
         out.append(claim_row(PAPER, "§4.4.4", "2D adaptive cuts the average wait (BG/P: by 71%)",
