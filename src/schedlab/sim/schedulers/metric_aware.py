@@ -30,8 +30,14 @@ indices, first fit at the lowest index, the paper's BG/P setting).
 Adaptive tuning (§3.4, Algorithm 1, Table 1; :class:`Tuning`): a check every ``C_i`` = 30 min from
 the first submission. BF tuning: BF = ``bf_low`` (0.5) when the queue depth reaches the threshold,
 else ``bf_high`` (1). W tuning: W = ``w_high`` (4) when the 10 h utilization average is below the
-24 h one, else ``w_low`` (1). 2-D tuning: both. A check that changes a tunable is followed by a
-scheduling pass.
+24 h one, else ``w_low`` (1) — equal averages (e.g. during the first 10 h, when both windows are
+cut at the first submission) keep W = 1, the initial value T_i of Table 1. Both tunables are set
+from the current reading at each check (two-level switches, as §4.4 describes them). 2-D tuning:
+both. The fair-start probe freezes the tunables in force at the job's submission.
+
+Not in the paper (cost cap, off by default): ``search_windows`` limits the permutation search to
+the first windows of the queue; the rest is allocated one job at a time (see
+:func:`schedule_pass`).
 
 Event tie rule (the engine's ``completions_first``): at one instant, completions, then arrivals
 (input order), then the tuning check, then one scheduling pass; a pass follows every event
