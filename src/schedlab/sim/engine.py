@@ -385,6 +385,8 @@ class _Engine:
             for key in timers:
                 sched.on_timer(self, key)
             starts = sched.schedule(self)
+            if starts and not isinstance(starts, list):
+                starts = list(starts)
             passes += 1
             if starts:
                 for s in starts:
@@ -589,9 +591,7 @@ def simulate_from(
             eng._push(max(j.cancel_time, now), _CANCEL, j.job_id, 0)
     # only the extra jobs arrive through the arrival list
     n_pre = len(snapshot.running) + len(snapshot.waiting)
-    eng.order = eng.order[:0] + sorted(
-        range(n_pre, len(all_jobs)), key=lambda i: (all_jobs[i].submit, i)
-    )
+    eng.order = sorted(range(n_pre, len(all_jobs)), key=lambda i: (all_jobs[i].submit, i))
     if stop_when_started is not None:
         eng.stop_ids = {jid for jid in stop_when_started if eng.start[eng.pos[jid]] < 0}
     if sync:
