@@ -14,14 +14,16 @@ count as 0; at least 1), and ``m`` the log's mean jobs per day. A (user, day) is
 
 With these defaults the 14 mirrored cleaned logs give no candidate in 9 logs, 1-2 in CEA-Curie,
 LANL-CM5, SDSC-SP2 and Sandia-Ross, and 24 in HPC2N (its users submit bursts of hundreds of
-jobs); the un-cleaned RICC log gives 4 (91,576 jobs, mostly one user). The thresholds were set
-as round numbers before comparing with the flurries the archive removed; they are options (``config clean: flurry: {...}``).
+jobs); the un-cleaned RICC log gives 4 (91,576 jobs, mostly one user). How the defaults were
+chosen: among round values (min_jobs 200 or 500, log_ratio 2, 3 or 5) we took the least strict
+pair that leaves most cleaned logs without candidates (a cleaned log should show few flurries).
+They are options (``config clean: flurry: {...}``).
 
 Hot days of one user separated by at most ``max_gap_days`` quiet days (default 1) form one flurry;
 it is extended to the user's jobs just before and after it while consecutive submissions of that
 user are at most ``extend_gap_s`` apart (default 3600 s: a burst crossing midnight is one
-flurry). Each candidate is reported with its job range (first/last job number of the user's jobs in those days), job count,
-time span and ``score = max over its days of c(u, d) / b(u)``. Nothing is removed unless the
+flurry). Each candidate is reported with its job range (first/last job number of the user's
+jobs in it), job count, time span and ``score = max over its days of c(u, d) / b(u)``. Nothing is removed unless the
 caller asks (:func:`remove_flurries`); ``config clean: remove_flurries: true`` makes the
 ``clean_trace`` rule drop the candidates' jobs.
 """
