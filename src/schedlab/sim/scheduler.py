@@ -28,8 +28,9 @@ Rules of the game:
 
 1. **Event order.** At each distinct event time the engine delivers every event due at that time
    (in the order fixed by the engine's ``tie_rule``, see :mod:`schedlab.sim.engine`), then calls
-   :meth:`schedule` **once**. The starts you return happen at ``ctx.now``. ``schedule`` is also
-   called after your hooks only if something happened, so it is safe to re-plan there.
+   :meth:`schedule` **once**; the starts you return happen at ``ctx.now``. There is no pass at a
+   time when nothing happens: if you need one (e.g. a reservation falling between job events),
+   set a timer for it.
 2. **Keep your queue in sync.** A job you return in a :class:`Start` leaves ``ctx.waiting``; remove
    it from your own queue. ``on_cancel`` tells you a waiting job was withdrawn: drop it.
    ``on_killed`` tells you a job you started with ``kill_at`` was killed: it is waiting again (the
