@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import heapq
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedlab.sim.schedulers.flex import FlexJob, FlexPlanner
+from schedlab.sim import SimJob, simulate
+from schedlab.sim.schedulers import make_scheduler
+from schedlab.sim.schedulers.flex import Flex, FlexJob, FlexPlanner
 
 
 def run_flex(jobs, size, **kw):
@@ -96,3 +99,28 @@ def test_never_delayed_beyond_slack_and_capacity(raw, factor, base, cost):
     for t in edges:
         used = sum(j[2] for j in jobs if starts[j[0]] <= t < starts[j[0]] + j[4])
         assert used <= 4
+
+
+def _random_jobs(seed, n=25):
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    t, jobs = 0, []
+    for i in range(n):
+        t += int(rng.integers(0, 50))
+        est = int(rng.integers(1, 80))
+        jobs.append(SimJob(i, t, int(rng.integers(1, est + 1)), est, int(rng.integers(1, 5))))
+    return jobs
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_slack_zero_plan_reference_is_conservative_backfilling(seed):
+    # No slack measured from the current plan: never delay any reservation = conservative (the
+    # engine's implementation, compression included), start for start.
+    jobs = _random_jobs(seed)
+    flex = simulate(jobs, 4, Flex(slack_factor=0.0, slack_reference="plan"), record_timeline=False)
+    cons = simulate(jobs, 4, make_scheduler("conservative"), record_timeline=False)
+    assert flex.jobs["start"].tolist() == cons.jobs["start"].tolist()
+
+
+def test_engine_adapter_options_are_validated():
+    with pytest.raises(ValueError, match="slack_reference"):
+        Flex(slack_reference="nope")

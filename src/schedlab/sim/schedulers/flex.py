@@ -16,6 +16,10 @@ Our reading, precisely (every choice is a constructor option where cheap):
   wait of all jobs started so far, the "current average wait"), ``"estimate"`` (the job's own
   runtime estimate) or ``"constant"`` (``slack_constant`` seconds). Its deadline is ``G + slack``;
   no schedule in which any job would start after its deadline is ever chosen.
+  ``slack_reference`` says what the slack is measured from: ``"guarantee"`` (default: the start
+  promised at arrival, "never delayed by more than its slack") or ``"plan"`` (when compression
+  moves a job earlier its deadline moves with it, so the slack is a budget of delay relative to
+  the current plan).
 * **Arrival: all insertion positions.** With ``Q`` jobs queued, the new job may be inserted at any
   position ``p = 0..Q``. Candidate ``p`` keeps the reservations of the jobs before ``p``, places the
   new job at its earliest start given those, then re-places the jobs from ``p`` on, in queue order,
@@ -37,8 +41,11 @@ Our reading, precisely (every choice is a constructor option where cheap):
   reservations, which is never later than before), as conservative backfilling does (Mu'alem &
   Feitelson 2001). Every deadline therefore stays met. (This runs at every termination, also
   one at the estimated end: the queue order chosen at an arrival may have left holes.)
-* With ``slack_factor = 0`` no job may start later than its conservative guarantee; on inputs where
-  moving a job forward cannot avoid delaying another, Flex then makes conservative's decisions.
+* With ``slack_factor = 0`` no job may start later than its conservative guarantee. With the
+  ``"guarantee"`` reference Flex may still reorder the queue when no job ends up later than its
+  guarantee (a job moved earlier by compression can be pushed back towards it); with the ``"plan"``
+  reference and no slack no job is ever delayed relative to its current reservation, which is
+  conservative backfilling (the tests check both).
 
 Ties inside the profile search: the earliest feasible time wins; among jobs due at the same time,
 queue order decides.
@@ -55,6 +62,7 @@ from ..scheduler import Scheduler, Start
 from ..state import MachineView, Run
 
 SLACK_BASES = ("mean_wait", "estimate", "constant")
+SLACK_REFERENCES = ("guarantee", "plan")
 COSTS = ("wait", "bsld", "delay")
 BSLD_BOUND = 10.0
 
@@ -79,7 +87,11 @@ class FlexPlanner:
     """
 
     def __init__(self, machine_size: int, slack_factor: float = 3.0, slack_base: str = "mean_wait",
-                 cost: str = "wait", slack_constant: float = 0.0) -> None:
+                 cost: str = "wait", slack_constant: float = 0.0,
+                 slack_reference: str = "guarantee") -> None:
+        if slack_reference not in SLACK_REFERENCES:
+            raise ValueError(f"Flex slack_reference must be one of {SLACK_REFERENCES}, "
+                             f"got {slack_reference!r}")
         if slack_base not in SLACK_BASES:
             raise ValueError(f"Flex slack_base must be one of {SLACK_BASES}, got {slack_base!r}")
         if cost not in COSTS:
@@ -91,6 +103,7 @@ class FlexPlanner:
         self.slack_base = slack_base
         self.slack_constant = float(slack_constant)
         self.cost_name = cost
+        self.plan_reference = slack_reference == "plan"
         self.profile = Profile(machine_size)
         self.queue: list[FlexJob] = []
         self.res: dict[int, int] = {}            # queued job id -> planned start
@@ -208,6 +221,8 @@ class FlexPlanner:
             s = prof.earliest_start(x.procs, x.estimate, now)
             prof.reserve(s, x.estimate, x.procs)
             self.res[x.job_id] = s
+            if self.plan_reference:   # the margin to the deadline follows the plan
+                x.deadline -= old - s
 
     def _start_due(self, now: int) -> list[int]:
         due = [x for x in self.queue if self.res[x.job_id] == now]
@@ -241,9 +256,10 @@ class Flex(Scheduler):
     name = "flex"
 
     def __init__(self, slack_factor: float = 3.0, slack_base: str = "mean_wait", cost: str = "wait",
-                 slack_constant: float = 0.0) -> None:
+                 slack_constant: float = 0.0, slack_reference: str = "guarantee") -> None:
         self._opts = {"slack_factor": float(slack_factor), "slack_base": slack_base, "cost": cost,
-                      "slack_constant": float(slack_constant)}
+                      "slack_constant": float(slack_constant), "slack_reference": slack_reference}
+        FlexPlanner(1, **self._opts)  # validates the options now
         self.planner: FlexPlanner | None = None
         self._due: list[int] = []
         self._slacks: dict[int, int] = {}
