@@ -33,9 +33,14 @@ one with fewer processors, then the one listed first. Both versions use this rul
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+
+from ..job import Alternative, SimJob
+from ..scheduler import Start
+from ..state import MachineView, Run
+from .conservative import Conservative
 
 INF = float("inf")
 
@@ -153,3 +158,44 @@ def load_per_processor(
     system, ``i_j`` the start time of j (``now`` for waiting jobs, given as NaN)."""
     i = np.where(np.isnan(started), now, started)
     return float(np.sum(procs * (requested - (now - i))) / machine_procs)
+
+
+# SA on the shared engine: conservative backfilling whose moldable arrivals are submitted by SAcb.
+class SA(Conservative):
+    """Conservative backfilling (§2.2.1) where every moldable job (``job.alternatives``) is
+    submitted with the request SAcb picks on the availability list at its arrival (§2.2.2; by
+    Theorem 1 the same as SAg's). Rigid jobs are placed as usual. The job is queued, reserved and
+    compressed with the chosen request's processors and estimate, and started with
+    ``Start(job, alternative=...)``. Registry name: ``sa``."""
+
+    name = "sa"
+
+    def reset(self) -> None:
+        super().reset()
+        self.chosen: dict[int, Alternative] = {}
+
+    def on_arrival(self, ctx: MachineView, job: SimJob) -> None:
+        if job.alternatives:
+            p = self._profile(ctx)
+            if self.dirty:
+                self._compress(p, ctx.now)
+            alts = list(job.alternatives)
+            c = sacb_select(p.t, p.free, [a.procs for a in alts], [a.estimate for a in alts])
+            alt = alts[c.index]
+            self.chosen[job.job_id] = alt
+            job = replace(job, procs=alt.procs, runtime=alt.runtime, estimate=alt.estimate,
+                          alternatives=())
+        super().on_arrival(ctx, job)
+
+    def on_cancel(self, ctx: MachineView, job: SimJob, run: Run | None) -> None:
+        alt = self.chosen.pop(job.job_id, None)
+        if run is None and alt is not None:
+            job = replace(job, procs=alt.procs, estimate=alt.estimate, alternatives=())
+        super().on_cancel(ctx, job, run)
+
+    def schedule(self, ctx: MachineView) -> list[Start]:
+        out = []
+        for s in super().schedule(ctx):
+            alt = self.chosen.pop(s.job.job_id, None)
+            out.append(s if alt is None else Start(ctx.waiting[s.job.job_id], alternative=alt))
+        return out
