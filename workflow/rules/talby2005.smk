@@ -21,24 +21,21 @@ TALBY_OUTPUTS = [
       ("monthly_wait", "fig2_pbas", "fig3_pbas_candidates", "fig5_wbas") for ext in ("png", "pdf")],
     f"{TALBY_OUT}/scorecard.parquet",
 ]
-
-
-def _talby_trace(log, version):
-    return TALBY_CFG["logs"][log][version]
+TALBY_TRACE = {(log, v): names[v] for log, names in TALBY_CFG["logs"].items() for v in names}
 
 
 rule talby2005_run:
     input:
-        lambda wc: f"results/traces/{_talby_trace(wc.log, wc.version)}/jobs.parquet",
+        lambda wc: f"results/traces/{TALBY_TRACE[wc.log, wc.version]}/jobs.parquet",
     output:
-        TALBY_OUT + "/runs/{log}-{version}/{kind}/{name}.parquet",
+        "results/talby2005/runs/{log}-{version}/{kind}/{name}.parquet",
     wildcard_constraints:
         log="|".join(TALBY_CFG["logs"]),
         version="clean|raw",
         kind="sched|pbas|wbas",
     params:
-        trace=lambda wc: _talby_trace(wc.log, wc.version),
-        machine_size=lambda wc: REGISTRY[_talby_trace(wc.log, wc.version)].machine_size,
+        trace=lambda wc: TALBY_TRACE[wc.log, wc.version],
+        machine_size=lambda wc: REGISTRY[TALBY_TRACE[wc.log, wc.version]].machine_size,
         options=TALBY_CFG["scheduler_options"],
     conda:
         "../envs/schedlab.yaml"
@@ -51,17 +48,17 @@ rule talby2005_run:
 rule talby2005_tables:
     input:
         runs=[f"{TALBY_OUT}/runs/{p.path}.parquet" for p in TALBY_POINTS],
-        traces=[f"results/traces/{_talby_trace(l, v)}/jobs.parquet" for l, v in TALBY_TRACE_KEYS],
+        traces=[f"results/traces/{TALBY_TRACE[k]}/jobs.parquet" for k in TALBY_TRACE_KEYS],
     output:
         TALBY_OUTPUTS,
     params:
         cfg=TALBY_CFG,
         points=[(p.log, p.version, p.kind, p.name) for p in TALBY_POINTS],
         trace_keys=TALBY_TRACE_KEYS,
-        machine_sizes={f"{l}-{v}": REGISTRY[_talby_trace(l, v)].machine_size
+        machine_sizes={f"{l}-{v}": REGISTRY[TALBY_TRACE[l, v]].machine_size
                        for l, v in TALBY_TRACE_KEYS},
         raw_available=TALBY_RAW_LOCAL,
-        outdir=TALBY_OUT,
+        outdir=lambda wc, output: str(Path(output[-1]).parent),
     conda:
         "../envs/schedlab.yaml"
     log:
