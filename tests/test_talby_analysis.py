@@ -114,3 +114,14 @@ def test_figure3_claim():
     ad.loc[3, "wait"] = 120.0
     (row,) = tf._figure3_rows(ad)
     assert row["verdict"] == "holds" and row["reproduced"] == pytest.approx((1.5 + 1.2) / 2)
+
+
+def test_table4_rows_compare_kth_clean_with_paper_raw(repo):
+    pub = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())["published"]
+    t4 = pd.DataFrame([{"log": "KTH", "version": "clean", "flex_avg": 56.0, "flex_max": 100.0,
+                        "maui_avg": 29.0, "maui_max": 53.0}])
+    rows = pd.DataFrame(tf._table4_rows(pub, t4, {}))
+    kth = rows[rows["condition"] == "KTH clean (paper: raw)"]
+    assert len(kth) == 4
+    assert kth.set_index("quantity").loc["monthly wait gap flex_avg", "verdict"] == "match"
+    assert kth.set_index("quantity").loc["monthly wait gap flex_max", "verdict"] == "differs"
