@@ -12,6 +12,8 @@ rule detect_flurries:
         plot=multiext("results/traces/{trace}/figures/user_activity", ".png", ".pdf"),
     params:
         settings=CLEAN_CFG.get("flurry", {}),
+    conda:
+        "../envs/schedlab.yaml"
     log:
         "logs/detect_flurries/{trace}.log",
     script:
@@ -33,6 +35,8 @@ rule clean_trace:
     params:
         strict_precedence=CLEAN_CFG.get("strict_precedence", False),
         remove_flurries=CLEAN_CFG.get("remove_flurries", False),
+    conda:
+        "../envs/schedlab.yaml"
     log:
         "logs/clean_trace/{trace}.log",
     script:

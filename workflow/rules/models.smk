@@ -19,6 +19,8 @@ rule fit_models:
         on_error=CIRNE_MODELS.get("on_error", "record"),
         workloads=CIRNE_MODELS["workloads"],
         published=CIRNE_MODELS["published"],
+    conda:
+        "../envs/schedlab.yaml"
     log:
         "logs/fit_models/{trace}.log",
     script:
@@ -36,6 +38,8 @@ rule models_tables:
     params:
         cfg=CIRNE_MODELS,
         traces=MODELS_COMPARED,
+    conda:
+        "../envs/schedlab.yaml"
     log:
         "logs/models_tables.log",
     script:

@@ -27,6 +27,8 @@ rule synthesize:
         n_jobs=SYNTH_N_JOBS,
         machine_size=SYNTH_CFG["machine_size"],
         params=SYNTH_CFG.get("params") or {},
+    conda:
+        "../envs/schedlab.yaml"
     log:
         "logs/synthesize/{model}/{seed}.log",
     script:
