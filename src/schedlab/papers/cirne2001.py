@@ -250,39 +250,37 @@ class CBMachine:
         self.first_reservation[k] = s
         heapq.heappush(self.starts, (s, k))
 
-    def _earlier_starts(self, keys: list[int], horizon: float) -> np.ndarray:
-        """For waiting jobs ``keys``: the start of their first fit with their own reservation
-        removed, if earlier than their reservation, else NaN. Vectorised per processor count.
+    def _first_movable(self, keys: list[int], horizon: float) -> tuple[int, float]:
+        """The first job in ``keys`` that can start earlier, and its new start ((-1, nan) if none).
 
-        A window [c, c + d) with c < s (s = current start) is feasible iff ``procs`` are free on
-        [c, min(c + d, s)): beyond s the job's own slot guarantees them. Only starts before
-        ``horizon`` are searched: capacity freed since the last compression lies before it, and
-        before that compression no job could move (so a new window must start in the freed part)."""
+        Cheap vectorised necessary conditions select candidates; each is then checked exactly, in
+        order, on the profile up to its reservation (beyond it the job's own slot guarantees the
+        processors, so the profile is cut there and treated as fully free)."""
+        if not keys:
+            return -1, math.nan
         t, f, now = self.t, self.f, self.now
-        st = np.array([self.res[k][0] for k in keys])
-        dur = np.array([self.res[k][1] - self.res[k][0] for k in keys])
-        pr = np.array([self.res[k][2] for k in keys], dtype=np.int64)
-        out = np.full(len(keys), np.nan)
         n_h = int(np.searchsorted(t, horizon, side="left"))
         if n_h == 0:
-            return out
-        fmax = int(f[:n_h].max())
-        later = (st > now) & (pr <= fmax)
-        if not later.any():
-            return out
-        n = len(f)
-        bounds = np.append(t, INF)
-        th, ok_all = t[:n_h], None
-        for p in np.unique(pr[later]):
-            rows = np.flatnonzero(later & (pr == p))
-            blocked = np.where(f < p, np.arange(n), n)
-            run_end = bounds[np.minimum.accumulate(blocked[::-1])[::-1]][:n_h]
-            ok_all = f[:n_h] >= p
-            s_r, d_r = st[rows, None], dur[rows, None]
-            cond = (ok_all & (th < s_r)) & (((run_end - th) >= d_r) | (run_end >= s_r))
-            has = cond.any(axis=1)
-            out[rows[has]] = th[cond.argmax(axis=1)[has]]
-        return out
+            return -1, math.nan
+        res = self.res
+        st = np.fromiter((res[k][0] for k in keys), float, len(keys))
+        en = np.fromiter((res[k][1] for k in keys), float, len(keys))
+        pr = np.fromiter((res[k][2] for k in keys), np.int64, len(keys))
+        idx = np.searchsorted(t, st, side="left")
+        before = f[np.maximum(idx - 1, 0)]
+        cm = np.maximum.accumulate(f[:n_h])
+        reach = cm[np.clip(np.minimum(idx, n_h) - 1, 0, None)]
+        dur = en - st
+        cand = np.flatnonzero((st > now) & (idx > 0)
+                              & ((before >= pr) | ((dur <= st - now) & (reach >= pr))))
+        big = np.array([self.P], dtype=np.int64)
+        for j in cand:
+            i = int(idx[j])
+            ns = first_fit(np.append(t[:i], st[j]), np.append(f[:i], big), int(pr[j]),
+                           float(dur[j]), now)
+            if ns < st[j]:
+                return int(j), ns
+        return -1, math.nan
 
     def _compress(self) -> None:
         """Compression after an early end (§2.2.1): each waiting job, in submission order, is taken
@@ -290,21 +288,19 @@ class CBMachine:
         pass, as the engine's :class:`~schedlab.sim.schedulers.conservative.Conservative` and
         Mu'alem & Feitelson; ``fixpoint=True`` repeats passes until no job moves).
 
-        Exact pruning: jobs that cannot move are found for all remaining jobs at once
-        (:meth:`_earlier_starts`) and the screen is redone after every move."""
+        Exact pruning (:meth:`_first_movable`): a new window must start before ``_horizon`` —
+        capacity released since a job was last checked lies before it — and either reach the
+        job's reservation with its processors free just before it, or fit wholly before it."""
         pass_releases = self.now
         while True:
             keys = list(self.res)
             pos, moved_any = 0, False
             while pos < len(keys):
-                new = self._earlier_starts(keys[pos:], self._horizon)
-                cand = np.flatnonzero(~np.isnan(new))
-                if cand.size == 0:
+                j, ns = self._first_movable(keys[pos:], self._horizon)
+                if j < 0:
                     break
-                j = int(cand[0])
                 k = keys[pos + j]
                 s, e, p, alt = self.res[k]
-                ns = float(new[j])
                 self._add(s, e, p)
                 self._add(ns, ns + (e - s), -p)
                 self.res[k] = [ns, ns + (e - s), p, alt]
