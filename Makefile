@@ -27,9 +27,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check src scripts tests benchmarks
 	$(BIN)/snakemake --lint --cores 1 >/dev/null
 
+# One BLAS thread per process: the machine has 2 cores and tests run many small linear-algebra calls.
 test: $(STAMP)
 	$(BIN)/ruff check src scripts tests benchmarks
-	$(BIN)/python -m pytest -q
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest -q
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_swf.py
