@@ -101,4 +101,6 @@ def test_earliest_move_equals_release_and_replace(script, procs, dur, after):
     q = p.copy()
     q.release(s, dur, procs)
     assert moved == q.earliest_start(procs, dur)
+    for latest in range(0, s + 2):
+        assert p.earliest_move(procs, dur, s, latest) == (moved if moved <= latest else s)
     assert p.segments() != q.segments()  # earliest_move did not touch p

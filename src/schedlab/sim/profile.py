@@ -76,18 +76,23 @@ class Profile:
                 return start
             i = j  # step j is too small: restart after it
 
-    def earliest_move(self, procs: int, duration: int, current: int) -> int:
+    def earliest_move(
+        self, procs: int, duration: int, current: int, latest: int | None = None
+    ) -> int:
         """Where a job reserved at ``current`` would go if re-placed first fit from the origin.
 
         Same answer as ``release(current, duration, procs)`` then ``earliest_start(procs,
         duration)`` (always <= ``current``), without touching the profile: conservative
         backfilling's compression calls this for every waiting job and most do not move.
+        ``latest``: only starts <= ``latest`` are worth finding (the caller knows later ones
+        fail); returns ``current`` if there is none.
         """
         t, free = self.t, self.free
         n = len(t)
         i = 0
         start = t[0]
-        while start < current:
+        stop = current if latest is None else min(current, latest + 1)
+        while start < stop:
             if free[i] < procs:  # steps before ``current``: no own reservation in them
                 i += 1
                 start = t[i]

@@ -135,9 +135,12 @@ class Conservative(Scheduler):
                 continue
             procs, d = job.procs, job.estimate
             k = bisect_left(t, s)  # steps 0..k-1 start before s
-            if free[k - 1] < procs and (d > s - now or max(free[:k]) < procs):
-                continue
-            s2 = p.earliest_move(procs, d, s)
+            latest = None
+            if free[k - 1] < procs:  # only a window wholly before s: start <= s - d
+                if d > s - now or max(free[:k]) < procs:
+                    continue
+                latest = s - d
+            s2 = p.earliest_move(procs, d, s, latest)
             if s2 != s:
                 p.release(s, d, procs)
                 p.reserve(s2, d, procs)
