@@ -58,7 +58,7 @@ def main() -> None:
         if args.cases
         else CASES
     )
-    header = f"{'scheduler':<13} {'trace':<24} {'jobs':>7} {'wall s':>7} {'jobs/s':>8} {'peak MiB':>9} {'target':>7}"
+    header = f"{'scheduler':<13} {'trace':<31} {'jobs':>7} {'wall s':>7} {'jobs/s':>8} {'peak MiB':>9} {'target':>7}"
     print(header)
     print("-" * len(header))
     loaded: dict[str, tuple] = {}
@@ -76,7 +76,7 @@ def main() -> None:
             ok = "" if tgt is None else ("ok" if wall <= tgt else "MISSED")
             mem = "-" if peak is None else f"{peak:9.1f}"
             print(
-                f"{sched:<13} {label:<24} {len(js):>7} {wall:>7.2f} {len(js) / wall:>8.0f} "
+                f"{sched:<13} {label:<31} {len(js):>7} {wall:>7.2f} {len(js) / wall:>8.0f} "
                 f"{mem:>9} {ok or '':>7}"
             )
 
