@@ -128,3 +128,14 @@ def test_settings_quick_and_bad_values():
         C.settings(cfg, scale="huge")
     with pytest.raises(ConfigError, match="lacks columns"):
         C.workload_from_tables(pd.DataFrame({"job_id": [1]}), pd.DataFrame(), 10)
+
+
+def test_whole_workload_run_on_the_engine_matches_the_cb_machine():
+    wl = C.workload_from_tables(*_random_tables(5), 16)
+    for policy in ("user", "sa"):
+        df = C.whole_workload_run(wl, 16, policy)
+        m = C.CBMachine(wl, 16, policy)
+        m.run()
+        ok = df["completed"].to_numpy()
+        np.testing.assert_array_equal(df["tt"].to_numpy()[ok], (m.end - wl.submit)[ok])
+        assert df["used"].sum() > 0

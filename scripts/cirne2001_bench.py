@@ -1,0 +1,74 @@
+"""Benchmark (not a test) for the Cirne 2001 experiments: CPU time of the pieces, as a table.
+
+    .venv/bin/python scripts/cirne2001_bench.py [--jobs 1000] [--targets 25]
+
+Rows: one conservative-backfilling run of a synthetic workload (user requests) with the experiment
+driver's CBMachine and with the engine's Conservative (identical schedules, see tests/test_sa.py);
+the same with SA; one single-target workload (2 base runs + forks); sweep points kappa_L 1 and 4.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from schedlab.papers import cirne2001 as C
+from schedlab.sim.engine import simulate
+from schedlab.sim.job import Alternative, SimJob
+from schedlab.sim.schedulers.conservative import Conservative
+from schedlab.sim.schedulers.sa import SA
+from schedlab.synth import WorkloadParams, moldable_workload
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cpu(fn):
+    t0, w0 = time.process_time(), time.perf_counter()
+    out = fn()
+    return time.process_time() - t0, time.perf_counter() - w0, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--jobs", type=int, default=1000)
+    ap.add_argument("--targets", type=int, default=25)
+    a = ap.parse_args()
+    jobs, alts = moldable_workload(WorkloadParams(), a.jobs, 1)
+    wl = C.workload_from_tables(jobs, alts, 500)
+    by_job = {j: g for j, g in alts.groupby("job_id")}
+    sim_jobs = [SimJob(int(r.job_id), int(r.submit), int(r.runtime), int(r.estimate), int(r.procs),
+                       cancel_time=None if np.isnan(r.cancel_time) else int(np.ceil(r.cancel_time)),
+                       alternatives=tuple(Alternative(int(x.procs), int(x.runtime), int(x.estimate))
+                                          for x in by_job[r.job_id].itertuples()))
+                for r in jobs.itertuples()]
+    rows = []
+    for name, fn in (
+        ("CBMachine, user requests", lambda: C.CBMachine(wl, 500, "user").run()),
+        ("engine Conservative", lambda: simulate(sim_jobs, 500, Conservative(),
+                                                 record_timeline=False)),
+        ("CBMachine, SA for all jobs", lambda: C.CBMachine(wl, 500, "sa").run()),
+        ("engine SA", lambda: simulate(sim_jobs, 500, SA(), record_timeline=False)),
+    ):
+        cpu, wall, _ = _cpu(fn)
+        rows.append((name, a.jobs, cpu, wall))
+    cfg = yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text())
+    s = C.settings(cfg)
+    s["single_target"].update(jobs_per_workload=a.jobs, targets_per_workload=a.targets,
+                              experiments=a.targets)
+    s["offered_load"]["jobs_per_workload"] = a.jobs
+    cpu, wall, _ = _cpu(lambda: C.run_single_workload(s, 0))
+    rows.append((f"single-target workload, {a.targets} targets", a.jobs, cpu, wall))
+    for v in (1.0, 4.0):
+        cpu, wall, _ = _cpu(lambda v=v: C.run_sweep_point(s, "kappa_L", v, 0))
+        rows.append((f"sweep point kappa_L={v:g} (SA + user runs)", a.jobs, cpu, wall))
+    print(f"{'what':48s} {'jobs':>6s} {'cpu s':>8s} {'wall s':>8s}")
+    for name, n, cpu, wall in rows:
+        print(f"{name:48s} {n:6d} {cpu:8.2f} {wall:8.2f}")
+
+
+if __name__ == "__main__":
+    main()
