@@ -8,6 +8,7 @@ from schedlab import __version__, smk
 from schedlab.io import read_parquet, write_parquet
 from schedlab.papers import perkovic2000 as pk
 from schedlab.plotting import save_figure
+from schedlab.scorecard import scorecard_frame
 
 
 def main(sm):
@@ -42,16 +43,22 @@ def main(sm):
     for name, frame in frames.items():
         write_parquet(out / f"figures/{name}.parquet", frame, {**provenance, "machine": machines[0]})
         save_figure(pk.make_figure(name, frame), out / f"figures/{name}")
+    n_sim = int(summary.loc[summary["group"] == "all", "jobs"].max())
+
+    def note(m):
+        return (f"{m} nodes, first {n_sim} jobs of the cleaned log" if s["max_jobs"]
+                else f"{m} nodes, whole cleaned log")
+
+    card = pk.scorecard(t1, t2, t3, frames, pub, note(machines[0]))
+    parts = [card, pk.section8_rows(summary, machines[0], pub, note(machines[0]))]
     for m in machines[1:]:
         f3 = pk.figure_frames(summary, m)["fig3"]
         write_parquet(out / f"figures/fig3_{m}.parquet", f3, {**provenance, "machine": m})
         save_figure(pk.make_figure("fig3", f3), out / f"figures/fig3_{m}")
-    n_sim = int(summary.loc[summary["group"] == "all", "jobs"].max())
-    note = (f"{machines[0]} nodes, first {n_sim} jobs of the cleaned log"
-            if s["max_jobs"] else f"{machines[0]} nodes, whole cleaned log")
-    card = pk.scorecard(t1, t2, t3, frames, pub, note)
-    extra = pk.section8_rows(summary, machines[0], pub, note)
-    card = pd.concat([card, extra], ignore_index=True)
+        rows = pk.fig3_rows(f3, pub, note(m), float(pub.get("tolerance", 0.10)))
+        parts.append(scorecard_frame([{**r, "condition": f"{r['condition']} ({m} nodes)"}
+                                         for r in rows]))
+    card = pd.concat(parts, ignore_index=True)
     write_parquet(out / "scorecard.parquet", card, provenance)
     log(f"perkovic2000: {len(points)} runs summarized; scorecard {card['verdict'].value_counts().to_dict()}")
 

@@ -18,6 +18,8 @@ PK_SETTINGS = pk_settings(PK_CFG, PK_QUICK, PK_FULL)
 PK_POINTS = pk_grid(PK_CFG, PK_QUICK, PK_FULL)
 PK_BY_PATH = {p.path: dataclasses.asdict(p) for p in PK_POINTS}
 PK_OUT = "results/perkovic2000"
+# Runs of different job subsets never overwrite each other: runs/n5000/..., runs/all/...
+PK_SCALE = f"n{PK_SETTINGS['max_jobs']}" if PK_SETTINGS["max_jobs"] else "all"
 PK_EXTRA = [int(m) for m in PK_SETTINGS.get("extra_machines", [])]
 PK_OUTPUTS = [
     *[f"{PK_OUT}/tables/{t}.parquet" for t in ("summary", "table1", "table2", "table3")],
@@ -32,7 +34,7 @@ rule perkovic2000_jobs:
         f"results/traces/{PK_SETTINGS['trace']}/jobs.parquet",
     output:
         all=f"{PK_OUT}/jobs/all.parquet",
-        sim=f"{PK_OUT}/jobs/sim.parquet",
+        sim=f"{PK_OUT}/jobs/{PK_SCALE}/sim.parquet",
     params:
         settings=PK_SETTINGS,
     log:
@@ -43,25 +45,25 @@ rule perkovic2000_jobs:
 
 rule perkovic2000_run:
     input:
-        f"{PK_OUT}/jobs/sim.parquet",
+        f"{PK_OUT}/jobs/{PK_SCALE}/sim.parquet",
     output:
-        PK_OUT + "/runs/{machine}/{variant}/{algo}.parquet",
+        f"{PK_OUT}/runs/{PK_SCALE}/" + "{machine}/{variant}/{algo}.parquet",
     wildcard_constraints:
         machine=r"\d+",
     params:
         point=lambda wc: PK_BY_PATH[f"{wc.machine}/{wc.variant}/{wc.algo}"],
         settings=PK_SETTINGS,
     log:
-        "logs/perkovic2000/{machine}/{variant}/{algo}.log",
+        f"logs/perkovic2000/{PK_SCALE}/" + "{machine}/{variant}/{algo}.log",
     script:
         "../../scripts/perkovic2000_run.py"
 
 
 rule perkovic2000_tables:
     input:
-        runs=[f"{PK_OUT}/runs/{p.path}.parquet" for p in PK_POINTS],
+        runs=[f"{PK_OUT}/runs/{PK_SCALE}/{p.path}.parquet" for p in PK_POINTS],
         jobs_all=f"{PK_OUT}/jobs/all.parquet",
-        jobs_sim=f"{PK_OUT}/jobs/sim.parquet",
+        jobs_sim=f"{PK_OUT}/jobs/{PK_SCALE}/sim.parquet",
         trace=f"results/traces/{PK_SETTINGS['trace']}/jobs.parquet",
     output:
         PK_OUTPUTS,
