@@ -429,16 +429,19 @@ def pick_targets(wl: Workload, n: int, rng: np.random.Generator) -> np.ndarray:
     return np.sort(rng.choice(pool, size=min(n, len(pool)), replace=False))
 
 
+def _result(wl: Workload, k: int, alt: int, start: float) -> dict[str, float]:
+    wait = float(start - wl.submit[k])
+    te = float(wl.alt_run[alt])
+    return {"tt": wait + te, "wait": wait, "te": te, "procs": float(wl.alt_procs[alt]),
+            "cr": float(wl.alt_procs[alt] * wl.alt_est[alt])}
+
+
 def _outcome(m: CBMachine, k: int, alt: int) -> dict[str, float]:
     """Fork ``m`` (paused before k's arrival), submit k with request ``alt``, run until k starts."""
     f = m.fork()
     f.overrides[k] = alt
     f.run(until_started=k)
-    wl = m.wl
-    wait = float(f.start[k] - wl.submit[k])
-    te = float(wl.alt_run[alt])
-    return {"tt": wait + te, "wait": wait, "te": te, "procs": float(wl.alt_procs[alt]),
-            "cr": float(wl.alt_procs[alt] * wl.alt_est[alt])}
+    return _result(m.wl, k, alt, float(f.start[k]))
 
 
 def _job_info(wl: Workload, k: int) -> dict[str, Any]:
@@ -463,6 +466,9 @@ def single_target_experiments(wl: Workload, machine_procs: int, targets: np.ndar
     rows: dict[int, dict[str, Any]] = {int(k): _job_info(wl, int(k)) for k in targets}
     for scenario, policy in (("static", "user"), ("adaptive", "sa")):
         base = CBMachine(wl, machine_procs, policy, sa_version)
+        # the request the base run itself submits the target with needs no fork: its outcome is
+        # read from the base run once the target has started (below)
+        own: dict[int, tuple[int, list[str]]] = {}
         for k in sorted(rows):
             base.run(stop_before=k)
             r = rows[k]
@@ -471,23 +477,40 @@ def single_target_experiments(wl: Workload, machine_procs: int, targets: np.ndar
             user = int(wl.user_alt[k])
             choice = base.sa_choice(k) if len(alts) > 1 else None
             sa = alts.start + choice.index if choice is not None else user
+            mine = user if scenario == "static" else sa
             if scenario == "static":
-                outs = {a: _outcome(base, k, a) for a in alts}
-                tts = np.array([outs[a]["tt"] for a in alts])
-                best_tt = tts.min()
-                best = user if outs[user]["tt"] <= best_tt else alts.start + int(tts.argmin())
-                for name, a in (("user", user), ("sa", sa), ("best", best)):
-                    r.update({f"{name}_{q}": v for q, v in outs[a].items()})
-                r["sa_is_user"], r["best_is_user"] = sa == user, best == user
+                outs = {a: _outcome(base, k, a) for a in alts if a != mine}
+                outs[mine] = {}
+                names = {"user": user, "sa": sa}
                 if check_theorem1 and choice is not None:
-                    other = "g" if sa_version == "cb" else "cb"
-                    base.sa_version = other
+                    base.sa_version = "g" if sa_version == "cb" else "cb"
                     r["sag_agrees"] = base.sa_choice(k) == choice
                     base.sa_version = sa_version
             else:
-                outs = {a: _outcome(base, k, a) for a in {sa, user}}
-                for name, a in (("sa_adaptive", sa), ("user_adaptive", user)):
-                    r.update({f"{name}_{q}": v for q, v in outs[a].items()})
+                outs = {a: _outcome(base, k, a) for a in {sa, user} if a != mine}
+                outs[mine] = {}
+                names = {"sa_adaptive": sa, "user_adaptive": user}
+            for name, a in names.items():
+                r.update({f"{name}_{q}": v for q, v in outs[a].items()})
+            r["_outs"] = outs
+            own[k] = (mine, [n for n, a in names.items() if a == mine])
+        for k, (mine, labels) in own.items():
+            base.run(until_started=k)
+            out = _result(wl, k, mine, float(base.start[k]))
+            r = rows[k]
+            r["_outs"][mine] = out
+            for name in labels:
+                r.update({f"{name}_{q}": v for q, v in out.items()})
+            if scenario == "static":
+                alts = wl.alts(k)
+                user = int(wl.user_alt[k])
+                tts = np.array([r["_outs"][a]["tt"] for a in alts])
+                best = (user if r["_outs"][user]["tt"] <= tts.min()
+                        else alts.start + int(tts.argmin()))
+                r.update({f"best_{q}": v for q, v in r["_outs"][best].items()})
+                r["sa_is_user"] = r["sa_procs"] == r["user_procs"]
+                r["best_is_user"] = best == user
+            del r["_outs"]
     df = pd.DataFrame(list(rows.values()))
     if "sag_agrees" in df:
         df["sag_agrees"] = df["sag_agrees"].astype("boolean")
