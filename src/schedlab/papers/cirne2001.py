@@ -273,13 +273,18 @@ class CBMachine:
         dur = en - st
         cand = np.flatnonzero((st > now) & (idx > 0)
                               & ((before >= pr) | ((dur <= st - now) & (reach >= pr))))
-        big = np.array([self.P], dtype=np.int64)
         for j in cand:
-            i = int(idx[j])
-            ns = first_fit(np.append(t[:i], st[j]), np.append(f[:i], big), int(pr[j]),
-                           float(dur[j]), now)
-            if ns < st[j]:
-                return int(j), ns
+            i, p, s, d = int(idx[j]), int(pr[j]), float(st[j]), float(dur[j])
+            fi = f[:i]
+            ok = np.flatnonzero(fi >= p)  # possible window starts (period indices before s)
+            if ok.size == 0:
+                continue
+            nb = np.flatnonzero(fi < p)  # blocking periods; a run ends at the next one, or at s
+            ends = np.append(t[nb], s)[np.searchsorted(nb, ok)]
+            c = np.maximum(t[ok], now)
+            fit = np.flatnonzero((ends >= s) | (ends - c >= d))
+            if fit.size:
+                return int(j), float(c[fit[0]])
         return -1, math.nan
 
     def _compress(self) -> None:
