@@ -7,7 +7,8 @@ from schedlab.papers import cirne2001
 
 def main(snakemake):
     df, meta = cirne2001.run_single_workload(snakemake.params.settings,
-                                             int(snakemake.wildcards.w))
+                                             int(snakemake.wildcards.w),
+                                             model=snakemake.params.model)
     write_parquet(snakemake.output[0], df, meta)
 
 

@@ -8,7 +8,7 @@ from schedlab.papers import cirne2001
 def main(snakemake):
     w = snakemake.wildcards
     df, meta = cirne2001.run_sweep_point(snakemake.params.settings, w.param, float(w.value),
-                                         int(w.w))
+                                         int(w.w), model=snakemake.params.model)
     write_parquet(snakemake.output[0], df, meta)
 
 

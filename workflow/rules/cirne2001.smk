@@ -9,6 +9,9 @@ C01_CONFIG = config.get("cirne2001_sa", "config/papers/cirne2001_sa.yaml")
 with open(C01_CONFIG) as _fh:
     C01_RAW = yaml.safe_load(_fh)
 C01_OVR = (config.get("papers") or {}).get("cirne2001") or {}
+# the synthetic-workload parameter overrides of the chapter-3 models (issue 4), shared with them
+with open("config/papers/cirne2001.yaml") as _fh:
+    C01_MODEL = ((yaml.safe_load(_fh) or {}).get("models") or {}).get("synthetic", {}).get("params")
 C01_S = C01.settings(
     C01_RAW,
     quick=bool(config.get("quick") or C01_OVR.get("quick")),
@@ -33,6 +36,7 @@ rule cirne2001_single:
         w=r"\d+",
     params:
         settings=C01_S,
+        model=C01_MODEL,
     conda:
         "../envs/schedlab.yaml"
     log:
@@ -50,6 +54,7 @@ rule cirne2001_sweep:
         w=r"\d+",
     params:
         settings=C01_S,
+        model=C01_MODEL,
     conda:
         "../envs/schedlab.yaml"
     log:
