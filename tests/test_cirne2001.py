@@ -139,3 +139,18 @@ def test_whole_workload_run_on_the_engine_matches_the_cb_machine():
         ok = df["completed"].to_numpy()
         np.testing.assert_array_equal(df["tt"].to_numpy()[ok], (m.end - wl.submit)[ok])
         assert df["used"].sum() > 0
+
+
+def test_run_single_workload_is_byte_reproducible(tmp_path):
+    from schedlab.io import write_parquet
+
+    s = C.settings({"seed": 7, "machine_procs": 500, "sa_version": "cb",
+                    "single_target": {"experiments": 2, "targets_per_workload": 2,
+                                      "jobs_per_workload": 60}})
+    paths = []
+    for i in range(2):
+        df, meta = C.run_single_workload(s, 0)
+        paths.append(tmp_path / f"run{i}.parquet")
+        write_parquet(paths[-1], df, meta)
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+    assert len(df) == 2 and df["sag_agrees"].dropna().all()
