@@ -36,8 +36,10 @@ def monthly_wait(monthly: pd.DataFrame):
     fig, axes = new_figure(len(logs), 1, width=9, height=3, squeeze=False)
     for ax, log in zip(axes[:, 0], logs, strict=True):
         d = monthly[monthly["log"] == log]
-        for s, g in d.groupby("scheduler", sort=True):
-            ax.plot(g["month"], g["wait"] / 3600.0, marker="o", ms=3, label=s)
+        for k, (s, g) in enumerate(d.groupby("scheduler", sort=True)):
+            # distinct line styles: identical schedules (our EASY and Maui) stay visible
+            ax.plot(g["month"], g["wait"] / 3600.0, marker="o", ms=3, label=s,
+                    ls=("-", "--", "-.", ":")[k % 4])
         ax.set_title(log)
         ax.set_ylabel("mean wait (h)")
         ax.tick_params(axis="x", rotation=90, labelsize=7)
