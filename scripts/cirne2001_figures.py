@@ -1,14 +1,16 @@
 """Snakemake adapter: Cirne 2001 figures 38-66 from the tables."""
 
+from pathlib import Path
+
 from schedlab import smk
 from schedlab.io import read_parquet
 from schedlab.papers import cirne2001
 
 
 def main(snakemake):
-    tables = {n: read_parquet(f"{snakemake.params.tables}/{n}.parquet")[0]
-              for n in cirne2001.TABLES}
-    cirne2001.make_figures(tables, snakemake.params.outdir)
+    tables = {Path(p).stem: read_parquet(p)[0] for p in snakemake.input
+              if Path(p).parent.name == "tables" and Path(p).stem in cirne2001.TABLES}
+    cirne2001.make_figures(tables, Path(snakemake.output[0]).parent)
 
 
 smk.run(main, snakemake)

@@ -13,8 +13,9 @@ def main(snakemake):
     tables = cirne2001.build_tables(single, sweep, snakemake.params.settings)
     meta = {"paper": cirne2001.PAPER, "seed_entropy": int(snakemake.params.settings["seed"]),
             "runs": len(single) + len(sweep)}
+    dest = {Path(p).stem: p for p in snakemake.output}
     for name, df in tables.items():
-        write_parquet(Path(snakemake.params.outdir) / f"{name}.parquet", df, meta)
+        write_parquet(dest[name], df, meta)
 
 
 smk.run(main, snakemake)

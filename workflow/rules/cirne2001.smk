@@ -71,7 +71,6 @@ rule cirne2001_tables:
         C01_TABLES,
     params:
         settings=C01_S,
-        outdir=f"{C01_DIR}/tables",
     conda:
         "../envs/schedlab.yaml"
     log:
@@ -82,13 +81,9 @@ rule cirne2001_tables:
 
 rule cirne2001_figures:
     input:
-        C01_TABLES,
-        single=C01_SINGLE,
+        tables=C01_TABLES,
     output:
         C01_FIGURES,
-    params:
-        tables=f"{C01_DIR}/tables",
-        outdir=f"{C01_DIR}/figures",
     conda:
         "../envs/schedlab.yaml"
     log:
@@ -99,12 +94,11 @@ rule cirne2001_figures:
 
 rule cirne2001_scorecard:
     input:
-        C01_TABLES,
+        tables=C01_TABLES,
     output:
         f"{C01_DIR}/scorecard.parquet",
     params:
         settings=C01_S,
-        tables=f"{C01_DIR}/tables",
     conda:
         "../envs/schedlab.yaml"
     log:
