@@ -15,7 +15,7 @@ def main(sm):
     log = smk.log_to(sm)
     s = sm.params.settings
     pub = s["published"]
-    out = Path(sm.params.outdir)
+    out = Path(sm.output[0]).parents[1]  # results/perkovic2000 (first output: tables/summary)
     jobs_all, meta_all = read_parquet(sm.input.jobs_all)
     trace, _ = read_parquet(sm.input.trace)
     _, meta_sim = read_parquet(sm.input.jobs_sim)

@@ -33,12 +33,14 @@ rule perkovic2000_jobs:
     input:
         f"results/traces/{PK_SETTINGS['trace']}/jobs.parquet",
     output:
-        all=f"{PK_OUT}/jobs/all.parquet",
+        all=f"{PK_OUT}/jobs/{PK_SCALE}/all.parquet",
         sim=f"{PK_OUT}/jobs/{PK_SCALE}/sim.parquet",
     params:
         settings=PK_SETTINGS,
     log:
         "logs/perkovic2000/jobs.log",
+    conda:
+        "../envs/schedlab.yaml"
     script:
         "../../scripts/perkovic2000_jobs.py"
 
@@ -47,14 +49,16 @@ rule perkovic2000_run:
     input:
         f"{PK_OUT}/jobs/{PK_SCALE}/sim.parquet",
     output:
-        f"{PK_OUT}/runs/{PK_SCALE}/" + "{machine}/{variant}/{algo}.parquet",
+        f"{PK_OUT}/runs/{PK_SCALE}/{{machine}}/{{variant}}/{{algo}}.parquet",
     wildcard_constraints:
         machine=r"\d+",
     params:
         point=lambda wc: PK_BY_PATH[f"{wc.machine}/{wc.variant}/{wc.algo}"],
         settings=PK_SETTINGS,
     log:
-        f"logs/perkovic2000/{PK_SCALE}/" + "{machine}/{variant}/{algo}.log",
+        f"logs/perkovic2000/{PK_SCALE}/{{machine}}/{{variant}}/{{algo}}.log",
+    conda:
+        "../envs/schedlab.yaml"
     script:
         "../../scripts/perkovic2000_run.py"
 
@@ -62,7 +66,7 @@ rule perkovic2000_run:
 rule perkovic2000_tables:
     input:
         runs=[f"{PK_OUT}/runs/{PK_SCALE}/{p.path}.parquet" for p in PK_POINTS],
-        jobs_all=f"{PK_OUT}/jobs/all.parquet",
+        jobs_all=f"{PK_OUT}/jobs/{PK_SCALE}/all.parquet",
         jobs_sim=f"{PK_OUT}/jobs/{PK_SCALE}/sim.parquet",
         trace=f"results/traces/{PK_SETTINGS['trace']}/jobs.parquet",
     output:
@@ -70,9 +74,10 @@ rule perkovic2000_tables:
     params:
         settings=PK_SETTINGS,
         points=[dataclasses.asdict(p) for p in PK_POINTS],
-        outdir=PK_OUT,
     log:
         "logs/perkovic2000/tables.log",
+    conda:
+        "../envs/schedlab.yaml"
     script:
         "../../scripts/perkovic2000_tables.py"
 
