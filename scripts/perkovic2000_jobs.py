@@ -17,9 +17,10 @@ def main(sm):
     common = {"paper": "perkovic2000", "trace": s["trace"], "trace_sha256": meta.get("sha256"),
               "machine": int(s["machine"]), "schedlab_version": __version__}
     full, report_full = prepare_jobs(trace, header, int(s["machine"]), None, sm.input[0])
-    sub, report = prepare_jobs(trace, header, int(s["machine"]), s["max_jobs"], sm.input[0])
+    max_jobs = sm.params.max_jobs
+    sub, report = prepare_jobs(trace, header, int(s["machine"]), max_jobs, sm.input[0])
     write_parquet(sm.output.all, full, {**common, "normalization": report_full})
-    write_parquet(sm.output.sim, sub, {**common, "normalization": report, "max_jobs": s["max_jobs"]})
+    write_parquet(sm.output.sim, sub, {**common, "normalization": report, "max_jobs": max_jobs})
     log(f"perkovic2000 jobs: {len(full)} normalized, {len(sub)} simulated; report {report}")
 
 

@@ -7,6 +7,7 @@ import yaml
 
 from schedlab.papers.perkovic2000 import FIGURE_TITLES as PK_FIGURES
 from schedlab.papers.perkovic2000 import grid as pk_grid
+from schedlab.papers.perkovic2000 import paper_setting_points as pk_paper_points
 from schedlab.papers.perkovic2000 import settings as pk_settings
 
 PK_CFG = yaml.safe_load(Path("config/papers/perkovic2000.yaml").read_text())
@@ -16,15 +17,29 @@ PK_QUICK = bool(config.get("quick") or _pk_overrides.get("quick"))
 PK_FULL = bool(config.get("full"))
 PK_SETTINGS = pk_settings(PK_CFG, PK_QUICK, PK_FULL)
 PK_POINTS = pk_grid(PK_CFG, PK_QUICK, PK_FULL)
-PK_BY_PATH = {p.path: dataclasses.asdict(p) for p in PK_POINTS}
 PK_OUT = "results/perkovic2000"
-# Runs of different job subsets never overwrite each other: runs/n5000/..., runs/all/...
-PK_SCALE = f"n{PK_SETTINGS['max_jobs']}" if PK_SETTINGS["max_jobs"] else "all"
+
+
+def _pk_scale(max_jobs):
+    """Runs of different job subsets never overwrite each other: runs/n5000/..., runs/all/..."""
+    return f"n{max_jobs}" if max_jobs else "all"
+
+
+PK_SCALE = _pk_scale(PK_SETTINGS["max_jobs"])
+PK_PAPER = PK_SETTINGS.get("paper_setting") or {}
+PK_PAPER_SCALE = _pk_scale(PK_PAPER.get("max_jobs"))
+PK_PAPER_POINTS = pk_paper_points(PK_SETTINGS)
+PK_SCALES = {PK_SCALE: PK_SETTINGS["max_jobs"]}
+if PK_PAPER_POINTS:
+    PK_SCALES[PK_PAPER_SCALE] = PK_PAPER.get("max_jobs")
+PK_BY_PATH = {(PK_SCALE, p.path): dataclasses.asdict(p) for p in PK_POINTS}
+PK_BY_PATH.update({(PK_PAPER_SCALE, p.path): dataclasses.asdict(p) for p in PK_PAPER_POINTS})
 PK_EXTRA = [int(m) for m in PK_SETTINGS.get("extra_machines", [])]
 PK_OUTPUTS = [
     *[f"{PK_OUT}/tables/{t}.parquet" for t in ("summary", "table1", "table2", "table3")],
     *[f"{PK_OUT}/figures/{f}.{ext}" for f in PK_FIGURES for ext in ("parquet", "png", "pdf")],
     *[f"{PK_OUT}/figures/fig3_{m}.{ext}" for m in PK_EXTRA for ext in ("parquet", "png", "pdf")],
+    *[f"{PK_OUT}/figures/fig3_paper.{ext}" for ext in ("parquet", "png", "pdf") if PK_PAPER_POINTS],
     f"{PK_OUT}/scorecard.parquet",
 ]
 
@@ -33,12 +48,15 @@ rule perkovic2000_jobs:
     input:
         f"results/traces/{PK_SETTINGS['trace']}/jobs.parquet",
     output:
-        all=f"{PK_OUT}/jobs/{PK_SCALE}/all.parquet",
-        sim=f"{PK_OUT}/jobs/{PK_SCALE}/sim.parquet",
+        all=f"{PK_OUT}/jobs/{{scale}}/all.parquet",
+        sim=f"{PK_OUT}/jobs/{{scale}}/sim.parquet",
+    wildcard_constraints:
+        scale="|".join(PK_SCALES),
     params:
         settings=PK_SETTINGS,
+        max_jobs=lambda wc: PK_SCALES[wc.scale],
     log:
-        "logs/perkovic2000/jobs.log",
+        "logs/perkovic2000/jobs_{scale}.log",
     conda:
         "../envs/schedlab.yaml"
     script:
@@ -47,16 +65,17 @@ rule perkovic2000_jobs:
 
 rule perkovic2000_run:
     input:
-        f"{PK_OUT}/jobs/{PK_SCALE}/sim.parquet",
+        f"{PK_OUT}/jobs/{{scale}}/sim.parquet",
     output:
-        f"{PK_OUT}/runs/{PK_SCALE}/{{machine}}/{{variant}}/{{algo}}.parquet",
+        f"{PK_OUT}/runs/{{scale}}/{{machine}}/{{variant}}/{{algo}}.parquet",
     wildcard_constraints:
+        scale="|".join(PK_SCALES),
         machine=r"\d+",
     params:
-        point=lambda wc: PK_BY_PATH[f"{wc.machine}/{wc.variant}/{wc.algo}"],
+        point=lambda wc: PK_BY_PATH[(wc.scale, f"{wc.machine}/{wc.variant}/{wc.algo}")],
         settings=PK_SETTINGS,
     log:
-        f"logs/perkovic2000/{PK_SCALE}/{{machine}}/{{variant}}/{{algo}}.log",
+        "logs/perkovic2000/{scale}/{machine}/{variant}/{algo}.log",
     conda:
         "../envs/schedlab.yaml"
     script:
@@ -69,11 +88,13 @@ rule perkovic2000_tables:
         jobs_all=f"{PK_OUT}/jobs/{PK_SCALE}/all.parquet",
         jobs_sim=f"{PK_OUT}/jobs/{PK_SCALE}/sim.parquet",
         trace=f"results/traces/{PK_SETTINGS['trace']}/jobs.parquet",
+        paper_runs=[f"{PK_OUT}/runs/{PK_PAPER_SCALE}/{p.path}.parquet" for p in PK_PAPER_POINTS],
     output:
         PK_OUTPUTS,
     params:
         settings=PK_SETTINGS,
         points=[dataclasses.asdict(p) for p in PK_POINTS],
+        paper_points=[dataclasses.asdict(p) for p in PK_PAPER_POINTS],
     log:
         "logs/perkovic2000/tables.log",
     conda:
