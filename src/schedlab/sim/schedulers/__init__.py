@@ -18,6 +18,7 @@ SCHEDULERS: dict[str, str] = {
     "easy": "schedlab.sim.schedulers.easy:EASY",
     "conservative": "schedlab.sim.schedulers.conservative:Conservative",
     "maui": "schedlab.sim.schedulers.maui:Maui",
+    "flex": "schedlab.sim.schedulers.flex:Flex",  # Talby & Feitelson 1999/2005 slack-based
 }
 
 
