@@ -20,6 +20,11 @@ SCHEDULERS: dict[str, str] = {
     "maui": "schedlab.sim.schedulers.maui:Maui",
     "flex": "schedlab.sim.schedulers.flex:Flex",  # Talby & Feitelson 1999/2005 slack-based
 }
+# Perković & Keleher 2000 Table 4 queue orders on conservative backfilling, with guarantees and -NG.
+_PK_ORDERS = {"d": "D", "p": "P", "r": "R", "1l": "1_L", "pl": "P_L", "rl": "R_L"}
+for _cli, _order in _PK_ORDERS.items():
+    SCHEDULERS[f"pk-{_cli}"] = f"schedlab.sim.schedulers.pk_engine:pk_{_order}"
+    SCHEDULERS[f"pk-{_cli}-ng"] = f"schedlab.sim.schedulers.pk_engine:pk_{_order}_NG"
 
 
 def make_scheduler(name: str, **params: Any) -> Scheduler:
