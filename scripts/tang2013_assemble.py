@@ -1,5 +1,7 @@
 """Snakemake adapter: Tang et al. 2013 Tables 2-4, sweep, gains, Figures 3-12 and the scorecard."""
 
+from pathlib import Path
+
 import pandas as pd
 
 from schedlab import __version__, smk
@@ -9,7 +11,8 @@ from schedlab.plotting import save_figure
 
 
 def main(sm):
-    cfg, out = sm.params.cfg, sm.params.outdir
+    cfg = sm.params.cfg
+    out = str(Path(sm.output[-1]).parent)  # results/tang2013 (the scorecard is the last output)
     specs = [t.LogSpec(**s) for s in sm.params.specs]
     summary = pd.concat([read_parquet(p)[0] for p in sm.input.summaries], ignore_index=True)
     series = {}

@@ -33,25 +33,25 @@ TANG_OUTPUTS = [
 ]
 
 
-def _tang_trace(wc):
-    return f"results/traces/{TANG_SPEC[wc.log]['trace']}/jobs.parquet"
 
 
 rule tang2013_run:
     input:
-        trace=_tang_trace,
+        trace=lambda wc: f"results/traces/{TANG_SPEC[wc.log]['trace']}/jobs.parquet",
         base=lambda wc: ([f"{TANG_OUT}/runs/{wc.log}/bf1_w1/series.parquet"]
                          if wc.point in TANG_ADAPTIVE else []),
     output:
-        jobs=TANG_OUT + "/runs/{log}/{point}/jobs.parquet",
-        series=TANG_OUT + "/runs/{log}/{point}/series.parquet",
-        summary=TANG_OUT + "/runs/{log}/{point}/summary.parquet",
+        jobs=f"{TANG_OUT}/runs/{{log}}/{{point}}/jobs.parquet",
+        series=f"{TANG_OUT}/runs/{{log}}/{{point}}/series.parquet",
+        summary=f"{TANG_OUT}/runs/{{log}}/{{point}}/summary.parquet",
     wildcard_constraints:
         log="|".join(re.escape(k) for k in TANG_SPEC),
         point="|".join(re.escape(p) for p in TANG_POINTS),
     params:
         spec=lambda wc: TANG_SPEC[wc.log],
         cfg=TANG_CFG,
+    conda:
+        "../envs/schedlab.yaml"
     log:
         "logs/tang2013/{log}/{point}.log",
     script:
@@ -60,15 +60,17 @@ rule tang2013_run:
 
 rule tang2013_table4:
     input:
-        trace=_tang_trace,
+        trace=lambda wc: f"results/traces/{TANG_SPEC[wc.log]['trace']}/jobs.parquet",
     output:
-        TANG_OUT + "/runs/{log}/table4.parquet",
+        f"{TANG_OUT}/runs/{{log}}/table4.parquet",
     wildcard_constraints:
         log="|".join(re.escape(k) for k in TANG_SPEC),
     params:
         spec=lambda wc: TANG_SPEC[wc.log],
         jobs=TANG_TIMING_JOBS,
         windows=[1, 2, 3, 4, 5],
+    conda:
+        "../envs/schedlab.yaml"
     log:
         "logs/tang2013/{log}/table4.log",
     script:
@@ -86,7 +88,8 @@ rule tang2013_assemble:
         cfg=TANG_CFG,
         specs=[asdict(s) for s in TANG_SPECS],
         series_keys=TANG_SERIES_KEYS,
-        outdir=TANG_OUT,
+    conda:
+        "../envs/schedlab.yaml"
     log:
         "logs/tang2013/assemble.log",
     script:
