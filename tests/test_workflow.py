@@ -5,7 +5,7 @@
   them when ``--config`` adds keys), ``slurm`` runs on the SLURM executor with no account or
   partition hard-coded, and every merged config passes the config schema.
 * ``snakemake -n`` over the whole default DAG and ``snakemake --lint`` succeed, in a scratch copy
-  of the workflow (lint is marked xfail while paper rule files have lint problems).
+  of the workflow.
 """
 
 from __future__ import annotations
@@ -118,12 +118,6 @@ def test_whole_default_dag_dry_run(workflow_copy):
     assert "Job stats:" in out and "rule all:" in out and "parse_trace" in out
 
 
-
-# `snakemake --lint` currently reports problems in rule files owned by the paper developers
-# (models.smk, synthetic.smk, tang2013.smk, perkovic2000.smk, cirne2001.smk: absolute-looking path
-# composition, missing conda directive, hard-coded prefix params, mixed rules and functions).
-# Remove this mark once `snakemake --lint` is clean; the test then guards it.
-@pytest.mark.xfail(reason="lint problems in paper rule files (see comment above)", strict=False)
 @pytest.mark.slow
 def test_lint_is_clean(workflow_copy):
     r = snakemake(workflow_copy, "--lint", "--cores", "1")

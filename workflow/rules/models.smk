@@ -32,9 +32,9 @@ rule models_tables:
         models=expand("results/models/{trace}", trace=MODELS_COMPARED),
         clean=expand("results/traces/{trace}/clean.parquet", trace=MODELS_COMPARED),
     output:
-        tables=directory(MODELS_OUT + "/tables"),
-        period_fits=directory(MODELS_OUT + "/period_fits"),
-        scorecard=MODELS_OUT + "/scorecard.parquet",
+        tables=directory(f"{MODELS_OUT}/tables"),
+        period_fits=directory(f"{MODELS_OUT}/period_fits"),
+        scorecard=f"{MODELS_OUT}/scorecard.parquet",
     params:
         cfg=CIRNE_MODELS,
         traces=MODELS_COMPARED,

@@ -19,10 +19,8 @@ PK_SETTINGS = pk_settings(PK_CFG, PK_QUICK, PK_FULL)
 PK_POINTS = pk_grid(PK_CFG, PK_QUICK, PK_FULL)
 PK_OUT = "results/perkovic2000"
 
-
-def _pk_scale(max_jobs):
-    """Runs of different job subsets never overwrite each other: runs/n5000/..., runs/all/..."""
-    return f"n{max_jobs}" if max_jobs else "all"
+# Runs of different job subsets never overwrite each other: runs/n5000/..., runs/all/...
+_pk_scale = lambda max_jobs: f"n{max_jobs}" if max_jobs else "all"  # noqa: E731
 
 
 PK_SCALE = _pk_scale(PK_SETTINGS["max_jobs"])

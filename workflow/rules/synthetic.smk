@@ -2,20 +2,16 @@
 #   model = cirne2001          published parameters (Tables 3, 11, 12)
 #   model = cirne2001-{trace}  rigid-model parameters fitted from results/models/{trace}/
 # Settings: config/papers/cirne2001.yaml models.synthetic (n_jobs, machine_size, seeds, params);
-# `--config quick=true` uses quick_n_jobs.
+# `--config quick=True` uses quick_n_jobs.
 SYNTH_CFG = CIRNE_MODELS["synthetic"]
 SYNTH_N_JOBS = SYNTH_CFG["quick_n_jobs"] if config.get("quick") else SYNTH_CFG["n_jobs"]
 
 
-def _synth_models_input(wc):
-    if wc.model == "cirne2001":
-        return []
-    return f"results/models/{wc.model.removeprefix('cirne2001-')}"
-
-
 rule synthesize:
     input:
-        models=_synth_models_input,
+        models=lambda wc: (
+            [] if wc.model == "cirne2001" else f"results/models/{wc.model.removeprefix('cirne2001-')}"
+        ),
     output:
         jobs="results/synthetic/{model}/{seed}.parquet",
         alternatives="results/synthetic/{model}/{seed}.alternatives.parquet",
