@@ -20,6 +20,7 @@ SCHEDULERS: dict[str, str] = {
     "maui": "schedlab.sim.schedulers.maui:Maui",
     "flex": "schedlab.sim.schedulers.flex:Flex",  # Talby & Feitelson 1999/2005 slack-based
     "metric_aware": "schedlab.sim.schedulers.metric_aware:MetricAware",  # Tang et al. 2013 §3.3
+    "sa": "schedlab.sim.schedulers.sa:SA",  # Cirne 2001: conservative + SAcb request choice
 }
 # Perković & Keleher 2000 Table 4 queue orders on conservative backfilling, with guarantees and -NG.
 _PK_ORDERS = {"d": "D", "p": "P", "r": "R", "1l": "1_L", "pl": "P_L", "rl": "R_L"}
