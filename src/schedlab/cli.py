@@ -18,6 +18,13 @@ SUBCOMMAND_MODULES: tuple[str, ...] = ("schedlab.cli", "schedlab.cli_sim", "sche
                                        "schedlab.models.cli")
 
 
+def print_rows(rows: list[tuple[str, str]]) -> None:
+    """Print (label, value) pairs as two aligned columns (the CLI's summary format)."""
+    width = max(len(k) for k, _ in rows)
+    for k, v in rows:
+        print(f"{k:<{width}}  {v}")
+
+
 def _add_trace_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("trace", help="registry name (see config/traces.yaml) or path to an SWF file")
     p.add_argument("--registry", help="trace registry file (default config/traces.yaml)")
@@ -66,9 +73,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     ]
     if trace.skipped:
         rows.append(("skipped lines", f"{len(trace.skipped)} (lenient)"))
-    width = max(len(k) for k, _ in rows)
-    for k, v in rows:
-        print(f"{k:<{width}}  {v}")
+    print_rows(rows)
     return 0
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .cli import print_rows
 from .errors import ConfigError
 from .normalize import CANCELLED_RULES, PROCS_RULES, Normalized, normalize
 from .swf import SWFHeader
@@ -122,9 +123,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     ]
     if args.out:
         rows.append(("per-job table", args.out))
-    width = max(len(k) for k, _ in rows)
-    for k, v in rows:
-        print(f"{k:<{width}}  {v}")
+    print_rows(rows)
     return 0
 
 
