@@ -1,0 +1,54 @@
+"""Every paper's study applied to any registered log ("new traces as inputs", issue 10).
+
+A registry entry with ``study: true`` (``config/traces.yaml``) makes the pipeline run, on that log,
+each study below that applies, with compact settings (``config/config.yaml``, key
+``trace_studies``), and the report shows the results in a section per trace. The papers' own
+targets keep their own logs and settings; these panels answer "what would each paper's experiment
+say on my log?".
+
+The contract of a study module ``schedlab.trace_studies.<paper>`` (pure: no file I/O):
+
+``TITLE: str``
+    one line naming the experiment and the paper section it applies.
+``run(inputs: StudyInputs, settings: dict) -> dict[str, pandas.DataFrame]``
+    the study's tables, by name (each becomes ``tables/<name>.parquet``); deterministic given
+    ``settings`` (which carry the seed entropy where randomness is used).
+``figures(tables: dict[str, pandas.DataFrame]) -> dict[str, matplotlib.figure.Figure]``
+    figures by name (each saved as ``figures/<name>.png`` and ``.pdf`` with
+    :func:`schedlab.plotting.save_figure`); may return ``{}``.
+``NOTES: str`` (optional)
+    what the reader should know (subsets used, readings chosen).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import pandas as pd
+
+from ..errors import ConfigError
+from ..swf import SWFHeader
+
+#: The studies, in report order (module names under schedlab.trace_studies).
+STUDIES: tuple[str, ...] = ("talby2005", "perkovic2000", "tang2013", "schroeder2004", "cirne2001")
+
+
+@dataclass(frozen=True)
+class StudyInputs:
+    """What a study may read about one log (the adapter script loads it)."""
+
+    trace: str
+    jobs: pd.DataFrame  # results/traces/{trace}/clean.parquet (SWF fields, snake_case, -1 kept)
+    header: SWFHeader
+    machine_size: int
+    models_dir: Path | None = None  # results/models/{trace}/ (fitted Cirne models), if the study needs it
+
+
+def load(name: str) -> ModuleType:
+    """The study module ``schedlab.trace_studies.<name>``; a clear error for an unknown name."""
+    if name not in STUDIES:
+        raise ConfigError(f"unknown trace study {name!r}; known: {', '.join(STUDIES)}")
+    return importlib.import_module(f"{__name__}.{name}")
