@@ -16,6 +16,10 @@ The contract of a study module ``schedlab.trace_studies.<paper>`` (pure: no file
 ``figures(tables: dict[str, pandas.DataFrame]) -> dict[str, matplotlib.figure.Figure]``
     figures by name (each saved as ``figures/<name>.png`` and ``.pdf`` with
     :func:`schedlab.plotting.save_figure`); may return ``{}``.
+``DEFAULTS: dict[str, dict]``
+    settings by variant: ``{"default": {...}, "quick": {...}, "full": {...}}``; the pipeline passes
+    the variant chosen by config ``quick``/``full``, updated with config ``trace_studies: {<study>:
+    {...}}``, as ``settings``.
 ``NOTES: str`` (optional)
     what the reader should know (subsets used, readings chosen).
 """
