@@ -21,6 +21,7 @@ include: "workflow/rules/perkovic2000.smk"
 include: "workflow/rules/sim.smk"
 include: "workflow/rules/tang2013.smk"
 include: "workflow/rules/cirne2001.smk"
+include: "workflow/rules/studies.smk"
 
 
 # Keep this include last: the report reads the paper target rules defined above.

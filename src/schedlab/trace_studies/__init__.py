@@ -27,9 +27,11 @@ The contract of a study module ``schedlab.trace_studies.<paper>`` (pure: no file
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pandas as pd
 
@@ -49,6 +51,9 @@ class StudyInputs:
     header: SWFHeader
     machine_size: int
     models_dir: Path | None = None  # results/models/{trace}/ (fitted Cirne models), if the study needs it
+    #: config/papers/<study>.yaml as parsed (published values for the reference columns, the paper's
+    #: scheduler options); empty when the paper has no config file
+    paper: Mapping[str, Any] = field(default_factory=dict)
 
 
 def load(name: str) -> ModuleType:
@@ -56,3 +61,22 @@ def load(name: str) -> ModuleType:
     if name not in STUDIES:
         raise ConfigError(f"unknown trace study {name!r}; known: {', '.join(STUDIES)}")
     return importlib.import_module(f"{__name__}.{name}")
+
+
+VARIANTS = ("default", "quick", "full")
+
+
+def study_settings(module: ModuleType, variant: str = "default",
+                   overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``module.DEFAULTS[variant]`` updated with the user's overrides (config ``trace_studies``);
+    an override of an unknown setting is an error naming the study and the setting."""
+    if variant not in VARIANTS:
+        raise ConfigError(f"trace study variant must be one of {VARIANTS}, got {variant!r}")
+    name = module.__name__.rsplit(".", 1)[-1]
+    settings = dict(module.DEFAULTS[variant])
+    unknown = sorted(set(overrides or {}) - set(settings))
+    if unknown:
+        raise ConfigError(f"config trace_studies.{name}: unknown setting(s) {', '.join(unknown)}; "
+                          f"known: {', '.join(sorted(settings))}")
+    settings.update(overrides or {})
+    return settings

@@ -1,0 +1,146 @@
+"""Schroeder & Harchol-Balter 2004 on any log: task assignment policies for a distributed server.
+
+Applies the paper's trace-driven experiment (§2.1 Table 1, §2.2 setup, §3.2 Figure 2 and §4.2
+Figure 4, §4.1 cutoffs / Figure 5, §3.3 and Appendix A analysis) to one registered log, through
+:mod:`schedlab.papers.schroeder2004` and :mod:`schedlab.distserver` (the paper module's readings
+hold here: slowdown = response / service, chronological halves, cutoffs derived on the first half
+and policies evaluated on the second, common random numbers across loads and policies, pooled
+metrics over replications):
+
+* **Service times**: the run times of the jobs using ``procs`` processors, as the paper took the
+  CTC SP2 jobs using exactly 8 processors (Appendix C, note 2): each such job needs one whole
+  8-processor host. When the log has fewer than ``min_jobs`` such jobs and ``fallback_to_mode`` is
+  set, the most frequent processor count of the log is used instead (table1's ``subset`` column says
+  which). At most ``max_jobs`` jobs of the subset, the first ones in submit order (``null`` = all).
+* **Arrivals**: Poisson at each load ρ in ``loads`` (λ = ρh/E[X]), ``replications`` streams,
+  service times in trace order; ``hosts`` hosts (the paper's main case: 2).
+* **Policies**: Random, Round-Robin, Shortest-Queue, Least-Work-Left, Central-Queue, SITA-E and
+  (2 hosts) SITA-U-opt, SITA-U-fair and the ρ/2 rule, with cutoffs from Theorem 1 (``analytic``)
+  and, for SITA-U-opt/fair, also from simulation (``simulation``, §4.1).
+* **Reference rows** (table1): the paper's Table 1 service-time characteristics of its own logs
+  (PSC C90, PSC J90, CTC IBM-SP2), labelled by log, for orientation, not targets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..distserver.workload import ServiceTrace
+from ..errors import ConfigError
+from ..papers import schroeder2004 as paper
+from ..traces import procs_used
+from . import StudyInputs
+
+TITLE = ("Schroeder & Harchol-Balter 2004 §2-4 (Table 1, Figures 2, 4, 5): task assignment "
+         "policies on a distributed server fed by this log's run times")
+NOTES = ("The run times of one processor-count class of this log (table1 'subset') are the "
+         "service times of h identical hosts (one job at a time, FCFS, run to completion); "
+         "Poisson arrivals at each load; cutoffs of the SITA policies derived on the first half "
+         "of these jobs, policies evaluated on the second half. 'slowdown' table: mean slowdown "
+         "(response/service) and mean response per policy and load, with Theorem 1's analytic "
+         "mean slowdown where the paper gives one. Table 1 rows 'Schroeder <log>' are the paper's "
+         "own logs, for orientation.")
+
+_COMMON = {"procs": [8], "fallback_to_mode": True, "min_jobs": 1000, "split": "chronological",
+           "slowdown": "response", "mgh_factor": "standard", "seed": 20040607, "hosts": [2],
+           "many_hosts_load": 0.7}
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "default": _COMMON | {"max_jobs": None, "loads": [0.3, 0.5, 0.7, 0.9], "replications": 5,
+                          "cutoff_candidates": 20, "cutoff_replications": 3},
+    "quick": _COMMON | {"max_jobs": 2000, "loads": [0.5, 0.7, 0.9], "replications": 2,
+                        "cutoff_candidates": 10, "cutoff_replications": 1},
+    "full": _COMMON | {"max_jobs": None, "hosts": [2, 4],
+                       "loads": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95],
+                       "replications": 20, "cutoff_candidates": 40, "cutoff_replications": 10},
+}
+
+
+def choose_procs(jobs: pd.DataFrame, settings: Mapping[str, Any]) -> list[int]:
+    """The processor counts whose jobs are the service times (module docstring)."""
+    p = procs_used(jobs)
+    ok = jobs["run_time"].to_numpy() > 0
+    wanted = [int(v) for v in settings["procs"]]
+    if int(np.isin(p[ok], wanted).sum()) >= int(settings["min_jobs"]) or not settings[
+            "fallback_to_mode"]:
+        return wanted
+    counts = pd.Series(p[ok & (p > 0)]).value_counts(sort=False).sort_index()
+    if counts.empty:
+        raise ConfigError("schroeder2004 study: no job with known processors and run time")
+    return [int(counts.idxmax())]  # most jobs; ties -> the smallest processor count
+
+
+def paper_config(trace: str, procs: list[int], settings: Mapping[str, Any]) -> dict[str, Any]:
+    """The paper driver's configuration (validated by :func:`paper.resolve_config`)."""
+    raw = {k: settings[k] for k in ("split", "slowdown", "mgh_factor", "seed", "hosts", "loads",
+                                    "replications", "cutoff_candidates", "cutoff_replications",
+                                    "many_hosts_load")}
+    raw |= {"trace": trace, "subset": {"procs": procs}, "service_orders": ["trace"],
+            "many_hosts": [], "scaled_loads": [settings["many_hosts_load"]]}
+    return paper.resolve_config(raw, "default", source="config trace_studies.schroeder2004")
+
+
+def run(inputs: StudyInputs, settings: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
+    """Tables ``table1``, ``cutoffs``, ``slowdown`` (module docstring)."""
+    procs = choose_procs(inputs.jobs, settings)
+    cfg = paper_config(inputs.trace, procs, settings)
+    st = paper.service_trace(inputs.jobs, cfg["subset"])
+    if settings["max_jobs"] is not None:
+        n = int(settings["max_jobs"])
+        st = ServiceTrace(st.submit[:n], st.service[:n], st.report | {"jobs": min(n, len(st))})
+    derivation, evaluation = st.halves(cfg["split"])
+    h = inputs.header
+    t1 = pd.DataFrame([{"source": "this log"} | paper.table1_row(
+        inputs.trace, st, cfg["subset"], h.unix_start_time, h.time_zone_string)])
+    cuts = paper.derive_cutoffs(derivation, cfg)
+    sims = paper.run_poisson(evaluation, cuts, cfg, "trace")
+    analysis = paper.analyze(evaluation, cuts, cfg)
+    return {"table1": table1(t1, inputs.paper.get("published", {}).get("table1", {})),
+            "cutoffs": cuts[cuts["load"].isin(cfg["loads"])].drop(columns=["cutoffs"])
+            .reset_index(drop=True),
+            "slowdown": slowdown_table(sims, analysis)}
+
+
+def table1(ours: pd.DataFrame, published: Mapping[str, Any]) -> pd.DataFrame:
+    """Paper's Table 1 layout (jobs, mean/min/max service time, C²), our row first, then the
+    paper's logs as reference rows."""
+    cols = ["jobs", "mean_service", "min_service", "max_service", "scv"]
+    rows = [{"source": f"Schroeder 2004 Table 1 ({log})", "system": log, "subset": "",
+             "duration": ""} | {c: float(v[c]) for c in cols}
+            for log, v in published.items()]
+    keep = ["source", "system", "subset", "duration", *cols, "lag1_autocorr_log_service"]
+    return pd.concat([ours[keep], pd.DataFrame(rows)], ignore_index=True)
+
+
+def slowdown_table(sims: pd.DataFrame, analysis: pd.DataFrame) -> pd.DataFrame:
+    """One row per (hosts, load, policy, cutoff method): simulated mean/variance of slowdown,
+    mean response and wait, Host-1 load share, and the analytic mean slowdown (Theorem 1) for the
+    policies with analytic cutoffs (or none)."""
+    cols = ["hosts", "load", "policy", "cutoff_method", "mean_slowdown", "var_slowdown",
+            "mean_response", "mean_wait", "load_fraction_host1", "replications", "jobs"]
+    out = sims[cols].copy()
+    a = analysis[["hosts", "load", "policy", "mean_slowdown"]].rename(
+        columns={"mean_slowdown": "analysis_mean_slowdown"})
+    out = out.merge(a, on=["hosts", "load", "policy"], how="left")
+    out.loc[~out["cutoff_method"].isin(["", "analytic"]), "analysis_mean_slowdown"] = np.nan
+    return out.sort_values(["hosts", "load", "policy", "cutoff_method"], kind="stable"
+                           ).reset_index(drop=True)
+
+
+def figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
+    """Figure 2 (load-balancing policies) and Figure 4 (SITA variants): mean and variance of
+    slowdown vs load, 2 hosts; Figure 5: Host-1 load share of the SITA-U cutoffs."""
+    sd = tables["slowdown"]
+    sub = tables["table1"]["subset"].iloc[0]
+    two = sd[sd["hosts"] == 2]
+    return {
+        "fig2": paper.figure_mean_var(two, ["Random", "Least-Work-Left", "SITA-E"],
+                                      f"{sub}, 2 hosts, Poisson arrivals (cf. paper Fig. 2)"),
+        "fig4": paper.figure_mean_var(two, ["SITA-E", "SITA-U-fair", "SITA-U-opt"],
+                                      f"{sub}, 2 hosts, Poisson arrivals (cf. paper Fig. 4)"),
+        "fig5": paper.figure_load_fraction(tables["cutoffs"], f"{sub}: load on Host 1 "
+                                           "(cf. paper Fig. 5)"),
+    }

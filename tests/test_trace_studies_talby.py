@@ -1,0 +1,50 @@
+"""Talby & Feitelson 2005 applied to a new log (schedlab.trace_studies.talby2005)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from test_trace_studies_framework import assert_deterministic
+
+from schedlab.papers.talby2005 import month_labels
+from schedlab.trace_studies import load
+from schedlab.trace_studies.talby2005 import SCHEDULERS, log_slice
+
+
+def test_tables_are_deterministic_and_consistent(repo):
+    t = assert_deterministic(repo, "talby2005", {"max_jobs": 400})
+    t2, t3, monthly = t["table2"], t["table3"], t["monthly"]
+    assert t2["scheduler"].tolist() == list(SCHEDULERS)
+    assert (t2["jobs"] == 400).all()
+    assert t2[["mean_wait_s", "mean_bsld"]].notna().all().all()
+    assert (t2["mean_bsld"] >= 1).all() and (t2["mean_wait_s"] >= 0).all()
+    # the paper's KTH values as a labelled reference column (Table 2 of the paper)
+    kth = t2.set_index("scheduler")["mean_wait_s (Talby KTH, raw log)"]
+    assert kth["conservative"] == 7302 and kth["maui"] == 6731
+    # EASY (every_event) and Maui (FCFS backfill order) schedule identically (config choice)
+    assert t2.loc[1, "mean_wait_s"] == t2.loc[3, "mean_wait_s"]
+    # months won: every month is won by at least one scheduler; the overall means are
+    # job-weighted averages of the monthly means
+    n_months = monthly["month"].nunique()
+    assert n_months >= 2
+    won = t3.set_index("scheduler").loc[list(SCHEDULERS), "wait_months"]
+    assert won.sum() >= n_months and won.max() <= n_months
+    for s in SCHEDULERS:
+        m = monthly[monthly["scheduler"] == s]
+        overall = float(t2.loc[t2["scheduler"] == s, "mean_wait_s"].iloc[0])
+        assert np.isclose((m["wait"] * m["jobs"]).sum() / m["jobs"].sum(), overall)
+    assert t["table4"]["flex_months"].iloc[0] + t["table4"]["maui_months"].iloc[0] <= n_months
+
+
+def test_figure(repo):
+    t = assert_deterministic(repo, "talby2005", {"max_jobs": 200})
+    figs = load("talby2005").figures(t)
+    assert list(figs) == ["monthly_wait"]
+
+
+def test_log_slice_months_then_jobs():
+    jobs = pd.DataFrame({"submit_time": [0, 40 * 86400, 10, 70 * 86400, 20]})
+    months = month_labels(jobs["submit_time"].to_numpy(), 1000000000, "UTC")  # 2001-09-09 start
+    assert log_slice(jobs, months, 1, None)["submit_time"].tolist() == [0, 10, 20]
+    assert log_slice(jobs, months, 1, 2)["submit_time"].tolist() == [0, 10]
+    assert len(log_slice(jobs, months, None, None)) == 5
