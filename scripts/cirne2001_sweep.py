@@ -1,4 +1,5 @@
-"""Snakemake adapter: Cirne 2001 §6.2 offered-load sweep point (all SA vs all user requests)."""
+"""Snakemake adapter: Cirne 2001 §6.2 offered-load sweep, one workload at every point of one
+parameter (all SA vs all user requests)."""
 
 from schedlab import smk
 from schedlab.io import write_parquet
@@ -7,8 +8,8 @@ from schedlab.papers import cirne2001
 
 def main(snakemake):
     w = snakemake.wildcards
-    df, meta = cirne2001.run_sweep_point(snakemake.params.settings, w.param, float(w.value),
-                                         int(w.w), model=snakemake.params.model)
+    df, meta = cirne2001.run_sweep(snakemake.params.settings, w.param, int(w.w),
+                                   model=snakemake.params.model)
     write_parquet(snakemake.output[0], df, meta)
 
 

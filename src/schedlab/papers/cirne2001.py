@@ -139,15 +139,16 @@ class CBMachine:
     ``sa_version``: ``"cb"`` (SAcb, Figure 5) or ``"g"`` (SAg: one forked simulation per request)."""
 
     def __init__(self, wl: Workload, machine_procs: int, policy: str = "user",
-                 sa_version: str = "cb") -> None:
+                 sa_version: str = "cb", first_job: int = 0) -> None:
         if policy not in ("user", "sa") or sa_version not in ("cb", "g"):
             raise ConfigError(f"{PAPER}: unknown policy {policy!r} or SA version {sa_version!r}")
         self.wl, self.P, self.policy, self.sa_version = wl, machine_procs, policy, sa_version
         self.overrides: dict[int, Any] = {}
-        self.now = float(wl.submit[0]) if wl.n_jobs else 0.0
+        # first_job > 0: an empty machine at that job's arrival (earlier jobs are never simulated)
+        self.now = float(wl.submit[first_job]) if wl.n_jobs else 0.0
         self.t = np.array([self.now])
         self.f = np.array([machine_procs], dtype=np.int64)
-        self.next_arrival = 0
+        self.next_arrival = first_job
         self.arrivals = True
         self.te_is_tr = False  # SAg's simulations: every job runs for its requested time
         self.fixpoint = False  # compression: one pass (default) or passes until no job moves
@@ -355,15 +356,17 @@ class CBMachine:
             return True
         return False
 
-    def run(self, stop_before: int | None = None, until_started: int | None = None) -> bool:
+    def run(self, stop_before: int | None = None, until_started: int | None = None,
+            deadline: float = INF) -> bool:
         """Advance the simulation. Stops (returning True) just before job ``stop_before`` arrives,
-        or once job ``until_started`` has started; otherwise runs to the end (False)."""
+        or once job ``until_started`` has started; otherwise runs to the end, or until the next
+        event would come after ``deadline`` (False)."""
         wl = self.wl
         while True:
             if until_started is not None and not math.isnan(self.start[until_started]):
                 return True
             tn = self._next_time()
-            if tn == INF:
+            if tn == INF or tn > deadline:
                 return False
             if tn > self.now:
                 self.now = tn
@@ -731,14 +734,18 @@ def _merge(base: dict[str, Any], upd: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+SCALES = {"default": None, "full": "full", "paper": "paper_scale"}
+
+
 def settings(cfg: dict[str, Any], quick: bool = False, scale: str = "default") -> dict[str, Any]:
-    """The experiment settings from config/papers/cirne2001_sa.yaml with the ``quick`` or
-    ``paper_scale`` overrides applied; validated."""
-    if scale not in ("default", "paper"):
-        raise ConfigError(f"{PAPER}: cirne2001_scale must be 'default' or 'paper', not {scale!r}")
-    s = {k: v for k, v in cfg.items() if k not in ("quick", "paper_scale")}
-    if scale == "paper":
-        s = _merge(s, cfg.get("paper_scale", {}))
+    """The experiment settings from config/papers/cirne2001_sa.yaml with the ``full`` or
+    ``paper_scale`` overrides (``scale``) and then the ``quick`` ones applied; validated."""
+    if scale not in SCALES:
+        raise ConfigError(f"{PAPER}: papers.cirne2001.scale must be one of {sorted(SCALES)}, "
+                          f"not {scale!r}")
+    s = {k: v for k, v in cfg.items() if k not in ("quick", "full", "paper_scale")}
+    if SCALES[scale]:
+        s = _merge(s, cfg.get(SCALES[scale], {}))
     if quick:
         s = _merge(s, cfg.get("quick", {}))
     st = s.get("single_target", {})
@@ -802,11 +809,32 @@ def run_sweep_point(s: dict[str, Any], param: str, value: float, w: int,
     return out, meta
 
 
+def run_sweep(s: dict[str, Any], param: str, w: int, model: dict[str, Any] | None = None
+              ) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Workload ``w`` of every point of the ``param`` sweep (one Snakemake job)."""
+    values = s["offered_load"][param] if param in ("kappa_L", "kappa_sigma") else None
+    if values is None:
+        raise ConfigError(f"{PAPER}: unknown sweep parameter {param!r}")
+    runs = [run_sweep_point(s, param, float(v), w, model) for v in values]
+    meta = {**runs[0][1], "values": [float(v) for v in values]}
+    meta.pop("value", None)
+    return pd.concat([r[0] for r in runs], ignore_index=True), meta
+
+
+def inline_runs(s: dict[str, Any], model: dict[str, Any] | None = None
+                ) -> tuple[list[pd.DataFrame], list[pd.DataFrame]]:
+    """Every single-target workload and sweep run in this process (the quick profile's one job)."""
+    single = [run_single_workload(s, w, model)[0] for w in range(s["n_workloads"])]
+    sweep = [run_sweep(s, p, w, model)[0] for p in ("kappa_L", "kappa_sigma")
+             for w in range(s["offered_load"]["workloads_per_point"])]
+    return single, sweep
+
+
 # --------------------------------------------------------------------------------------------------
 # Table assembly
 # --------------------------------------------------------------------------------------------------
 TABLES = ("experiments", "table13", "table14", "table18", "breakdowns", "emergent", "sweep",
-          "sigma_distribution")
+          "sigma_distribution", "nas_experiments", "table16", "table16_by_kind")
 SCENARIOS = {"sa_static": ("sa", "D_static"), "sa_adaptive": ("sa_adaptive", "D_adaptive"),
              "user_static": ("user", "D_static"), "user_adaptive": ("user_adaptive", "D_adaptive")}
 
@@ -843,9 +871,12 @@ def sigma_distribution(sweep: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["kappa_sigma", "quantile", "sigma"])
 
 
-def build_tables(single: list[pd.DataFrame], sweep: list[pd.DataFrame], s: dict[str, Any]
-                 ) -> dict[str, pd.DataFrame]:
-    """All tables of the reproduction from the per-workload run frames."""
+def build_tables(single: list[pd.DataFrame], sweep: list[pd.DataFrame], s: dict[str, Any],
+                 nas: list[pd.DataFrame] | None = None) -> dict[str, pd.DataFrame]:
+    """All tables of the reproduction from the per-workload run frames (and the per-log NAS
+    validation frames of :mod:`schedlab.papers.cirne2001_nas`)."""
+    from .cirne2001_nas import nas_tables
+
     exp = pd.concat(single, ignore_index=True).sort_values(["workload", "job_id"],
                                                             kind="stable").reset_index(drop=True)
     if exp.empty:
@@ -867,6 +898,8 @@ def build_tables(single: list[pd.DataFrame], sweep: list[pd.DataFrame], s: dict[
         "emergent": emergent_by_load(exp, deciles, rng, max(100, B // 5), conf),
         "sweep": sweep_table(sw, rng, B, conf) if not sw.empty else pd.DataFrame(),
         "sigma_distribution": sigma_distribution(sw) if not sw.empty else pd.DataFrame(),
+        **nas_tables(nas or [], s, np.random.default_rng(
+            np.random.SeedSequence(int(s["seed"]), spawn_key=(5,)))),
     }
 
 
@@ -890,6 +923,7 @@ EMERGENT_FIGURES = {"fig58_cr_by_D_emergent": "cr", "fig60_tt_by_D_emergent": "t
 FIGURES = ("fig38_relative_tt_distribution", *BREAKDOWN_FIGURES, "fig56_wait_share_by_D",
            *EMERGENT_FIGURES, "fig59_D_distribution", "fig63_kappa_L", "fig64_sigma_distributions",
            "fig65_offered_load_kappa_sigma", "fig66_kappa_sigma")
+NAS_FIGURE = "fig57_nas_by_kind"  # only when the NAS validation runs (execution times configured)
 _LABEL = {"tt": "turn-around time [s]", "wait": "wait time [s]", "te": "execution time [s]",
           "cr": "requested computation [proc-s]"}
 
@@ -934,8 +968,9 @@ def _breakdown_figure(bd: pd.DataFrame, factor: str, measure: str, title: str):
     return fig
 
 
-def make_figures(tables: dict[str, pd.DataFrame], outdir: str) -> None:
-    """Write every figure of :data:`FIGURES` (PNG + PDF) into ``outdir``."""
+def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = False) -> None:
+    """Write every figure of :data:`FIGURES` (PNG + PDF) into ``outdir``, and Figure 57 (NAS
+    validation, :data:`NAS_FIGURE`) when ``fig57``."""
     from pathlib import Path
 
     from ..plotting import new_figure, save_figure
@@ -1027,6 +1062,10 @@ def make_figures(tables: dict[str, pd.DataFrame], outdir: str) -> None:
     ax.legend()
     ax.set_title("Figure 65 - offered load as a function of kappa_sigma")
     save_figure(fig, out / "fig65_offered_load_kappa_sigma")
+    if fig57:
+        from .cirne2001_nas import figure57
+
+        save_figure(figure57(tables["table16_by_kind"]), out / NAS_FIGURE)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1140,12 +1179,8 @@ def scorecard(tables: dict[str, pd.DataFrame], s: dict[str, Any]) -> pd.DataFram
                                   " but SA stays better", cond,
                                   bool(ks["relative_tt"].iloc[-1] > ks["relative_tt"].iloc[0]
                                        and (ks["relative_tt"] < 1).all())))
-    nas = s.get("nas_validation", {})
-    for req, pv in pub["table16_geomean_tt_s"].items():
-        rows.append(value_row(PAPER, "Table 16", f"NAS validation: geometric mean turn-around, "
-                              f"{req}", "CTC/KTH/SDSC-SP2 logs with NAS target jobs", pv, None, "s",
-                              note="not run: the NPB SP2 per-partition execution times (thesis "
-                                   "source: nas.nasa.gov/Software/NPB) are not printed in the "
-                                   "thesis nor available offline"
-                                   if not nas.get("execution_times") else ""))
+    from .cirne2001_nas import scorecard_rows
+
+    rows += scorecard_rows(tables["table16"], tables["table16_by_kind"],
+                           tables["nas_experiments"], s)
     return scorecard_frame(rows)
