@@ -1,0 +1,176 @@
+"""Perković & Keleher 2000 §4–6 applied to any log: queue orders, guarantees, speculation.
+
+What runs (one simulation per row of the paper's Table 4 × {guarantees, -NG} × experiment), all
+through :mod:`schedlab.papers.perkovic2000` (job preparation, sweep points, per-run summaries,
+the frames behind Figures 3–6, Table 3) and the pk-* schedulers
+(:func:`schedlab.sim.schedulers.pk_backfill.simulate_pk`):
+
+* §5 / Figure 3 (``figure3``): the queue orders D (= conservative backfilling, "BF"), P, R, 1/L,
+  P/L, R/L with start-time guarantees and without (-NG, §4's weighted-delay anti-starvation term):
+  mean bounded slowdown (10 s bound), mean delay (wait) and mean response time, each also relative
+  to conservative backfilling (``*_ratio``), and the share of jobs that start immediately (§4);
+* §5 / Figure 4 (``figure4``): bounded slowdown per shape group (SN/SW/LN/LW, relative to BF);
+* §4 / Table 3 (``table3``): initial guaranteed delay / actual delay under BF, for the jobs that
+  did not start immediately;
+* §6 / Figures 5–6 (``speculation``): speculative backfilling at each speculation percentage,
+  relative to the same algorithm without speculation (``spec``), and with §6.1 test runs,
+  relative to speculation without test runs (``spectest``).
+
+Readings chosen (see also the paper driver's docstring):
+
+* the log: the first ``max_jobs`` records of the cleaned log (``null`` = all of it; the archive's
+  logs are in submission order), normalized by the engine's counted rules
+  (:func:`schedlab.normalize.normalize`; the ``normalization`` table counts each rule), as the
+  Tang study slices its log;
+* the machine: the log's own size (registry ``machine_size``; setting ``machine: log``) — the paper
+  ran its CTC log on 430 nodes; an integer overrides it;
+* shape groups: "long" = estimate above the median estimate (the paper driver's default reading);
+* scheduler constants the paper gives (test-run lengths, §4's starvation horizon, widening) and
+  the seed entropy are those of ``config/papers/perkovic2000.yaml`` unless a setting overrides them.
+
+Reference columns: where the paper printed a number for its own log (CTC SP2, 430 nodes: §4's 61%
+of jobs starting immediately, §5's reductions of P/L-NG and R/L-NG relative to BF, Table 3), it is
+shown in a column labelled ``Perković CTC …`` — a reference point from another log, not a target.
+
+Settings (``DEFAULTS[variant]``, overridable from config ``trace_studies: {perkovic2000: ...}``):
+``max_jobs`` (int or null), ``machine`` ("log" or int), ``orders`` (subset of D, P, R, 1/L, P/L,
+R/L), ``experiments`` (subset of base, spec, spectest; base is always run), ``spec_percentages``
+(speculated / estimated running time, §6.2), ``seed_entropy`` (null = the paper config's),
+``paper_config`` (path of the paper config, relative to the working directory).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from ..errors import ConfigError
+from ..papers import perkovic2000 as pk
+from . import StudyInputs
+
+TITLE = ("Perković & Keleher 2000 §4–6: queue orders with and without guarantees, "
+         "speculative backfilling")
+NOTES = ("Queue orders of Table 4 with start-time guarantees and without (-NG), on the first "
+         "max_jobs jobs of the log at the log's machine size; metrics relative to conservative "
+         "backfilling (BF) as in Figure 3. Columns 'Perković CTC …' are the paper's values for its "
+         "own log (CTC SP2, 430 nodes): a reference point, not a target.")
+REF = "Perković CTC"
+_BASE = {"orders": ["D", "P", "R", "1/L", "P/L", "R/L"], "machine": "log", "seed_entropy": None,
+         "paper_config": "config/papers/perkovic2000.yaml"}
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "default": {**_BASE, "max_jobs": 8000, "experiments": ["base", "spec", "spectest"],
+                "spec_percentages": [0.5]},
+    "quick": {**_BASE, "max_jobs": 1000, "experiments": ["base", "spec", "spectest"],
+              "spec_percentages": [0.5]},
+    "full": {**_BASE, "max_jobs": None, "experiments": ["base", "spec", "spectest"],
+             "spec_percentages": [0.2, 0.5, 0.8]},
+}
+EXPERIMENTS = ("base", "spec", "spectest")
+
+
+def read_paper_config(path: str) -> dict[str, Any]:
+    """The paper's config file (scheduler constants, published values)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"trace study perkovic2000: paper config {path} not found")
+    return yaml.safe_load(p.read_text())
+
+
+def run_settings(settings: dict[str, Any], machine_size: int) -> tuple[dict[str, Any], int]:
+    """The paper driver's settings dict (paper config updated with ours) and the machine size."""
+    cfg = read_paper_config(settings["paper_config"])
+    s = {k: v for k, v in cfg.items() if k not in ("quick_settings", "full_settings", "published")}
+    s.update(settings)
+    if s.get("seed_entropy") is None:
+        s["seed_entropy"] = cfg["seed_entropy"]
+    bad = [e for e in s["experiments"] if e not in EXPERIMENTS]
+    if bad:
+        raise ConfigError(f"trace study perkovic2000: experiments {bad} not in {EXPERIMENTS}")
+    m = settings.get("machine", "log")
+    machine = int(machine_size) if m == "log" else int(m)
+    if machine < 1:
+        raise ConfigError(f"trace study perkovic2000: machine must be 'log' or >= 1, got {m!r}")
+    return s, machine
+
+
+def points(s: dict[str, Any], machine: int) -> list[pk.RunPoint]:
+    """Every simulation: base always, then spec / spectest at each speculation percentage."""
+    exps = ["base", *[e for e in s["experiments"] if e != "base"]]
+    out = []
+    for exp in exps:
+        for pct in (s["spec_percentages"] if exp in pk.SWEPT else [None]):
+            out += [pk.RunPoint(machine, exp, o, g, None if pct is None else float(pct))
+                    for o in s["orders"] for g in (True, False)]
+    return out
+
+
+def _references(pub: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """{algorithm: {column: published value}} of Figure 3 (§4, §5) on the paper's CTC log."""
+    ref: dict[str, dict[str, float]] = {"BF": {"started_immediately": pub["started_immediately"],
+                                               "bounded_slowdown_ratio": 1.0, "delay_ratio": 1.0}}
+    for algo in ("P/L-NG", "R/L-NG"):
+        ref[algo] = {"bounded_slowdown_ratio": round(1.0 - pub["bsd_reduction"][algo]["BF"], 6),
+                     "delay_ratio": round(1.0 - pub["delay_reduction"][algo]["BF"], 6)}
+    return ref
+
+
+FIG3_COLUMNS = ["algorithm", "order", "guarantees", "jobs", "bounded_slowdown", "delay", "response",
+                "bounded_slowdown_ratio", "delay_ratio", "response_ratio", "started_immediately"]
+
+
+def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """Figure 3/4 frames, Table 3 and the speculation frames on ``inputs``' log (see module)."""
+    s, machine = run_settings(settings, inputs.machine_size)
+    entropy = int(s["seed_entropy"])
+    n = s.get("max_jobs")
+    raw = inputs.jobs if n is None else inputs.jobs.head(int(n))
+    table, report = pk.prepare_jobs(raw, inputs.header, machine, None, source=inputs.trace)
+    if table.empty:
+        raise ConfigError(f"trace study perkovic2000: no simulatable job in {inputs.trace}")
+    rows: list[dict] = []
+    bf_jobs = None
+    for point in points(s, machine):
+        jobs = pk.run_point(table, point, s, entropy)
+        rows += pk.summarize(jobs, point)
+        if point.experiment == "base" and point.algorithm == "BF":
+            bf_jobs = jobs
+    frames = pk.figure_frames(pd.DataFrame(rows), machine)
+    pub = read_paper_config(s["paper_config"])["published"]
+    fig3 = frames["fig3"][FIG3_COLUMNS].copy()
+    refs = _references(pub)
+    for col in ("started_immediately", "bounded_slowdown_ratio", "delay_ratio"):
+        fig3[f"{REF} {col}"] = [refs.get(a, {}).get(col, math.nan) for a in fig3["algorithm"]]
+    t3 = pk.table3(bf_jobs) if bf_jobs is not None else pd.DataFrame()
+    if len(t3):
+        t3[REF] = [float(pub["table3"][k]) for k in t3["statistic"]]
+    spec = pd.concat([frames["fig5"].assign(reference="same algorithm without speculation"),
+                      frames["fig6"].assign(reference="speculation without test runs")],
+                     ignore_index=True)
+    spec_cols = ["experiment", "percentage", "algorithm", "order", "guarantees",
+                 "bounded_slowdown", "bounded_slowdown_improvement", "delay", "delay_improvement",
+                 "kills", "spec_starts", "test_runs", "speculative_successes", "reference"]
+    fig4_cols = ["group", "algorithm", "order", "guarantees", "jobs", "bounded_slowdown",
+                 "bounded_slowdown_ratio", "delay", "delay_ratio"]
+    out = {"figure3": fig3, "figure4": frames["fig4"][fig4_cols], "table3": t3,
+           "speculation": spec.reindex(columns=spec_cols)}
+    for df in out.values():
+        df.insert(0, "trace", inputs.trace)
+        df.insert(1, "machine", machine)
+        df.insert(2, "log_jobs", len(table))
+    out["normalization"] = pd.DataFrame(
+        [{"rule": k, "count": int(v)} for k, v in report.items() if isinstance(v, int | np.integer)])
+    return {k: v.reset_index(drop=True) for k, v in out.items()}
+
+
+def figures(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
+    """Figure 3's layout (the paper driver's figure): metrics and their ratio to BF per order."""
+    f3 = tables["figure3"]
+    fig = pk.make_figure("fig3", f3)
+    fig.suptitle(f"Perković & Keleher Figure 3 layout on {f3['trace'].iloc[0]}: first "
+                 f"{int(f3['log_jobs'].iloc[0]):,} jobs, {int(f3['machine'].iloc[0])} processors")
+    return {"figure3": fig}
