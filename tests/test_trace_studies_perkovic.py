@@ -24,6 +24,18 @@ def small_log(n_jobs: int = 300, machine: int = 32, seed: int = 7, trace: str = 
     return StudyInputs(trace, table, header, machine, models_dir)
 
 
+def run_twice(study: str, inputs: StudyInputs, settings: dict) -> tuple[dict, dict]:
+    """The study's tables from two independent runs (for the determinism checks)."""
+    mod = load(study)
+    return mod.run(inputs, settings), mod.run(inputs, settings)
+
+
+def assert_same_tables(a: dict[str, pd.DataFrame], b: dict[str, pd.DataFrame]) -> None:
+    assert sorted(a) == sorted(b)
+    for name in a:
+        pd.testing.assert_frame_equal(a[name], b[name])
+
+
 def settings(repo, **kw):
     mod = load("perkovic2000")
     return {**mod.DEFAULTS["quick"], "max_jobs": 200, "orders": ["D", "1/L", "R/L"],
@@ -32,16 +44,12 @@ def settings(repo, **kw):
 
 @pytest.fixture(scope="module")
 def result(repo):
-    mod = load("perkovic2000")
     inputs = small_log()
-    return inputs, mod.run(inputs, settings(repo)), mod.run(inputs, settings(repo))
+    return inputs, *run_twice("perkovic2000", inputs, settings(repo))
 
 
 def test_deterministic(result):
-    _, a, b = result
-    assert sorted(a) == sorted(b)
-    for name in a:
-        pd.testing.assert_frame_equal(a[name], b[name])
+    assert_same_tables(result[1], result[2])
 
 
 def test_figure3_layout_and_invariants(result):

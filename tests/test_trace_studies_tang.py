@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 import yaml
 from matplotlib.figure import Figure
-from test_trace_studies_perkovic import small_log
+from test_trace_studies_perkovic import assert_same_tables, run_twice, small_log
 
 from schedlab.errors import ConfigError
 from schedlab.trace_studies import load
@@ -21,16 +21,11 @@ def settings(repo, **kw):
 
 @pytest.fixture(scope="module")
 def result(repo):
-    mod = load("tang2013")
-    inputs = small_log(250, machine=32, seed=11)
-    return mod.run(inputs, settings(repo)), mod.run(inputs, settings(repo))
+    return run_twice("tang2013", small_log(250, machine=32, seed=11), settings(repo))
 
 
 def test_deterministic(result):
-    a, b = result
-    assert sorted(a) == sorted(b)
-    for name in a:
-        pd.testing.assert_frame_equal(a[name], b[name])
+    assert_same_tables(*result)
 
 
 def test_table_layout_and_references(result, repo):

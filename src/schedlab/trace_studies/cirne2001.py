@@ -68,12 +68,12 @@ _BASE = {"machine_procs": "log", "seed": 20010601, "sa_version": "cb", "confiden
          "params": {}, "models_config": "config/papers/cirne2001.yaml",
          "sa_config": "config/papers/cirne2001_sa.yaml"}
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "default": {**_BASE, "experiments": 240, "targets_per_workload": 30, "jobs_per_workload": 1000,
+    "default": {**_BASE, "experiments": 400, "targets_per_workload": 40, "jobs_per_workload": 2000,
                 "resamples": 1000},
-    "quick": {**_BASE, "experiments": 20, "targets_per_workload": 10, "jobs_per_workload": 300,
+    "quick": {**_BASE, "experiments": 40, "targets_per_workload": 20, "jobs_per_workload": 500,
               "resamples": 200},
-    "full": {**_BASE, "experiments": 2000, "targets_per_workload": 50, "jobs_per_workload": 5000,
-             "resamples": 1000},
+    "full": {**_BASE, "experiments": 4000, "targets_per_workload": 50,
+             "jobs_per_workload": 10000, "resamples": 1000},
 }
 
 
