@@ -16,6 +16,8 @@ import argparse
 import time
 from pathlib import Path
 
+import yaml
+
 from schedlab.io import read_parquet, read_parquet_metadata
 from schedlab.registry import load_registry
 from schedlab.swf import SWFHeader
@@ -32,10 +34,12 @@ def main() -> None:
     jobs, _ = read_parquet(base / "clean.parquet")
     header = SWFHeader.from_dict(read_parquet_metadata(base / "jobs.parquet")["swf_header"])
     machine = load_registry().entries[a.trace].machine_size or header.machine_size
-    inputs = StudyInputs(a.trace, jobs, header, int(machine), Path("results/models") / a.trace)
     print(f"{a.trace}: {len(jobs)} jobs, {machine} processors")
     for name in a.study:
         mod = load(name)
+        paper = yaml.safe_load(Path(f"config/papers/{name}.yaml").read_text())
+        inputs = StudyInputs(a.trace, jobs, header, int(machine), Path("results/models") / a.trace,
+                             paper=paper)
         for variant in a.variant:
             t0 = time.perf_counter()
             c0 = time.process_time()

@@ -24,7 +24,7 @@ MACHINE = 32
 def inputs(tmp_path_factory):
     """A small log and its fitted chapter-3 models, written as rule fit_models writes them."""
     d = tmp_path_factory.mktemp("models")
-    log = small_log(1500, machine=MACHINE, seed=5, models_dir=d)
+    log = small_log(1500, machine=MACHINE, seed=5, study="cirne2001", models_dir=d)
     for name, r in fit_all(log.jobs, trace="tiny", machine_size=MACHINE).items():
         (d / f"{name}.json").write_text(json.dumps(r.to_dict()))
     return log
@@ -33,7 +33,6 @@ def inputs(tmp_path_factory):
 def settings(repo, **kw):
     return {**load("cirne2001").DEFAULTS["quick"], "experiments": 12, "targets_per_workload": 6,
             "jobs_per_workload": 200, "resamples": 100,
-            "models_config": str(repo / "config/papers/cirne2001.yaml"),
             "sa_config": str(repo / "config/papers/cirne2001_sa.yaml"), **kw}
 
 
@@ -97,7 +96,7 @@ def test_machine_override_figure_and_errors(inputs, repo, tmp_path):
     assert (r["table13"]["machine_procs"] == 64).all()
     figs = mod.figures(r)
     assert list(figs) == ["table13_14"] and isinstance(figs["table13_14"], Figure)
-    empty = small_log(50, machine=MACHINE, models_dir=tmp_path)
+    empty = small_log(50, machine=MACHINE, study="cirne2001", models_dir=tmp_path)
     with pytest.raises(ConfigError, match="no fitted model"):
         mod.run(empty, settings(repo))
     with pytest.raises(ConfigError, match="machine_procs"):

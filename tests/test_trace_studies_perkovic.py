@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,16 +15,20 @@ from schedlab.errors import ConfigError
 from schedlab.synth import params_from_dict, rigid_workload, swf_workload
 from schedlab.trace_studies import StudyInputs, load
 
+REPO = Path(__file__).resolve().parents[1]
 REPO_CONFIG = "config/papers/perkovic2000.yaml"
 
 
-def small_log(n_jobs: int = 300, machine: int = 32, seed: int = 7, trace: str = "tiny",
+def small_log(n_jobs: int = 300, machine: int = 32, seed: int = 7,
+              study: str = "perkovic2000",
               models_dir=None) -> StudyInputs:
-    """A small SWF log (Cirne's rigid model, published parameters) as study inputs."""
+    """A small SWF log (Cirne's rigid model, published parameters) as ``study`` sees it (with its
+    paper config, as the pipeline's adapter passes it)."""
     jobs, _ = rigid_workload(params_from_dict({"machine_size": machine}), n_jobs,
                              np.random.SeedSequence(seed))
     table, header = swf_workload(jobs, machine, "test log")
-    return StudyInputs(trace, table, header, machine, models_dir)
+    paper = yaml.safe_load((REPO / "config" / "papers" / f"{study}.yaml").read_text())
+    return StudyInputs("tiny", table, header, machine, models_dir, paper=paper)
 
 
 def run_twice(study: str, inputs: StudyInputs, settings: dict) -> tuple[dict, dict]:
@@ -39,7 +46,7 @@ def assert_same_tables(a: dict[str, pd.DataFrame], b: dict[str, pd.DataFrame]) -
 def settings(repo, **kw):
     mod = load("perkovic2000")
     return {**mod.DEFAULTS["quick"], "max_jobs": 200, "orders": ["D", "1/L", "R/L"],
-            "paper_config": str(repo / REPO_CONFIG), **kw}
+            **kw}
 
 
 @pytest.fixture(scope="module")
@@ -109,5 +116,5 @@ def test_machine_override_and_bad_settings(repo):
     assert t["speculation"].empty
     with pytest.raises(ConfigError, match="experiments"):
         mod.run(inputs, settings(repo, experiments=["base", "greedy"]))
-    with pytest.raises(ConfigError, match="paper config"):
-        mod.run(inputs, settings(repo, paper_config=str(repo / "nope.yaml")))
+    with pytest.raises(ConfigError, match=r"needs config/papers/perkovic2000\.yaml"):
+        mod.run(dataclasses.replace(inputs, paper={}), settings(repo))

@@ -15,13 +15,13 @@ PAPER_CONFIG = "config/papers/tang2013.yaml"
 
 
 def settings(repo, **kw):
-    return {**load("tang2013").DEFAULTS["quick"], "max_jobs": 200,
-            "paper_config": str(repo / PAPER_CONFIG), **kw}
+    return {**load("tang2013").DEFAULTS["quick"], "max_jobs": 200, **kw}
 
 
 @pytest.fixture(scope="module")
 def result(repo):
-    return run_twice("tang2013", small_log(250, machine=32, seed=11), settings(repo))
+    return run_twice("tang2013", small_log(250, machine=32, seed=11, study="tang2013"),
+                     settings(repo))
 
 
 def test_deterministic(result):
@@ -71,7 +71,7 @@ def test_gains_relative_to_base(result):
 
 def test_static_only_grid_and_figure(repo):
     mod = load("tang2013")
-    r = mod.run(small_log(120, machine=32, seed=3), settings(
+    r = mod.run(small_log(120, machine=32, seed=3, study="tang2013"), settings(
         repo, adaptive=[], balance_factors=[1.0, 0.75, 0.5], windows=[1, 4]))
     t = r["table"]
     assert "BF Adapt." not in set(t["configuration"])
@@ -84,6 +84,6 @@ def test_static_only_grid_and_figure(repo):
 def test_bad_settings(repo):
     mod = load("tang2013")
     with pytest.raises(ConfigError, match="adaptive"):
-        mod.run(small_log(50), settings(repo, adaptive=["adapt-x"]))
+        mod.run(small_log(50, study="tang2013"), settings(repo, adaptive=["adapt-x"]))
     with pytest.raises(ConfigError, match="backfill"):
-        mod.run(small_log(50), settings(repo, backfill="fcfs"))
+        mod.run(small_log(50, study="tang2013"), settings(repo, backfill="fcfs"))

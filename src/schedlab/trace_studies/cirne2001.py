@@ -3,7 +3,8 @@
 (a) ``model_parameters`` — chapter 3: the rigid workload model fitted to this log (rule
 ``fit_models`` -> ``results/models/{trace}/*.json``, read from ``inputs.models_dir``) beside the
 thesis' published values for its ANL, CTC, KTH and SDSC logs (Tables 1–10, from
-``config/papers/cirne2001.yaml`` ``models.published``; rows and quantities as in
+``config/papers/cirne2001.yaml`` ``models.published``, passed as ``inputs.paper``; rows and
+quantities as in
 :func:`schedlab.models.compare.comparison_tables`). The thesis columns are reference points from
 other logs, not targets.
 
@@ -36,8 +37,8 @@ Readings chosen:
 Settings: ``machine_procs`` ("log" or int), ``seed``, ``experiments``, ``targets_per_workload``,
 ``jobs_per_workload``, ``resamples``, ``confidence``, ``sa_version`` (cb | g), ``params``
 (overrides of :func:`schedlab.synth.params_from_dict`, applied before the fitted values),
-``models_config`` and ``sa_config`` (paths of the thesis' configs, relative to the working
-directory).
+``sa_config`` (path of ``config/papers/cirne2001_sa.yaml``, relative to the working directory: the
+published values of Tables 13, 14 and 18 live there, not in the paper config the pipeline passes).
 """
 
 from __future__ import annotations
@@ -65,8 +66,7 @@ NOTES = ("Synthetic moldable workloads: rigid part fitted from this log, moldabi
 REF = "Cirne thesis"
 THESIS_LOGS = ("ANL", "CTC", "KTH", "SDSC")
 _BASE = {"machine_procs": "log", "seed": 20010601, "sa_version": "cb", "confidence": 0.95,
-         "params": {}, "models_config": "config/papers/cirne2001.yaml",
-         "sa_config": "config/papers/cirne2001_sa.yaml"}
+         "params": {}, "sa_config": "config/papers/cirne2001_sa.yaml"}
 DEFAULTS: dict[str, dict[str, Any]] = {
     "default": {**_BASE, "experiments": 400, "targets_per_workload": 40, "jobs_per_workload": 2000,
                 "resamples": 1000},
@@ -154,7 +154,10 @@ def _with_reference(df: pd.DataFrame, values: dict[str, float]) -> pd.DataFrame:
 def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """Model comparison and Tables 13/14/18 on workloads fitted from ``inputs``' log."""
     fits = read_fits(inputs.models_dir, inputs.trace)
-    published = _yaml(settings["models_config"])["models"]["published"]
+    if "models" not in inputs.paper:
+        raise ConfigError("trace study cirne2001 needs config/papers/cirne2001.yaml "
+                          "(StudyInputs.paper)")
+    published = inputs.paper["models"]["published"]
     models = model_table(fits, published, inputs.trace,
                          {"jobs": len(inputs.jobs), "machine_size": inputs.machine_size})
     model, synth = synthetic_params(fits, settings)

@@ -26,7 +26,8 @@ Readings chosen (see also the paper driver's docstring):
   ran its CTC log on 430 nodes; an integer overrides it;
 * shape groups: "long" = estimate above the median estimate (the paper driver's default reading);
 * scheduler constants the paper gives (test-run lengths, §4's starvation horizon, widening) and
-  the seed entropy are those of ``config/papers/perkovic2000.yaml`` unless a setting overrides them.
+  the seed entropy are those of ``config/papers/perkovic2000.yaml`` (``inputs.paper``) unless a
+  setting overrides them.
 
 Reference columns: where the paper printed a number for its own log (CTC SP2, 430 nodes: §4's 61%
 of jobs starting immediately, §5's reductions of P/L-NG and R/L-NG relative to BF, Table 3), it is
@@ -35,19 +36,17 @@ shown in a column labelled ``Perković CTC …`` — a reference point from anot
 Settings (``DEFAULTS[variant]``, overridable from config ``trace_studies: {perkovic2000: ...}``):
 ``max_jobs`` (int or null), ``machine`` ("log" or int), ``orders`` (subset of D, P, R, 1/L, P/L,
 R/L), ``experiments`` (subset of base, spec, spectest; base is always run), ``spec_percentages``
-(speculated / estimated running time, §6.2), ``seed_entropy`` (null = the paper config's),
-``paper_config`` (path of the paper config, relative to the working directory).
+(speculated / estimated running time, §6.2), ``seed_entropy`` (null = the paper config's).
 """
 
 from __future__ import annotations
 
 import math
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from ..errors import ConfigError
 from ..papers import perkovic2000 as pk
@@ -60,8 +59,7 @@ NOTES = ("Queue orders of Table 4 with start-time guarantees and without (-NG), 
          "backfilling (BF) as in Figure 3. Columns 'Perković CTC …' are the paper's values for its "
          "own log (CTC SP2, 430 nodes): a reference point, not a target.")
 REF = "Perković CTC"
-_BASE = {"orders": ["D", "P", "R", "1/L", "P/L", "R/L"], "machine": "log", "seed_entropy": None,
-         "paper_config": "config/papers/perkovic2000.yaml"}
+_BASE = {"orders": ["D", "P", "R", "1/L", "P/L", "R/L"], "machine": "log", "seed_entropy": None}
 DEFAULTS: dict[str, dict[str, Any]] = {
     "default": {**_BASE, "max_jobs": 8000, "experiments": ["base", "spec", "spectest"],
                 "spec_percentages": [0.5]},
@@ -73,17 +71,13 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 EXPERIMENTS = ("base", "spec", "spectest")
 
 
-def read_paper_config(path: str) -> dict[str, Any]:
-    """The paper's config file (scheduler constants, published values)."""
-    p = Path(path)
-    if not p.is_file():
-        raise ConfigError(f"trace study perkovic2000: paper config {path} not found")
-    return yaml.safe_load(p.read_text())
-
-
-def run_settings(settings: dict[str, Any], machine_size: int) -> tuple[dict[str, Any], int]:
+def run_settings(paper: Mapping[str, Any], settings: dict[str, Any], machine_size: int
+                 ) -> tuple[dict[str, Any], int]:
     """The paper driver's settings dict (paper config updated with ours) and the machine size."""
-    cfg = read_paper_config(settings["paper_config"])
+    if "published" not in paper:
+        raise ConfigError("trace study perkovic2000 needs config/papers/perkovic2000.yaml "
+                          "(StudyInputs.paper)")
+    cfg = dict(paper)
     s = {k: v for k, v in cfg.items() if k not in ("quick_settings", "full_settings", "published")}
     s.update(settings)
     if s.get("seed_entropy") is None:
@@ -125,7 +119,7 @@ FIG3_COLUMNS = ["algorithm", "order", "guarantees", "jobs", "bounded_slowdown", 
 
 def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """Figure 3/4 frames, Table 3 and the speculation frames on ``inputs``' log (see module)."""
-    s, machine = run_settings(settings, inputs.machine_size)
+    s, machine = run_settings(inputs.paper, settings, inputs.machine_size)
     entropy = int(s["seed_entropy"])
     n = s.get("max_jobs")
     raw = inputs.jobs if n is None else inputs.jobs.head(int(n))
@@ -140,7 +134,7 @@ def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame
         if point.experiment == "base" and point.algorithm == "BF":
             bf_jobs = jobs
     frames = pk.figure_frames(pd.DataFrame(rows), machine)
-    pub = read_paper_config(s["paper_config"])["published"]
+    pub = inputs.paper["published"]
     fig3 = frames["fig3"][FIG3_COLUMNS].copy()
     refs = _references(pub)
     for col in ("started_immediately", "bounded_slowdown_ratio", "delay_ratio"):

@@ -22,24 +22,24 @@ Readings chosen:
   (non-contiguous) allocation, as the paper's SP2 setup (§4.1) — a contiguous, conservative BG/P
   setup is selectable with ``backfill: conservative`` and ``allocation: contiguous``;
 * tuning constants, metric readings (fair-start probe, loss-of-capacity δ) and the weightings are
-  those of ``config/papers/tang2013.yaml`` unless a setting of the same name overrides them.
+  those of ``config/papers/tang2013.yaml`` (``inputs.paper``) unless a setting of the same name
+  overrides them.
 
 Reference columns ``Tang SP2 …``: the paper's Table 3 values for its SP2 log (same layout and
 scheduler setup), a reference point from another log — not a target. No random numbers are drawn.
 
 Settings: ``max_jobs``, ``machine`` ("log" or int), ``backfill`` (easy | conservative),
 ``allocation`` (any | contiguous), ``balance_factors``, ``windows``, ``adaptive`` (subset of
-adapt-bf, adapt-w, adapt-2d), ``paper_config`` (path, relative to the working directory).
+adapt-bf, adapt-w, adapt-2d).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from ..errors import ConfigError
 from ..papers import tang2013 as tg
@@ -51,8 +51,7 @@ NOTES = ("Metric-aware scheduler (EASY, any-node allocation as the paper's SP2 s
          "Table 3 values for SDSC SP2: a reference point from another log, not a target.")
 REF = "Tang SP2"
 _BASE = {"machine": "log", "backfill": "easy", "allocation": "any",
-         "adaptive": ["adapt-bf", "adapt-w", "adapt-2d"],
-         "paper_config": "config/papers/tang2013.yaml"}
+         "adaptive": ["adapt-bf", "adapt-w", "adapt-2d"]}
 DEFAULTS: dict[str, dict[str, Any]] = {
     "default": {**_BASE, "max_jobs": 5000, "balance_factors": [1.0, 0.5], "windows": [1, 4]},
     "quick": {**_BASE, "max_jobs": 1000, "balance_factors": [1.0, 0.5], "windows": [1, 4]},
@@ -61,13 +60,12 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 }
 
 
-def paper_settings(settings: dict[str, Any]) -> dict[str, Any]:
+def paper_settings(paper: Mapping[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
     """The paper config updated with the study settings (validated)."""
-    path = Path(settings["paper_config"])
-    if not path.is_file():
-        raise ConfigError(f"trace study tang2013: paper config {path} not found")
-    cfg = yaml.safe_load(path.read_text())
-    cfg.update(settings)
+    if "published" not in paper:
+        raise ConfigError("trace study tang2013 needs config/papers/tang2013.yaml "
+                          "(StudyInputs.paper)")
+    cfg = {**paper, **settings}
     bad = [a for a in cfg["adaptive"] if a not in tg.ADAPTIVE]
     if bad:
         raise ConfigError(f"trace study tang2013: adaptive {bad} not in {tg.ADAPTIVE}")
@@ -106,7 +104,7 @@ def configurations(cfg: dict[str, Any]) -> dict[str, str]:
 
 def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """Table 2/3 layout, the sweep and Fig. 12's gains on ``inputs``' log (see module)."""
-    cfg = paper_settings(settings)
+    cfg = paper_settings(inputs.paper, settings)
     spec = log_spec(inputs, cfg)
     jobs, report = tg.workload(inputs.jobs, inputs.header, spec)
     if jobs.empty:
