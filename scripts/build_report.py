@@ -1,4 +1,5 @@
-"""Snakemake adapter: combined scorecard + HTML report from the paper outputs under results/."""
+"""Snakemake adapter: combined scorecard + HTML report from the paper outputs under results/
+(and the studies on the logs marked ``study: true``, results/studies/)."""
 
 from pathlib import Path
 
@@ -9,7 +10,8 @@ from schedlab.report import build_report
 def main(sm):
     out_html = Path(sm.output.html)
     build_report(Path("results"), sm.params.papers, out_html, Path(sm.output.scorecard),
-                 {"schedlab_version": __version__, "papers": ", ".join(sm.params.papers)})
+                 {"schedlab_version": __version__, "papers": ", ".join(sm.params.papers)},
+                 studied_traces=dict(sm.params.studied_traces))
 
 
 smk.run(main, snakemake)

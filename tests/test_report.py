@@ -1,10 +1,12 @@
 """The report: combined scorecard, HTML with every table and figure (checked in a real headless
-Chromium when one is installed), and the `schedlab scorecard` command."""
+Chromium when one is installed), the "Studies on other logs" section, and the `schedlab scorecard`
+command."""
 
 from __future__ import annotations
 
 import functools
 import http.server
+import json
 import math
 import re
 import shutil
@@ -20,6 +22,7 @@ from schedlab.io import read_parquet, write_parquet
 from schedlab.plotting import new_figure, save_figure
 from schedlab.report import build_report, combine_scorecards, format_scorecard_terminal
 from schedlab.scorecard import claim_row, scorecard_frame, value_row
+from schedlab.swf import parse_swf_text
 
 
 def test_value_and_claim_rows():
@@ -50,6 +53,60 @@ def make_results(root):
                                      note="reason")])
     write_parquet(root / "tang2013" / "scorecard.parquet", sc2)
     return sc1, sc2
+
+
+STUDY_SWF = "; MaxProcs: 16\n; UnixStartTime: 1000000000\n" + "".join(
+    f"{i} {i * 600} -1 {100 * i} 4 -1 -1 4 {200 * i} -1 1 {i % 3} 1 -1 1 -1 -1 -1\n"
+    for i in range(1, 11))
+
+
+def make_study_results(root):
+    """A log marked for study as the pipeline leaves it: its parsed and cleaned tables, and one
+    study's outputs (a table, a figure, done.json)."""
+    trace = parse_swf_text(STUDY_SWF, "Syn-1.swf")
+    for kind in ("jobs", "clean"):
+        write_parquet(root / "traces" / "Syn-1" / f"{kind}.parquet", trace.jobs,
+                      {"swf_header": trace.header.to_dict()})
+    base = root / "studies" / "Syn-1" / "talby2005"
+    write_parquet(base / "tables" / "table2.parquet",
+                  pd.DataFrame({"scheduler": ["easy", "flex"], "mean_wait_s": [12.5, 9.75],
+                                "mean_wait_s (Talby KTH, raw log)": [6806.0, 6250.0]}))
+    fig, ax = new_figure()
+    ax.plot([0, 1], [1, 0])
+    save_figure(fig, base / "figures" / "monthly_wait")
+    (base / "done.json").write_text(json.dumps({
+        "title": "Talby study title", "notes": "what to know", "variant": "quick",
+        "settings": {"max_jobs": 5}, "tables": ["table2"], "figures": ["monthly_wait"]}))
+
+
+def build_with_study(tmp_path, studied: dict):
+    """Two papers' outputs and one studied log's, built into a report; (results dir, page path)."""
+    res = tmp_path / "results"
+    make_results(res)
+    make_study_results(res)
+    out = res / "report" / "index.html"
+    build_report(res, ["schroeder2004", "tang2013"], out, res / "scorecard.parquet", {},
+                 studied_traces=studied)
+    return res, out
+
+
+def test_studies_section(tmp_path):
+    res, out = build_with_study(tmp_path, {"Syn-1": None, "Other-2": 64})
+    page = out.read_text()
+    section = page[page.index('<section id="studies">'):]
+    assert "Studies on other logs" in section and '<a href="#studies">' in page
+    assert section.index("Log Syn-1") < section.index("Talby study title") < section.index(
+        "Log Other-2")
+    assert "what to know" in section and "max_jobs=5" in section
+    assert "Table: table2" in section and "6,806" in section and "9.75" in section
+    assert "jobs (cleaned log)" in section and ">16<" in section  # processors from the header
+    assert "No study has been run on this log yet" in section  # Other-2 has no outputs
+    assert (res / "report/figures/studies/Syn-1/talby2005/monthly_wait.pdf").exists()
+    assert 'src="figures/studies/Syn-1/talby2005/monthly_wait.png"' in section
+    assert page.count("<figure>") == 3
+    # without studied traces the section is left out (the papers-only report)
+    build_report(res, ["schroeder2004"], out, res / "scorecard.parquet", {})
+    assert 'id="studies"' not in out.read_text()
 
 
 def test_build_report_and_combined_scorecard(tmp_path):
@@ -96,10 +153,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 @pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
 def test_report_in_headless_chromium(tmp_path):
-    res = tmp_path / "results"
-    make_results(res)
-    out = res / "report" / "index.html"
-    build_report(res, ["schroeder2004", "tang2013"], out, res / "scorecard.parquet", {})
+    _, out = build_with_study(tmp_path, {"Syn-1": None})
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *a):
@@ -121,6 +175,9 @@ def test_report_in_headless_chromium(tmp_path):
     body = re.search(r"<body([^>]*)>", dom)
     assert body, dom[:500]
     attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1)))
-    assert attrs.get("figures") == "2"
-    assert attrs.get("figures-loaded") == "2"  # every figure really loaded in the browser
-    assert int(attrs.get("tables", 0)) == 3  # two scorecards + table1
+    assert attrs.get("figures") == "3"
+    assert attrs.get("figures-loaded") == "3"  # every figure really loaded in the browser
+    # two scorecards + table1, then the studied log's characteristics + its study's table2
+    assert int(attrs.get("tables", 0)) == 5
+    assert re.search(r'<section id="studies"><h2>Studies on other logs</h2>', dom)
+    assert 'alt="monthly_wait"' in dom

@@ -2,6 +2,9 @@
 
 For every paper it shows the scorecard (published vs reproduced, relative error, verdict, note),
 grouped by the paper's table/figure, every reproduced table and every figure (PNG shown, PDF linked).
+A last section, "Studies on other logs", shows for every registry log marked ``study: true`` its
+characteristics and each paper's study applied to it (``results/studies/<trace>/<study>/``: the
+title, notes and settings of ``done.json``, its tables and figures; :mod:`schedlab.trace_studies`).
 The page is self-contained in its directory (figures are copied next to it), so ``results/report/``
 can be zipped and mailed. Pure functions build the HTML; :func:`build_report` is the only I/O.
 """
@@ -9,16 +12,20 @@ can be zipped and mailed. Pure functions build the HTML; :func:`build_report` is
 from __future__ import annotations
 
 import html
+import json
 import math
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from .io import read_parquet, write_parquet, write_text
+from .io import read_parquet, read_parquet_metadata, write_parquet, write_text
 from .scorecard import COLUMNS, scorecard_frame
+from .swf import SWFHeader, SWFTrace
+from .trace_studies import STUDIES
+from .traces import trace_characteristics
 
 #: Human titles of the papers (key = results/<key>/).
 PAPER_TITLES = {
@@ -82,6 +89,53 @@ def collect(results_dir: Path, papers: Sequence[str]) -> list[PaperResults]:
     return out
 
 
+@dataclass
+class StudyResults:
+    """One study's outputs on one log (``results/studies/<trace>/<study>/``)."""
+
+    trace: str
+    study: str
+    done: dict
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    figures: list[Path] = field(default_factory=list)  # PNG paths
+
+
+@dataclass
+class StudiedTrace:
+    """A log marked ``study: true``: its characteristics and the studies run on it."""
+
+    trace: str
+    characteristics: dict
+    studies: list[StudyResults] = field(default_factory=list)
+
+
+def collect_studies(results_dir: Path, traces: Mapping[str, int | None]) -> list[StudiedTrace]:
+    """For each studied trace (name -> registry machine size): the characteristics of its cleaned
+    log (``results/traces/<trace>/clean.parquet``, header from ``jobs.parquet``) and every study
+    with a ``done.json``, in :data:`schedlab.trace_studies.STUDIES` order."""
+    out = []
+    for trace, size in traces.items():
+        tdir = results_dir / "traces" / trace
+        chars: dict = {}
+        if (tdir / "clean.parquet").exists() and (tdir / "jobs.parquet").exists():
+            jobs, _ = read_parquet(tdir / "clean.parquet")
+            header = SWFHeader.from_dict(read_parquet_metadata(tdir / "jobs.parquet")["swf_header"])
+            chars = trace_characteristics(SWFTrace(jobs, header, str(tdir / "clean.parquet")), size)
+        st = StudiedTrace(trace, chars)
+        for study in STUDIES:
+            base = results_dir / "studies" / trace / study
+            if not (base / "done.json").exists():
+                continue
+            done = json.loads((base / "done.json").read_text())
+            sr = StudyResults(trace, study, done)
+            for name in done.get("tables", []):
+                sr.tables[name] = read_parquet(base / "tables" / f"{name}.parquet")[0]
+            sr.figures = [base / "figures" / f"{name}.png" for name in done.get("figures", [])]
+            st.studies.append(sr)
+        out.append(st)
+    return out
+
+
 def combine_scorecards(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
     """All papers' scorecards in one frame with exactly the scorecard columns."""
     frames = [f[COLUMNS] for f in frames if f is not None and len(f)]
@@ -127,6 +181,77 @@ def html_table(df: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS, cls: str = "") 
     return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>{more}'
 
 
+def _figure_html(png: Path, rel_dir: str) -> str:
+    """One figure: the PNG (outlined in red if it fails to load) and a link to its PDF."""
+    pdf = png.with_suffix(".pdf")
+    link = f' (<a href="{rel_dir}/{pdf.name}">PDF</a>)' if pdf.exists() else ""
+    return (f'<figure><img src="{rel_dir}/{png.name}" alt="{html.escape(png.stem)}" '
+            f'onerror="this.classList.add(\'missing\')">'
+            f"<figcaption>{html.escape(png.stem)}{link}</figcaption></figure>")
+
+
+def _tables_and_figures(tables: Mapping[str, pd.DataFrame], figures: Sequence[Path], heading: str,
+                        rel_dir: str) -> list[str]:
+    """Each table under a "Table: <name>" heading, then each figure (from ``rel_dir``)."""
+    parts = []
+    for name, df in tables.items():
+        parts.append(f"<{heading}>Table: {html.escape(name)}</{heading}>")
+        parts.append(html_table(df, cls="table"))
+    return parts + [_figure_html(png, rel_dir) for png in figures]
+
+
+#: Characteristics shown per studied log (key -> label), in this order.
+CHARACTERISTICS = {"jobs": "jobs (cleaned log)", "users": "users", "start_date": "start date",
+                   "span_days": "span (days)", "machine_size": "processors",
+                   "offered_load": "offered load", "mean_run_time": "mean run time (s)",
+                   "mean_procs": "mean processors per job",
+                   "estimate_coverage": "jobs with a run-time estimate"}
+
+
+def _fmt_value(v: object) -> str:
+    """A characteristic as text: integers with thousands separators, fractions to 3 digits."""
+    if isinstance(v, bool) or v is None:
+        return str(v)
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        return f"{v:.3f}" if abs(v) < 10 else f"{v:,.0f}"
+    return str(v)
+
+
+def studies_section(traces: Sequence[StudiedTrace], figure_prefix: str) -> str:
+    """HTML for "Studies on other logs": per log its characteristics, then each study."""
+    parts = ['<section id="studies"><h2>Studies on other logs</h2>',
+             '<p>Each paper\'s experiment applied, with compact settings, to registry logs marked '
+             "<code>study: true</code> (<code>config/traces.yaml</code>). These logs were not used "
+             "by the papers: there is nothing to match, so there is no scorecard; columns or rows "
+             "labelled with a paper's log show that paper's published value for orientation.</p>"]
+    if not traces:
+        parts.append('<p class="note">No registry log is marked <code>study: true</code>.</p>')
+    for t in traces:
+        tid = f"study-{t.trace}"
+        parts.append(f'<h3 id="{html.escape(tid)}">Log {html.escape(t.trace)}</h3>')
+        if t.characteristics:
+            rows = [{"characteristic": label, "value": _fmt_value(t.characteristics[key])}
+                    for key, label in CHARACTERISTICS.items() if key in t.characteristics]
+            parts.append(html_table(pd.DataFrame(rows), cls="characteristics"))
+        if not t.studies:
+            parts.append('<p class="note">No study has been run on this log yet.</p>')
+        for sr in t.studies:
+            d = sr.done
+            parts.append(f'<h4 id="{html.escape(tid)}-{sr.study}">'
+                         f'{html.escape(str(d.get("title", sr.study)))}</h4>')
+            if d.get("notes"):
+                parts.append(f"<p>{html.escape(str(d['notes']))}</p>")
+            settings = ", ".join(f"{k}={v}" for k, v in (d.get("settings") or {}).items())
+            parts.append(f'<p class="note">Settings ({html.escape(str(d.get("variant", "")))}): '
+                         f"{html.escape(settings)}</p>")
+            parts += _tables_and_figures(sr.tables, sr.figures, "h5",
+                                         f"{figure_prefix}/studies/{sr.trace}/{sr.study}")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
 def paper_section(pr: PaperResults, figure_prefix: str) -> str:
     """HTML for one paper: verdict summary, scorecard by item, tables, figures."""
     title = PAPER_TITLES.get(pr.key, pr.key)
@@ -141,29 +266,25 @@ def paper_section(pr: PaperResults, figure_prefix: str) -> str:
         parts.append(html_table(sc, max_rows=500, cls="scorecard"))
     else:
         parts.append('<p class="note">No scorecard was produced for this paper.</p>')
-    for name, df in pr.tables.items():
-        parts.append(f'<h3>Table: {html.escape(name)}</h3>')
-        parts.append(html_table(df, cls="table"))
-    for png in pr.figures:
-        rel = f"{figure_prefix}/{pr.key}/{png.name}"
-        pdf = png.with_suffix(".pdf")
-        link = f' (<a href="{figure_prefix}/{pr.key}/{pdf.name}">PDF</a>)' if pdf.exists() else ""
-        parts.append(f'<figure><img src="{rel}" alt="{html.escape(png.stem)}" '
-                     f'onerror="this.classList.add(\'missing\')">'
-                     f"<figcaption>{html.escape(png.stem)}{link}</figcaption></figure>")
+    parts += _tables_and_figures(pr.tables, pr.figures, "h3", f"{figure_prefix}/{pr.key}")
     parts.append("</section>")
     return "\n".join(parts)
 
 
-def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenance: dict) -> str:
-    """The whole page."""
+def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenance: dict,
+                studied: Sequence[StudiedTrace] | None = None) -> str:
+    """The whole page (the "Studies on other logs" section when ``studied`` is not None)."""
     nav = "".join(f'<a href="#{p.key}">{html.escape(p.key)}</a>' for p in papers)
+    if studied is not None:
+        nav += '<a href="#studies">studies on other logs</a>'
     counts = verdict_counts(overall) if len(overall) else {}
     summary = "".join(
         f'<span><span class="verdict" style="background:{VERDICT_COLORS[v]}">{v}</span> {n}</span>'
         for v, n in counts.items())
     prov = "".join(f"<li>{html.escape(k)}: {html.escape(str(v))}</li>" for k, v in provenance.items())
     body = "\n".join(paper_section(p, "figures") for p in papers)
+    if studied is not None:
+        body += "\n" + studies_section(studied, "figures")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>schedlab reproduction report</title>
 <style>{_CSS}</style></head><body>
@@ -182,20 +303,25 @@ ratio, trend) on our data, <b>not_run</b> marks what could not be reproduced her
 
 
 def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_scorecard: Path,
-                 provenance: dict) -> None:
-    """Collect outputs, write the combined scorecard parquet and the HTML page (+ figure copies)."""
+                 provenance: dict, studied_traces: Mapping[str, int | None] | None = None) -> None:
+    """Collect outputs, write the combined scorecard parquet and the HTML page (+ figure copies).
+
+    ``studied_traces``: the logs marked ``study: true`` (name -> registry machine size) whose
+    studies form the last section; ``None`` leaves the section out."""
     found = collect(results_dir, papers)
+    studied = collect_studies(results_dir, studied_traces) if studied_traces is not None else None
     overall = combine_scorecards(p.scorecard for p in found)
     write_parquet(out_scorecard, overall, provenance)
     fig_dir = out_html.parent / "figures"
-    for p in found:
-        for png in p.figures:
-            for src in (png, png.with_suffix(".pdf")):
-                if src.exists():
-                    dest = fig_dir / p.key / src.name
-                    dest.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(src, dest)
-    write_text(out_html, render_html(found, overall, provenance))
+    copies = [(png, fig_dir / p.key) for p in found for png in p.figures]
+    copies += [(png, fig_dir / "studies" / sr.trace / sr.study)
+               for t in studied or () for sr in t.studies for png in sr.figures]
+    for png, dest_dir in copies:
+        for src in (png, png.with_suffix(".pdf")):
+            if src.exists():
+                dest_dir.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, dest_dir / src.name)
+    write_text(out_html, render_html(found, overall, provenance, studied))
 
 
 def format_scorecard_terminal(sc: pd.DataFrame, color: bool = True) -> str:

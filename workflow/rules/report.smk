@@ -1,14 +1,20 @@
-# The reproduction report: every paper target, then results/scorecard.parquet and
-# results/report/index.html. Included after the paper rule files (it reads their target rules).
+# The reproduction report: every paper target and every study on the logs marked `study: true`
+# (studies.smk), then results/scorecard.parquet and results/report/index.html. Included after the
+# paper rule files (it reads their target rules).
 
 rule report:
     input:
         paper_outputs,
+        studies=STUDY_OUTPUTS,
+        studied_traces=expand(
+            "results/traces/{trace}/{kind}.parquet", trace=STUDY_TRACES, kind=["clean", "jobs"]
+        ),
     output:
         html="results/report/index.html",
         scorecard="results/scorecard.parquet",
     params:
         papers=[key for key in PAPER_KEYS],
+        studied_traces={t: REGISTRY[t].machine_size for t in STUDY_TRACES},
     conda:
         "../envs/schedlab.yaml"
     log:

@@ -81,7 +81,8 @@ def _options(settings: Mapping[str, Any], paper: Mapping[str, Any]) -> dict[str,
 
 
 def run(inputs: StudyInputs, settings: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
-    """Tables ``table2``, ``table3``, ``table4``, ``monthly`` (module docstring)."""
+    """Tables ``table2``, ``table3``, ``table4`` and ``monthly`` (per-month means of each
+    scheduler, the data behind Table 3); module docstring."""
     from ..papers.talby2005 import build_tables
 
     h = inputs.header
@@ -107,7 +108,18 @@ def run(inputs: StudyInputs, settings: Mapping[str, Any]) -> dict[str, pd.DataFr
     return {"table2": table2(t["table2"], published, refs),
             "table3": table3(t["table3"], published, refs),
             "table4": t["table4"].drop(columns=["log", "version"]),
-            "monthly": t["monthly"].drop(columns=["version"]).rename(columns={"log": "trace"})}
+            "monthly": monthly_wide(t["monthly"])}
+
+
+def monthly_wide(monthly: pd.DataFrame) -> pd.DataFrame:
+    """One row per month: jobs, then mean wait and mean bounded slowdown of each scheduler
+    (columns ``wait_<scheduler>``, ``bsld_<scheduler>``)."""
+    wide = monthly.pivot(index="month", columns="scheduler", values=["wait", "bsld"])
+    out = monthly.groupby("month", sort=True)["jobs"].first().to_frame()
+    for metric in ("wait", "bsld"):
+        for s in SCHEDULERS:
+            out[f"{metric}_{s}"] = wide[(metric, s)]
+    return out.reset_index()
 
 
 def table2(t2: pd.DataFrame, published: Mapping[str, Any], refs: list[str]) -> pd.DataFrame:
@@ -143,6 +155,9 @@ def table3(t3: pd.DataFrame, published: Mapping[str, Any], refs: list[str]) -> p
 
 def figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     """The monthly mean wait of each scheduler (the data behind Table 3)."""
-    monthly = tables["monthly"].rename(columns={"trace": "log"})
+    m = tables["monthly"]
+    monthly = pd.concat([pd.DataFrame({"log": "", "month": m["month"], "scheduler": s,
+                                       "wait": m[f"wait_{s}"]}) for s in SCHEDULERS],
+                        ignore_index=True)
     fig = monthly_wait(monthly)
     return {"monthly_wait": fig} if fig is not None else {}
