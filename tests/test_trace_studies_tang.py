@@ -78,7 +78,8 @@ def test_static_only_grid_and_figure(repo):
     assert "BF=0.75/W=4" in set(t["configuration"])
     assert len(r["sweep"]) == 6
     figs = mod.figures(r)
-    assert list(figs) == ["metrics"] and isinstance(figs["metrics"], Figure)
+    assert list(figs) == ["table", "metrics"]
+    assert all(isinstance(f, Figure) for f in figs.values())
 
 
 def test_bad_settings(repo):

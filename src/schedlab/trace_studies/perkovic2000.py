@@ -61,7 +61,7 @@ NOTES = ("Queue orders of Table 4 with start-time guarantees and without (-NG), 
 REF = "Perković CTC"
 _BASE = {"orders": ["D", "P", "R", "1/L", "P/L", "R/L"], "machine": "log", "seed_entropy": None}
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "default": {**_BASE, "max_jobs": 8000, "experiments": ["base", "spec", "spectest"],
+    "default": {**_BASE, "max_jobs": 6000, "experiments": ["base", "spec", "spectest"],
                 "spec_percentages": [0.5]},
     "quick": {**_BASE, "max_jobs": 1000, "experiments": ["base", "spec", "spectest"],
               "spec_percentages": [0.5]},

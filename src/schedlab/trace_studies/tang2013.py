@@ -143,13 +143,34 @@ def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame
 
 
 def figures(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
-    """Figs. 3–4's layout (the paper driver's figure): wait, slowdown, unfair jobs vs BF per W,
-    loss of capacity vs W per BF."""
-    sw = tables["sweep"]
-    trace = str(sw["trace"].iloc[0])
-    spec = tg.LogSpec(trace, trace, int(sw["log_jobs"].iloc[0]), int(sw["machine"].iloc[0]), 1,
-                      "", "", "Table 3", {}, False, None)
-    fig = tg.fig_metrics(sw.assign(log=trace), spec)
-    fig.suptitle(f"Tang et al. Figs. 3–4 layout on {trace}: first {spec.jobs:,} jobs, "
-                 f"{spec.machine_size} processors", fontsize=10)
-    return {"metrics": fig}
+    """``table``: the Table 2/3 layout as bars (one panel per metric, every configuration; the
+    paper's SP2 values as markers); ``metrics``: Figs. 3–4's layout (the paper driver's figure:
+    wait, slowdown, unfair jobs vs BF per W, loss of capacity vs W per BF)."""
+    import seaborn as sns
+
+    from ..plotting import new_figure
+
+    t, sw = tables["table"], tables["sweep"]
+    trace, jobs, machine = str(t["trace"].iloc[0]), int(t["log_jobs"].iloc[0]), int(t["machine"].iloc[0])
+    where = f"{trace}: first {jobs:,} jobs, {machine} processors"
+    fig, axes = new_figure(1, 3, width=4.2, height=4.2)
+    d = t.assign(kind=np.where(t["point"].isin(tg.ADAPTIVE), "adaptive", "static"))
+    for ax, (col, label) in zip(axes, (("avg_wait_min", "average wait (min)"),
+                                       ("unfair_jobs", "unfair jobs"),
+                                       ("loc_pct", "loss of capacity (%)")), strict=True):
+        sns.barplot(data=d, x="configuration", y=col, hue="kind", dodge=False, ax=ax,
+                    errorbar=None)
+        ax.plot(np.arange(len(d)), d[f"{REF} {col}"], "D", color="k", label=f"{REF} (reference)")
+        ax.set_ylabel(label)
+        ax.set_xlabel("")
+        ax.tick_params(axis="x", rotation=60, labelsize=7)
+        ax.set_ylim(0, 1.3 * np.nanmax([d[col].max(), d[f"{REF} {col}"].max()]))
+        if ax is axes[0]:
+            ax.legend(fontsize=7, ncol=3, loc="upper center")
+        else:
+            ax.get_legend().remove()
+    fig.suptitle(f"Tang et al. Table 2/3 layout on {where}", fontsize=10)
+    spec = tg.LogSpec(trace, trace, jobs, machine, 1, "", "", "Table 3", {}, False, None)
+    metrics = tg.fig_metrics(sw.assign(log=trace), spec)
+    metrics.suptitle(f"Tang et al. Figs. 3–4 layout on {where}", fontsize=10)
+    return {"table": fig, "metrics": metrics}
