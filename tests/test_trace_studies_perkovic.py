@@ -89,6 +89,18 @@ def test_reference_columns_are_the_papers_ctc_values(result, repo):
     assert (t3["reproduced"] > 0).all()
 
 
+def test_reductions_follow_figure3(result, repo):
+    _, t, _ = result
+    f3 = t["figure3"].set_index("algorithm")
+    r = t["reductions"].set_index(["metric", "algorithm", "relative_to"])
+    assert len(r) == 8
+    got = r.loc[("delay", "R/L-NG", "1/L"), "reduction"]
+    assert got == pytest.approx(1 - f3.loc["R/L-NG", "delay"] / f3.loc["1/L", "delay"])
+    pub = yaml.safe_load((repo / REPO_CONFIG).read_text())["published"]
+    assert r.loc[("bounded slowdown", "P/L-NG", "BF"), "Perković CTC"] == \
+        pub["bsd_reduction"]["P/L-NG"]["BF"]
+
+
 def test_shape_groups_and_speculation(result):
     _, t, _ = result
     f4 = t["figure4"]

@@ -9,6 +9,9 @@ the frames behind Figures 3–6, Table 3) and the pk-* schedulers
   P/L, R/L with start-time guarantees and without (-NG, §4's weighted-delay anti-starvation term):
   mean bounded slowdown (10 s bound), mean delay (wait) and mean response time, each also relative
   to conservative backfilling (``*_ratio``), and the share of jobs that start immediately (§4);
+* §5 text (``reductions``): the decrease of bounded slowdown and delay of P/L-NG and R/L-NG
+  relative to conservative (BF) and to shortest-first (1/L) backfilling, the numbers the paper
+  quotes for Figure 3;
 * §5 / Figure 4 (``figure4``): bounded slowdown per shape group (SN/SW/LN/LW, relative to BF);
 * §4 / Table 3 (``table3``): initial guaranteed delay / actual delay under BF, for the jobs that
   did not start immediately;
@@ -113,6 +116,22 @@ def _references(pub: dict[str, Any]) -> dict[str, dict[str, float]]:
     return ref
 
 
+def reductions(fig3: pd.DataFrame, pub: Mapping[str, Any]) -> pd.DataFrame:
+    """§5: 1 - metric(algorithm) / metric(reference) for P/L-NG and R/L-NG vs BF and vs 1/L, beside
+    the paper's CTC values (``bsd_reduction`` / ``delay_reduction`` of the paper config)."""
+    f = fig3.set_index("algorithm")
+    rows = []
+    for metric, col, key in (("bounded slowdown", "bounded_slowdown", "bsd_reduction"),
+                             ("delay", "delay", "delay_reduction")):
+        for algo in ("P/L-NG", "R/L-NG"):
+            for ref in ("BF", "1/L"):
+                ours = (1.0 - f.loc[algo, col] / f.loc[ref, col]
+                        if algo in f.index and ref in f.index else math.nan)
+                rows.append({"metric": metric, "algorithm": algo, "relative_to": ref,
+                             "reduction": float(ours), REF: float(pub[key][algo][ref])})
+    return pd.DataFrame(rows)
+
+
 FIG3_COLUMNS = ["algorithm", "order", "guarantees", "jobs", "bounded_slowdown", "delay", "response",
                 "bounded_slowdown_ratio", "delay_ratio", "response_ratio", "started_immediately"]
 
@@ -150,7 +169,8 @@ def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame
                  "kills", "spec_starts", "test_runs", "speculative_successes", "reference"]
     fig4_cols = ["group", "algorithm", "order", "guarantees", "jobs", "bounded_slowdown",
                  "bounded_slowdown_ratio", "delay", "delay_ratio"]
-    out = {"figure3": fig3, "figure4": frames["fig4"][fig4_cols], "table3": t3,
+    out = {"figure3": fig3, "reductions": reductions(fig3, pub),
+           "figure4": frames["fig4"][fig4_cols], "table3": t3,
            "speculation": spec.reindex(columns=spec_cols)}
     for df in out.values():
         df.insert(0, "trace", inputs.trace)
