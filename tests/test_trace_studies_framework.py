@@ -7,6 +7,8 @@ settings variants and overrides, and the study modules' common contract on a sma
 from __future__ import annotations
 
 import importlib
+import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -112,3 +114,59 @@ def assert_deterministic(repo, study: str, overrides: dict | None = None) -> dic
         pd.testing.assert_frame_equal(a[name], b[name])
         assert len(a[name]), f"{study}: table {name} is empty"
     return a
+
+
+# --- end to end: one registry entry with `study: true` ------------------------------------------
+
+@pytest.mark.slow
+def test_new_log_with_study_flag_runs_every_study_and_reaches_the_report(repo, tmp_path,
+                                                                        monkeypatch):
+    """A new log registered with ``study: true`` (quick settings) gets every existing study's
+    outputs, and the report rule depends on them and lists the log with each study."""
+    import subprocess
+
+    from test_pipeline_traces import SNAKEMAKE, scratch_workflow
+
+    from schedlab.io import read_parquet
+    from schedlab.report import build_report
+
+    monkeypatch.delenv("SCHEDLAB_TRACE_MIRROR", raising=False)  # only the new log is local
+    name = "MySite-2024-1"
+    src = tmp_path / f"{name}.swf"
+    src.write_text(synthetic_swf(600))
+    wd = scratch_workflow(repo, tmp_path, {name: {
+        "file": f"{name}.swf", "path": str(src), "kind": "raw", "description": "a new site's log",
+        "study": True}})
+    base = [SNAKEMAKE, "--directory", str(wd), "--snakefile", str(wd / "Snakefile"), "--cores", "2",
+            "--config", "quick=True", f"traces=[{name}]"]
+    r = subprocess.run([base[0], "trace_studies", *base[1:]], capture_output=True, text=True,
+                       timeout=300, cwd=wd)
+    assert r.returncode == 0, r.stderr[-3000:]
+    studies = existing_studies()
+    assert {"talby2005", "schroeder2004"} <= set(studies)
+    for study in studies:
+        out = wd / "results" / "studies" / name / study
+        done = json.loads((out / "done.json").read_text())
+        assert done["trace"] == name and done["variant"] == "quick" and done["tables"]
+        for t in done["tables"]:
+            df, meta = read_parquet(out / "tables" / f"{t}.parquet")
+            assert len(df) and meta["study"] == study
+        for f in done["figures"]:
+            assert (out / "figures" / f"{f}.png").stat().st_size > 0
+    # the report rule waits for every study of the new log (edges of the DAG) ...
+    dag = subprocess.run([base[0], "--dag", "dot", *base[1:], "--", "results/report/index.html"],
+                         capture_output=True, text=True, timeout=300, cwd=wd)
+    assert dag.returncode == 0, dag.stderr[-3000:]
+    nodes = dict(re.findall(r'(\d+)\[label = "([^"]*)"', dag.stdout))
+    report = next(i for i, label in nodes.items() if label == "report")
+    into_report = {nodes[a] for a, b in re.findall(r"(\d+) -> (\d+)", dag.stdout) if b == report}
+    assert {f"trace_study\\nstudy: {s}" for s in studies} <= into_report, into_report
+    # ... and the page lists the log with each study's title
+    page = wd / "results" / "report" / "index.html"
+    build_report(wd / "results", [], page, wd / "results" / "scorecard.parquet", {},
+                 studied_traces={name: None})
+    text = page.read_text()
+    assert f"Log {name}" in text
+    for study in studies:
+        assert load(study).TITLE.split(" ")[0] in text
+        assert f'id="study-{name}-{study}"' in text
