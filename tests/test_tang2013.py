@@ -36,8 +36,10 @@ def test_log_specs_label_the_substitute():
 
 
 def test_sweep_points_and_parse():
-    pts = t.sweep_points(CFG)
+    pts = t.sweep_points(CFG, full=True)
     assert len(pts) == 25 + 3 and pts[0] == "bf1_w1" and pts[-1] == "adapt-2d"
+    default = t.sweep_points(CFG)
+    assert set(default) < set(pts) and set(CFG["configurations"].values()) <= set(default)
     quick = t.sweep_points(CFG, quick=True)
     assert set(CFG["configurations"].values()) <= set(quick)
     assert t.parse_point("bf0.75_w3") == (0.75, 3)

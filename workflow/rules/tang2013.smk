@@ -18,7 +18,7 @@ TANG_FULL = bool(config.get("full"))
 TANG_SPECS = tang_log_specs(TANG_CFG, trace_is_local(TANG_CFG["logs"]["BGP"]["trace"]),
                             TANG_QUICK, TANG_FULL)
 TANG_SPEC = {s.label: asdict(s) for s in TANG_SPECS}
-TANG_POINTS = tang_sweep_points(TANG_CFG, TANG_QUICK)
+TANG_POINTS = tang_sweep_points(TANG_CFG, TANG_QUICK, TANG_FULL)
 TANG_OUT = "results/tang2013"
 TANG_TIMING_JOBS = TANG_CFG["quick_settings"]["timing_jobs"] if TANG_QUICK else TANG_CFG["timing_jobs"]
 TANG_SERIES_KEYS = [(s.label, p) for s in TANG_SPECS for p in TANG_POINTS]

@@ -106,9 +106,12 @@ def parse_point(name: str) -> tuple[float | None, int | None]:
     return float(m["bf"]), int(m["w"])
 
 
-def sweep_points(cfg: dict[str, Any], quick: bool = False) -> list[str]:
-    """Static points (BF x W) then the adaptive schemes; always includes the tables' points."""
-    src = cfg["quick_settings"] if quick else cfg
+def sweep_points(cfg: dict[str, Any], quick: bool = False, full: bool = False) -> list[str]:
+    """Static points (BF x W) then the adaptive schemes; always includes the tables' points.
+
+    ``full``: the paper's whole §4.3 sweep (``balance_factors`` x ``windows``); default: the
+    smaller grid of ``default_settings`` (if any); ``quick``: ``quick_settings``."""
+    src = cfg["quick_settings"] if quick else cfg if full else {**cfg, **cfg.get("default_settings", {})}
     pts = [point_name(bf, w) for bf in src["balance_factors"] for w in src["windows"]]
     for p in cfg["configurations"].values():
         if p not in pts and p not in ADAPTIVE:
