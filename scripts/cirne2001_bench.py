@@ -1,10 +1,14 @@
 """Benchmark (not a test) for the Cirne 2001 experiments: CPU time of the pieces, as a table.
 
     .venv/bin/python scripts/cirne2001_bench.py [--jobs 1000] [--targets 25]
+    .venv/bin/python scripts/cirne2001_bench.py --nas-times TIMES.yaml [--nas-experiments 60]
 
 Rows: one conservative-backfilling run of a synthetic workload (user requests) with the experiment
 driver's CBMachine and with the engine's Conservative (identical schedules, see tests/test_sa.py);
 the same with SA; one single-target workload (2 base runs + forks); sweep points kappa_L 1 and 4.
+With ``--nas-times`` (a YAML mapping benchmark -> {processors: seconds}; for timing only, e.g. a
+made-up table — real runs take the times from config with their source) it instead times the §5.4
+NAS validation on each configured log (results/traces/<log>/jobs.parquet must exist).
 """
 
 from __future__ import annotations
@@ -36,7 +40,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=1000)
     ap.add_argument("--targets", type=int, default=25)
+    ap.add_argument("--nas-times", type=Path)
+    ap.add_argument("--nas-experiments", type=int, default=60)
     a = ap.parse_args()
+    if a.nas_times:
+        return _bench_nas(a.nas_times, a.nas_experiments)
     jobs, alts = moldable_workload(WorkloadParams(), a.jobs, 1)
     wl = C.workload_from_tables(jobs, alts, 500)
     by_job = {j: g for j, g in alts.groupby("job_id")}
@@ -68,6 +76,24 @@ def main() -> None:
     print(f"{'what':48s} {'jobs':>6s} {'cpu s':>8s} {'wall s':>8s}")
     for name, n, cpu, wall in rows:
         print(f"{name:48s} {n:6d} {cpu:8.2f} {wall:8.2f}")
+
+
+def _bench_nas(times: Path, experiments: int) -> None:
+    from schedlab.io import read_parquet
+    from schedlab.papers import cirne2001_nas as N
+    from schedlab.swf import SWFHeader
+
+    cfg = yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text())
+    s = C.settings(cfg)
+    s["nas_validation"] = {**s["nas_validation"], "execution_times": yaml.safe_load(times.read_text()),
+                           "experiments_per_benchmark": experiments}
+    print(f"{'log':28s} {'experiments':>11s} {'cpu s':>8s} {'wall s':>8s}  experiments by benchmark")
+    for log in s["nas_validation"]["logs"]:
+        jobs, meta = read_parquet(ROOT / f"results/traces/{log}/jobs.parquet")
+        header = SWFHeader.from_dict(meta["swf_header"])
+        cpu, wall, (df, _) = _cpu(lambda log=log, jobs=jobs, h=header: N.run_nas_log(s, log, jobs, h))
+        by = df.groupby("benchmark").size().to_dict()
+        print(f"{log:28s} {len(df):11d} {cpu:8.2f} {wall:8.2f}  {by}", flush=True)
 
 
 if __name__ == "__main__":

@@ -191,3 +191,39 @@ def test_tables_and_scorecard_from_experiments():
     rows = N.scorecard_rows(t16, bk, exp, s)
     assert all(r["verdict"] != "not_run" for r in rows)
     assert rows[0]["reproduced"] == pytest.approx(gm["best"])
+
+
+def _swf(n=40, seed=8):
+    from schedlab.swf import SWF_COLUMNS
+
+    rng = np.random.default_rng(seed)
+    t = pd.DataFrame(-1, index=range(n), columns=list(SWF_COLUMNS))
+    t["job_id"] = np.arange(1, n + 1)
+    t["submit_time"] = np.sort(rng.integers(0, 2 * 86400, n))
+    t["wait_time"] = 0
+    t["run_time"] = rng.integers(10, 3000, n)
+    t["req_time"] = t["run_time"] + rng.integers(0, 3000, n)
+    t["req_procs"] = rng.choice([1, 4, 8, 16], n)
+    t["alloc_procs"] = t["req_procs"]
+    t["status"] = 1
+    t["user_id"] = 1
+    return t
+
+
+def test_run_nas_log_on_a_small_swf_table():
+    from schedlab.swf import SWFHeader
+
+    header = SWFHeader(fields={"MaxProcs": "32", "UnixStartTime": "0", "TimeZoneString": "UTC"})
+    nas = {"logs": ["A", "B"], "machine_procs": {"A": 16}, "experiments_per_benchmark": 5,
+           "periods": {"A": ["1970-01-02", "1970-01-03"]}, "benchmarks": SPEC,
+           "execution_times": {"MG": {4: 400.0, 8: 200.0, 16: 100.0}, "EP": {1: 900.0}}}
+    s = {"seed": 3, "nas_validation": nas}
+    df, meta = N.run_nas_log(s, "A", _swf(), header)
+    assert meta["machine_procs"] == 16 and len(df) == 6  # 3 of 5 per benchmark go to log A
+    assert (df["submit"] >= 86400).all() and (df["submit"] < 2 * 86400).all()  # the period
+    assert set(df["benchmark"]) == {"MG", "EP"} and (df["log"] == "A").all()
+    assert (df[df["benchmark"] == "EP"]["nu"] == 16).all()
+    assert df.equals(N.run_nas_log(s, "A", _swf(), header)[0])  # deterministic
+    assert N.run_nas_log(s, "B", _swf(), header)[1]["machine_procs"] == 32  # from the header
+    with pytest.raises(ConfigError, match="not in nas_validation.logs"):
+        N.run_nas_log(s, "C", _swf(), header)
