@@ -225,5 +225,5 @@ def test_run_nas_log_on_a_small_swf_table():
     assert (df[df["benchmark"] == "EP"]["nu"] == 16).all()
     assert df.equals(N.run_nas_log(s, "A", _swf(), header)[0])  # deterministic
     assert N.run_nas_log(s, "B", _swf(), header)[1]["machine_procs"] == 32  # from the header
-    with pytest.raises(ConfigError, match="not in nas_validation.logs"):
+    with pytest.raises(ConfigError, match=r"not in nas_validation\.logs"):
         N.run_nas_log(s, "C", _swf(), header)
