@@ -8,6 +8,10 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
+# `--config quick=true` arrives as the string "true" (Snakemake parses only True/False as booleans).
+for _flag in ("quick", "full"):
+    if isinstance(config.get(_flag), str) and config[_flag].lower() in ("true", "false"):
+        config[_flag] = config[_flag].lower() == "true"
 validate(config, "workflow/schemas/config.schema.yaml")
 
 

@@ -122,3 +122,11 @@ def test_whole_default_dag_dry_run(workflow_copy):
 def test_lint_is_clean(workflow_copy):
     r = snakemake(workflow_copy, "--lint", "--cores", "1")
     assert "Lints for" not in r.stdout + r.stderr
+
+
+@pytest.mark.slow
+def test_quick_flag_accepts_lower_case_true(workflow_copy):
+    r = snakemake(workflow_copy, "-n", "--cores", "1", "tang2013", "--config", "quick=true")
+    out = r.stdout + r.stderr
+    # quick: Tang's quick grid (BF {1, 0.5} x W {1, 4} + 3 adaptive schemes) on each of its two logs
+    assert any(line.split()[:2] == ["tang2013_run", "14"] for line in out.splitlines()), out[-2000:]
