@@ -195,11 +195,12 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
     t13, t14 = tables["table13"], tables["table14"]
     fig, (a, b) = new_figure(1, 2, width=5.0, height=3.8)
     x = np.arange(len(t13))
-    a.bar(x, t13["geomean_s"], yerr=np.vstack([t13["geomean_s"] - t13["ci_low"],
-                                               t13["ci_high"] - t13["geomean_s"]]),
-          capsize=4, label="this log's model")
+    a.errorbar(x, t13["geomean_s"], yerr=np.vstack([t13["geomean_s"] - t13["ci_low"],
+                                                    t13["ci_high"] - t13["geomean_s"]]),
+               fmt="o", capsize=4, label="this log's model (95% bootstrap CI)")
     a.plot(x, t13[REF], "D", color="k", label="thesis (its model, 500 procs)")
     a.set_xticks(x, t13["request"])
+    a.set_xlim(-0.5, len(t13) - 0.5)
     a.set_yscale("log")
     a.set_ylabel("geometric mean turn-around [s]")
     a.set_title("Table 13: target turn-around", fontsize=9)
