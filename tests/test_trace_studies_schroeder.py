@@ -11,7 +11,8 @@ from schedlab.trace_studies.schroeder2004 import choose_procs
 
 
 def test_tables_are_deterministic_and_consistent(repo):
-    t = assert_deterministic(repo, "schroeder2004", {"min_jobs": 50, "max_jobs": 150})
+    t = assert_deterministic(repo, "schroeder2004", {"min_jobs": 50, "max_jobs": 150,
+                                                     "service_orders": ["trace", "shuffled"]})
     t1, sd = t["table1"], t["slowdown"]
     assert t1.loc[0, "source"] == "this log" and t1.loc[0, "subset"] == "jobs using 8 processors"
     assert t1.loc[0, "jobs"] == 150
@@ -21,12 +22,16 @@ def test_tables_are_deterministic_and_consistent(repo):
     assert sd[["mean_slowdown", "mean_response"]].notna().all().all()
     assert (sd["mean_slowdown"] >= 1).all()  # slowdown = response / service
     # §3.1: Least-Work-Left and Central-Queue are the same schedule
-    by = sd.set_index(["load", "policy"])["mean_slowdown"]
-    for rho in sd["load"].unique():
-        assert np.isclose(by[rho, "Least-Work-Left"], by[rho, "Central-Queue"])
+    assert set(sd["service_order"]) == {"trace", "shuffled"}
+    by = sd.set_index(["service_order", "load", "policy"])["mean_slowdown"]
+    for (order, rho), _ in sd.groupby(["service_order", "load"]):
+        assert np.isclose(by[order, rho, "Least-Work-Left"], by[order, rho, "Central-Queue"])
     # common random numbers: every policy's mean slowdown grows with the load
-    for _, g in sd[sd["cutoff_method"].isin(["", "analytic"])].groupby("policy"):
+    for _, g in sd[sd["cutoff_method"].isin(["", "analytic"])].groupby(["service_order",
+                                                                         "policy"]):
         assert g.sort_values("load")["mean_slowdown"].is_monotonic_increasing
+    # the same service times in another order: the same mean service, other slowdowns
+    assert not np.allclose(by["trace"].to_numpy(), by["shuffled"].to_numpy())
     # the analytic mean slowdown is there for the policies the paper analyses
     an = sd.dropna(subset=["analysis_mean_slowdown"])["policy"].unique()
     assert {"Random", "Least-Work-Left", "SITA-E"} <= set(an)
@@ -34,8 +39,10 @@ def test_tables_are_deterministic_and_consistent(repo):
 
 
 def test_figures(repo):
-    t = assert_deterministic(repo, "schroeder2004", {"min_jobs": 50, "max_jobs": 100})
-    assert set(load("schroeder2004").figures(t)) == {"fig2", "fig4", "fig5"}
+    t = assert_deterministic(repo, "schroeder2004", {"min_jobs": 50, "max_jobs": 100,
+                                                     "service_orders": ["trace", "shuffled"]})
+    assert set(load("schroeder2004").figures(t)) == {"fig2", "fig4", "fig5", "fig2_shuffled",
+                                                     "fig4_shuffled"}
 
 
 def test_processor_class_and_fallback(repo):

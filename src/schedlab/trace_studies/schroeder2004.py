@@ -13,7 +13,14 @@ metrics over replications):
   set, the most frequent processor count of the log is used instead (table1's ``subset`` column says
   which). At most ``max_jobs`` jobs of the subset, the first ones in submit order (``null`` = all).
 * **Arrivals**: Poisson at each load ρ in ``loads`` (λ = ρh/E[X]), ``replications`` streams,
-  service times in trace order; ``hosts`` hosts (the paper's main case: 2).
+  ``hosts`` hosts (the paper's main case: 2). **Service order** (``service_orders``): ``trace``
+  keeps the jobs in trace order, so the serial correlation of run times stays (table1's
+  ``lag1_autocorr_log_service``); ``shuffled`` draws a fresh permutation per replication, the
+  i.i.d. service times that Theorem 1 assumes. The first order listed gives ``fig2``/``fig4``,
+  the others ``fig2_<order>``/``fig4_<order>``.
+* **Analysis**: Theorem 1 with the evaluation half's service times and the cutoffs derived on the
+  first half; when those cutoffs put a load of 1 or more on one host the analytic value is
+  infinite (shown as ``inf``), although the finite simulation still ends.
 * **Policies**: Random, Round-Robin, Shortest-Queue, Least-Work-Left, Central-Queue, SITA-E and
   (2 hosts) SITA-U-opt, SITA-U-fair and the ρ/2 rule, with cutoffs from Theorem 1 (``analytic``)
   and, for SITA-U-opt/fair, also from simulation (``simulation``, §4.1).
@@ -40,18 +47,22 @@ TITLE = ("Schroeder & Harchol-Balter 2004 §2-4 (Table 1, Figures 2, 4, 5): task
 NOTES = ("The run times of one processor-count class of this log (table1 'subset') are the "
          "service times of h identical hosts (one job at a time, FCFS, run to completion); "
          "Poisson arrivals at each load; cutoffs of the SITA policies derived on the first half "
-         "of these jobs, policies evaluated on the second half. 'slowdown' table: mean slowdown "
-         "(response/service) and mean response per policy and load, with Theorem 1's analytic "
-         "mean slowdown where the paper gives one. Table 1 rows 'Schroeder <log>' are the paper's "
-         "own logs, for orientation.")
+         "of these jobs, policies evaluated on the second half; service times in trace order "
+         "(serial correlation kept) and, where listed, shuffled (i.i.d., as the analysis "
+         "assumes). 'slowdown' table: mean slowdown (response/service) and mean response per "
+         "service order, policy and load, with Theorem 1's analytic mean slowdown where the paper "
+         "gives one (inf: the first-half cutoffs overload a host on the second half). Table 1 "
+         "rows 'Schroeder 2004 Table 1 (<log>)' are the paper's own logs, for orientation.")
 
 _COMMON = {"procs": [8], "fallback_to_mode": True, "min_jobs": 1000, "split": "chronological",
+           "service_orders": ["trace", "shuffled"],
            "slowdown": "response", "mgh_factor": "standard", "seed": 20040607, "hosts": [2],
            "many_hosts_load": 0.7}
 DEFAULTS: dict[str, dict[str, Any]] = {
     "default": _COMMON | {"max_jobs": None, "loads": [0.3, 0.5, 0.7, 0.9], "replications": 5,
                           "cutoff_candidates": 20, "cutoff_replications": 3},
-    "quick": _COMMON | {"max_jobs": 2000, "loads": [0.5, 0.7, 0.9], "replications": 2,
+    "quick": _COMMON | {"max_jobs": 2000, "service_orders": ["trace"],
+                        "loads": [0.5, 0.7, 0.9], "replications": 2,
                         "cutoff_candidates": 10, "cutoff_replications": 1},
     "full": _COMMON | {"max_jobs": None, "hosts": [2, 4],
                        "loads": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95],
@@ -78,7 +89,8 @@ def paper_config(trace: str, procs: list[int], settings: Mapping[str, Any]) -> d
     raw = {k: settings[k] for k in ("split", "slowdown", "mgh_factor", "seed", "hosts", "loads",
                                     "replications", "cutoff_candidates", "cutoff_replications",
                                     "many_hosts_load")}
-    raw |= {"trace": trace, "subset": {"procs": procs}, "service_orders": ["trace"],
+    raw |= {"trace": trace, "subset": {"procs": procs},
+            "service_orders": list(settings["service_orders"]),
             "many_hosts": [], "scaled_loads": [settings["many_hosts_load"]]}
     return paper.resolve_config(raw, "default", source="config trace_studies.schroeder2004")
 
@@ -96,7 +108,8 @@ def run(inputs: StudyInputs, settings: Mapping[str, Any]) -> dict[str, pd.DataFr
     t1 = pd.DataFrame([{"source": "this log"} | paper.table1_row(
         inputs.trace, st, cfg["subset"], h.unix_start_time, h.time_zone_string)])
     cuts = paper.derive_cutoffs(derivation, cfg)
-    sims = paper.run_poisson(evaluation, cuts, cfg, "trace")
+    sims = pd.concat([paper.run_poisson(evaluation, cuts, cfg, order)
+                      for order in cfg["service_orders"]], ignore_index=True)
     analysis = paper.analyze(evaluation, cuts, cfg)
     return {"table1": table1(t1, inputs.paper.get("published", {}).get("table1", {})),
             "cutoffs": cuts[cuts["load"].isin(cfg["loads"])].drop(columns=["cutoffs"])
@@ -116,31 +129,38 @@ def table1(ours: pd.DataFrame, published: Mapping[str, Any]) -> pd.DataFrame:
 
 
 def slowdown_table(sims: pd.DataFrame, analysis: pd.DataFrame) -> pd.DataFrame:
-    """One row per (hosts, load, policy, cutoff method): simulated mean/variance of slowdown,
+    """One row per (service order, hosts, load, policy, cutoff method): simulated mean/variance
+    of slowdown,
     mean response and wait, Host-1 load share, and the analytic mean slowdown (Theorem 1) for the
     policies with analytic cutoffs (or none)."""
-    cols = ["hosts", "load", "policy", "cutoff_method", "mean_slowdown", "var_slowdown",
+    cols = ["service_order", "hosts", "load", "policy", "cutoff_method", "mean_slowdown", "var_slowdown",
             "mean_response", "mean_wait", "load_fraction_host1", "replications", "jobs"]
     out = sims[cols].copy()
     a = analysis[["hosts", "load", "policy", "mean_slowdown"]].rename(
         columns={"mean_slowdown": "analysis_mean_slowdown"})
     out = out.merge(a, on=["hosts", "load", "policy"], how="left")
     out.loc[~out["cutoff_method"].isin(["", "analytic"]), "analysis_mean_slowdown"] = np.nan
-    return out.sort_values(["hosts", "load", "policy", "cutoff_method"], kind="stable"
+    rank = {o: i for i, o in enumerate(pd.unique(out["service_order"]))}  # orders as configured
+    out = out.sort_values(["hosts", "load", "policy", "cutoff_method"], kind="stable")
+    return out.sort_values("service_order", key=lambda c: c.map(rank), kind="stable"
                            ).reset_index(drop=True)
 
 
 def figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     """Figure 2 (load-balancing policies) and Figure 4 (SITA variants): mean and variance of
-    slowdown vs load, 2 hosts; Figure 5: Host-1 load share of the SITA-U cutoffs."""
+    slowdown vs load, 2 hosts, per service order (the first without suffix); Figure 5: Host-1
+    load share of the SITA-U cutoffs."""
     sd = tables["slowdown"]
     sub = tables["table1"]["subset"].iloc[0]
-    two = sd[sd["hosts"] == 2]
-    return {
-        "fig2": paper.figure_mean_var(two, ["Random", "Least-Work-Left", "SITA-E"],
-                                      f"{sub}, 2 hosts, Poisson arrivals (cf. paper Fig. 2)"),
-        "fig4": paper.figure_mean_var(two, ["SITA-E", "SITA-U-fair", "SITA-U-opt"],
-                                      f"{sub}, 2 hosts, Poisson arrivals (cf. paper Fig. 4)"),
-        "fig5": paper.figure_load_fraction(tables["cutoffs"], f"{sub}: load on Host 1 "
-                                           "(cf. paper Fig. 5)"),
-    }
+    out = {}
+    for i, order in enumerate(pd.unique(sd["service_order"])):
+        sfx = "" if i == 0 else f"_{order}"
+        two = sd[(sd["hosts"] == 2) & (sd["service_order"] == order)]
+        for stem, pols in (("fig2", ["Random", "Least-Work-Left", "SITA-E"]),
+                           ("fig4", ["SITA-E", "SITA-U-fair", "SITA-U-opt"])):
+            out[stem + sfx] = paper.figure_mean_var(
+                two, pols, f"{sub}, 2 hosts, Poisson arrivals, {order} order "
+                f"(cf. paper Fig. {stem[-1]})")
+    out["fig5"] = paper.figure_load_fraction(tables["cutoffs"], f"{sub}: load on Host 1 "
+                                             "(cf. paper Fig. 5)")
+    return out
