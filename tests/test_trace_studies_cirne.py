@@ -14,7 +14,7 @@ from test_trace_studies_perkovic import assert_same_tables, run_twice, small_log
 
 from schedlab.errors import ConfigError
 from schedlab.models.fit import fit_all
-from schedlab.trace_studies import load
+from schedlab.trace_studies import load, study_settings
 from schedlab.trace_studies.cirne2001 import read_fits, synthetic_params
 
 MACHINE = 32
@@ -31,9 +31,9 @@ def inputs(tmp_path_factory):
 
 
 def settings(repo, **kw):
-    return {**load("cirne2001").DEFAULTS["quick"], "experiments": 12, "targets_per_workload": 6,
-            "jobs_per_workload": 200, "resamples": 100,
-            "sa_config": str(repo / "config/papers/cirne2001_sa.yaml"), **kw}
+    return study_settings(load("cirne2001"), "quick", {
+        "experiments": 12, "targets_per_workload": 6, "jobs_per_workload": 200, "resamples": 100,
+        "sa_config": str(repo / "config/papers/cirne2001_sa.yaml"), **kw})
 
 
 @pytest.fixture(scope="module")

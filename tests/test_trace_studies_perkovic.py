@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 
 from schedlab.errors import ConfigError
 from schedlab.synth import params_from_dict, rigid_workload, swf_workload
-from schedlab.trace_studies import StudyInputs, load
+from schedlab.trace_studies import StudyInputs, load, study_settings
 
 REPO = Path(__file__).resolve().parents[1]
 REPO_CONFIG = "config/papers/perkovic2000.yaml"
@@ -44,9 +44,9 @@ def assert_same_tables(a: dict[str, pd.DataFrame], b: dict[str, pd.DataFrame]) -
 
 
 def settings(repo, **kw):
-    mod = load("perkovic2000")
-    return {**mod.DEFAULTS["quick"], "max_jobs": 200, "orders": ["D", "1/L", "R/L"],
-            **kw}
+    """The quick variant with overrides, merged (and checked) as the pipeline does."""
+    return study_settings(load("perkovic2000"), "quick",
+                          {"max_jobs": 200, "orders": ["D", "1/L", "R/L"], **kw})
 
 
 @pytest.fixture(scope="module")

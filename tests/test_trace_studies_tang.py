@@ -9,13 +9,13 @@ from matplotlib.figure import Figure
 from test_trace_studies_perkovic import assert_same_tables, run_twice, small_log
 
 from schedlab.errors import ConfigError
-from schedlab.trace_studies import load
+from schedlab.trace_studies import load, study_settings
 
 PAPER_CONFIG = "config/papers/tang2013.yaml"
 
 
 def settings(repo, **kw):
-    return {**load("tang2013").DEFAULTS["quick"], "max_jobs": 200, **kw}
+    return study_settings(load("tang2013"), "quick", {"max_jobs": 200, **kw})
 
 
 @pytest.fixture(scope="module")

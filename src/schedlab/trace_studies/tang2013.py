@@ -93,7 +93,7 @@ def log_spec(inputs: StudyInputs, cfg: dict[str, Any]) -> tg.LogSpec:
 def configurations(cfg: dict[str, Any]) -> dict[str, str]:
     """Table rows: the paper's seven configurations whose points are run, then the other static
     points of the grid (named as the paper names them, e.g. ``BF=0.75/W=2``)."""
-    pts = tg.sweep_points(cfg)
+    pts = tg.sweep_points(cfg, full=True)
     out = {name: p for name, p in cfg["configurations"].items() if p in pts}
     for p in pts:
         if p not in out.values():
@@ -109,7 +109,8 @@ def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame
     jobs, report = tg.workload(inputs.jobs, inputs.header, spec)
     if jobs.empty:
         raise ConfigError(f"trace study tang2013: no simulatable job in {inputs.trace}")
-    static = [tg.BASE, *[p for p in tg.sweep_points({**cfg, "adaptive": []}) if p != tg.BASE]]
+    grid = tg.sweep_points({**cfg, "adaptive": []}, full=True)  # our BF x W grid as given
+    static = [tg.BASE, *[p for p in grid if p != tg.BASE]]
     rows, th = [], None
     for p in static:
         _, series, summary = tg.run_point(jobs, spec, p, cfg)
