@@ -182,9 +182,21 @@ def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame
 
 
 def figures(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
-    """Figure 3's layout (the paper driver's figure): metrics and their ratio to BF per order."""
+    """Figure 3's layout (the paper driver's figure): metrics and their ratio to BF per order,
+    the paper's CTC ratios (§5) as black markers on the ratio panels."""
     f3 = tables["figure3"]
     fig = pk.make_figure("fig3", f3)
     fig.suptitle(f"Perković & Keleher Figure 3 layout on {f3['trace'].iloc[0]}: first "
                  f"{int(f3['log_jobs'].iloc[0]):,} jobs, {int(f3['machine'].iloc[0])} processors")
+    xorder = [o for o in pk.ORDERS if o in set(f3["order"])]
+    # bars: x = position of the order, guarantees left (-0.2) and -NG right (+0.2) of it
+    x = [xorder.index(o) + (-0.2 if g else 0.2) for o, g in zip(f3["order"], f3["guarantees"],
+                                                                 strict=True)]
+    axes = fig.axes
+    for ax, col in ((axes[3], "bounded_slowdown_ratio"), (axes[4], "delay_ratio")):
+        ref = f3[f"{REF} {col}"].to_numpy(dtype=float)
+        ok = ~np.isnan(ref)
+        ax.plot(np.asarray(x)[ok], ref[ok], "D", color="k", ms=5, label=f"{REF} (reference)")
+        ax.set_ylim(0, max(1.45, ax.get_ylim()[1] * 1.3))  # room for the legend above the bars
+        ax.legend(fontsize=6, ncol=2, loc="upper center")
     return {"figure3": fig}
