@@ -40,8 +40,11 @@ def test_tables_are_deterministic_and_consistent(repo):
 
 def test_figures(repo):
     t = assert_deterministic(repo, "schroeder2004", {"min_jobs": 50, "max_jobs": 100,
-                                                     "service_orders": ["trace", "shuffled"]})
-    assert set(load("schroeder2004").figures(t)) == {"fig2", "fig4", "fig5", "fig2_shuffled",
+                                                     "service_orders": ["trace", "shuffled"],
+                                                     "hosts": [2, 4]})
+    assert set(t["slowdown"]["hosts"]) == {2, 4}
+    assert set(load("schroeder2004").figures(t)) == {"fig2", "fig3", "fig4", "fig5",
+                                                     "fig2_shuffled", "fig3_shuffled",
                                                      "fig4_shuffled"}
 
 

@@ -1,7 +1,7 @@
 """Schroeder & Harchol-Balter 2004 on any log: task assignment policies for a distributed server.
 
-Applies the paper's trace-driven experiment (§2.1 Table 1, §2.2 setup, §3.2 Figure 2 and §4.2
-Figure 4, §4.1 cutoffs / Figure 5, §3.3 and Appendix A analysis) to one registered log, through
+Applies the paper's trace-driven experiment (§2.1 Table 1, §2.2 setup, §3.2 Figures 2-3 and
+§4.2 Figure 4, §4.1 cutoffs / Figure 5, §3.3 and Appendix A analysis) to one registered log, through
 :mod:`schedlab.papers.schroeder2004` and :mod:`schedlab.distserver` (the paper module's readings
 hold here: slowdown = response / service, chronological halves, cutoffs derived on the first half
 and policies evaluated on the second, common random numbers across loads and policies, pooled
@@ -42,7 +42,7 @@ from ..papers import schroeder2004 as paper
 from ..traces import procs_used
 from . import StudyInputs
 
-TITLE = ("Schroeder & Harchol-Balter 2004 §2-4 (Table 1, Figures 2, 4, 5): task assignment "
+TITLE = ("Schroeder & Harchol-Balter 2004 §2-4 (Table 1, Figures 2-5): task assignment "
          "policies on a distributed server fed by this log's run times")
 NOTES = ("The run times of one processor-count class of this log (table1 'subset') are the "
          "service times of h identical hosts (one job at a time, FCFS, run to completion); "
@@ -59,8 +59,9 @@ _COMMON = {"procs": [8], "fallback_to_mode": True, "min_jobs": 1000, "split": "c
            "slowdown": "response", "mgh_factor": "standard", "seed": 20040607, "hosts": [2],
            "many_hosts_load": 0.7}
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "default": _COMMON | {"max_jobs": None, "loads": [0.3, 0.5, 0.7, 0.9], "replications": 5,
-                          "cutoff_candidates": 20, "cutoff_replications": 3},
+    "default": _COMMON | {"max_jobs": None, "hosts": [2, 4],
+                          "loads": [0.1, 0.3, 0.5, 0.7, 0.8, 0.9], "replications": 10,
+                          "cutoff_candidates": 30, "cutoff_replications": 5},
     "quick": _COMMON | {"max_jobs": 2000, "service_orders": ["trace"],
                         "loads": [0.5, 0.7, 0.9], "replications": 2,
                         "cutoff_candidates": 10, "cutoff_replications": 1},
@@ -147,20 +148,22 @@ def slowdown_table(sims: pd.DataFrame, analysis: pd.DataFrame) -> pd.DataFrame:
 
 
 def figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
-    """Figure 2 (load-balancing policies) and Figure 4 (SITA variants): mean and variance of
-    slowdown vs load, 2 hosts, per service order (the first without suffix); Figure 5: Host-1
-    load share of the SITA-U cutoffs."""
+    """Figures 2 and 3 (load-balancing policies, 2 and 4 hosts) and Figure 4 (SITA variants, 2
+    hosts): mean and variance of slowdown vs load, per service order (the first without suffix);
+    Figure 5: Host-1 load share of the SITA-U cutoffs."""
     sd = tables["slowdown"]
     sub = tables["table1"]["subset"].iloc[0]
     out = {}
     for i, order in enumerate(pd.unique(sd["service_order"])):
         sfx = "" if i == 0 else f"_{order}"
-        two = sd[(sd["hosts"] == 2) & (sd["service_order"] == order)]
-        for stem, pols in (("fig2", ["Random", "Least-Work-Left", "SITA-E"]),
-                           ("fig4", ["SITA-E", "SITA-U-fair", "SITA-U-opt"])):
-            out[stem + sfx] = paper.figure_mean_var(
-                two, pols, f"{sub}, 2 hosts, Poisson arrivals, {order} order "
-                f"(cf. paper Fig. {stem[-1]})")
+        balance = ["Random", "Least-Work-Left", "SITA-E"]
+        for stem, h, pols in (("fig2", 2, balance), ("fig3", 4, balance),
+                              ("fig4", 2, ["SITA-E", "SITA-U-fair", "SITA-U-opt"])):
+            d = sd[(sd["hosts"] == h) & (sd["service_order"] == order)]
+            if len(d):
+                out[stem + sfx] = paper.figure_mean_var(
+                    d, pols, f"{sub}, {h} hosts, Poisson arrivals, {order} order "
+                    f"(cf. paper Fig. {stem[-1]})")
     out["fig5"] = paper.figure_load_fraction(tables["cutoffs"], f"{sub}: load on Host 1 "
                                              "(cf. paper Fig. 5)")
     return out
