@@ -12,10 +12,10 @@ from schedlab.trace_studies.talby2005 import SCHEDULERS, log_slice
 
 
 def test_tables_are_deterministic_and_consistent(repo):
-    t = assert_deterministic(repo, "talby2005", {"max_jobs": 400})
+    t = assert_deterministic(repo, "talby2005", {"max_jobs": None})
     t2, t3, monthly = t["table2"], t["table3"], t["monthly"]
     assert t2["scheduler"].tolist() == list(SCHEDULERS)
-    assert (t2["jobs"] == 400).all()
+    assert (t2["jobs"] == 600).all()
     assert t2[["mean_wait_s", "mean_bsld"]].notna().all().all()
     assert (t2["mean_bsld"] >= 1).all() and (t2["mean_wait_s"] >= 0).all()
     # the paper's KTH values as a labelled reference column (Table 2 of the paper)
@@ -26,7 +26,7 @@ def test_tables_are_deterministic_and_consistent(repo):
     # months won: every month is won by at least one scheduler; the overall means are
     # job-weighted averages of the monthly means
     n_months = len(monthly)
-    assert n_months >= 2 and monthly["jobs"].sum() == 400
+    assert n_months >= 2 and monthly["jobs"].sum() == 600
     won = t3.set_index("scheduler").loc[list(SCHEDULERS), "wait_months"]
     assert won.sum() >= n_months and won.max() <= n_months
     waits = monthly[[f"wait_{s}" for s in SCHEDULERS]].to_numpy()
@@ -34,8 +34,15 @@ def test_tables_are_deterministic_and_consistent(repo):
     assert won.tolist() == best.sum(axis=0).tolist()
     for s in SCHEDULERS:
         overall = float(t2.loc[t2["scheduler"] == s, "mean_wait_s"].iloc[0])
-        assert np.isclose((monthly[f"wait_{s}"] * monthly["jobs"]).sum() / 400, overall)
+        assert np.isclose((monthly[f"wait_{s}"] * monthly["jobs"]).sum() / 600, overall)
     assert t["table4"]["flex_months"].iloc[0] + t["table4"]["maui_months"].iloc[0] <= n_months
+    # Table 7: our correlations (in [-1, 1] where defined), then the paper's KTH rows
+    t7 = t["table7"]
+    assert t7["source"].tolist() == ["this log"] * 2 + ["Talby KTH (raw log)"] * 2
+    ours = t7[t7["source"] == "this log"].drop(columns=["source", "kind"]).to_numpy(dtype=float)
+    assert np.all(np.abs(ours[np.isfinite(ours)]) <= 1 + 1e-12) and np.isfinite(ours).any()
+    kth = t7[(t7["source"] == "Talby KTH (raw log)") & (t7["kind"] == "relative")]
+    assert kth["runtime_median"].iloc[0] == 0.83 and np.isnan(kth["cpu_median"].iloc[0])
 
 
 def test_figure(repo):
