@@ -34,6 +34,10 @@ Readings chosen:
 * seeds: ``seed`` is the root SeedSequence entropy (workload ``w`` from spawn key (0, w), its
   targets from (2, w), the bootstrap from (3,) — the paper driver's scheme).
 
+Cost (HPC2N, shared 2-core machine): default (400 targets on ten 2,000-job workloads) ~14 s CPU;
+quick (40 targets, 500-job workloads) ~2 s CPU; full: 4,000 targets on 10,000-job workloads (the
+thesis' workload size).
+
 Settings: ``machine_procs`` ("log" or int), ``seed``, ``experiments``, ``targets_per_workload``,
 ``jobs_per_workload``, ``resamples``, ``confidence``, ``sa_version`` (cb | g), ``params``
 (overrides of :func:`schedlab.synth.params_from_dict`, applied before the fitted values),

@@ -29,8 +29,13 @@ Readings chosen (see also the paper driver's docstring):
   ran its CTC log on 430 nodes; an integer overrides it;
 * shape groups: "long" = estimate above the median estimate (the paper driver's default reading);
 * scheduler constants the paper gives (test-run lengths, §4's starvation horizon, widening) and
-  the seed entropy are those of ``config/papers/perkovic2000.yaml`` (``inputs.paper``) unless a
-  setting overrides them.
+  the seed entropy (unless ``seed_entropy`` is set) are those of
+  ``config/papers/perkovic2000.yaml`` (``inputs.paper``), so this panel and the paper target share
+  them.
+
+Cost (measured on the shared 2-core machine, HPC2N): default (6,000 jobs, 36 runs) ~17 s CPU;
+quick (1,000 jobs) ~5 s CPU; full runs the whole log (202,871 jobs: ~85 s CPU per conservative run,
+84 runs at three speculation percentages, so 1–2 CPU-hours in one job, meant for a cluster).
 
 Reference columns: where the paper printed a number for its own log (CTC SP2, 430 nodes: §4's 61%
 of jobs starting immediately, §5's reductions of P/L-NG and R/L-NG relative to BF, Table 3), it is

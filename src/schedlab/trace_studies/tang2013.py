@@ -22,8 +22,11 @@ Readings chosen:
   (non-contiguous) allocation, as the paper's SP2 setup (§4.1) — a contiguous, conservative BG/P
   setup is selectable with ``backfill: conservative`` and ``allocation: contiguous``;
 * tuning constants, metric readings (fair-start probe, loss-of-capacity δ) and the weightings are
-  those of ``config/papers/tang2013.yaml`` (``inputs.paper``) unless a setting of the same name
-  overrides them.
+  those of ``config/papers/tang2013.yaml`` (``inputs.paper``), shared with the paper target;
+* ``max_jobs: null`` runs the whole log.
+
+Cost (HPC2N, shared 2-core machine): default (5,000 jobs, 7 runs) ~16 s CPU; quick (1,000 jobs)
+~2 s CPU; full: 20,000 jobs, the 25-point BF × W sweep plus the adaptive schemes.
 
 Reference columns ``Tang SP2 …``: the paper's Table 3 values for its SP2 log (same layout and
 scheduler setup), a reference point from another log — not a target. No random numbers are drawn.
