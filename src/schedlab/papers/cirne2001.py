@@ -444,12 +444,36 @@ def _result(wl: Workload, k: int, alt: int, start: float) -> dict[str, float]:
             "cr": float(wl.alt_procs[alt] * wl.alt_est[alt])}
 
 
-def _outcome(m: CBMachine, k: int, alt: int) -> dict[str, float]:
-    """Fork ``m`` (paused before k's arrival), submit k with request ``alt``, run until k starts."""
+def _outcome(m: CBMachine, k: int, alt: int, deadline: float = INF) -> dict[str, float] | None:
+    """Fork ``m`` (paused before k's arrival), submit k with request ``alt``, run until k starts
+    (None if it has not started by ``deadline``)."""
     f = m.fork()
     f.overrides[k] = alt
-    f.run(until_started=k)
+    if not f.run(until_started=k, deadline=deadline):
+        return None
     return _result(m.wl, k, alt, float(f.start[k]))
+
+
+def _static_outcomes(m: CBMachine, k: int, mine: int, sa: int) -> dict[int, dict[str, float]]:
+    """Outcomes of job k's requests other than ``mine`` (the base run's own) in forks of ``m``:
+    SA's request, and every request that can beat the best turn-around found so far. Exact
+    pruning: a request whose execution time exceeds that bound cannot beat it and is skipped, and a
+    fork stops once its start could no longer reach the bound (ties are still found, so the best
+    request and its tie rule are those of the full search)."""
+    wl = m.wl
+    others = sorted((a for a in wl.alts(k) if a not in (mine, sa)),
+                    key=lambda a: (wl.alt_run[a], a))
+    outs: dict[int, dict[str, float]] = {}
+    bound = INF
+    for a in ([sa] if sa != mine else []) + others:
+        run = float(wl.alt_run[a])
+        if a != sa and run > bound:
+            continue
+        o = _outcome(m, k, a, float(wl.submit[k]) + bound - run)
+        if o is not None:
+            outs[a] = o
+            bound = min(bound, o["tt"])
+    return outs
 
 
 def _job_info(wl: Workload, k: int) -> dict[str, Any]:
@@ -487,7 +511,7 @@ def single_target_experiments(wl: Workload, machine_procs: int, targets: np.ndar
             sa = alts.start + choice.index if choice is not None else user
             mine = user if scenario == "static" else sa
             if scenario == "static":
-                outs = {a: _outcome(base, k, a) for a in alts if a != mine}
+                outs = _static_outcomes(base, k, mine, sa)
                 outs[mine] = {}
                 names = {"user": user, "sa": sa}
                 if check_theorem1 and choice is not None:
@@ -512,9 +536,9 @@ def single_target_experiments(wl: Workload, machine_procs: int, targets: np.ndar
             if scenario == "static":
                 alts = wl.alts(k)
                 user = int(wl.user_alt[k])
-                tts = np.array([r["_outs"][a]["tt"] for a in alts])
-                best = (user if r["_outs"][user]["tt"] <= tts.min()
-                        else alts.start + int(tts.argmin()))
+                tts = {a: r["_outs"][a]["tt"] for a in alts if a in r["_outs"]}
+                low = min(tts.values())  # requests pruned in _static_outcomes cannot reach it
+                best = user if tts[user] <= low else min(a for a, v in tts.items() if v == low)
                 r.update({f"best_{q}": v for q, v in r["_outs"][best].items()})
                 r["sa_is_user"] = r["sa_procs"] == r["user_procs"]
                 r["best_is_user"] = best == user
