@@ -191,6 +191,8 @@ def test_tables_and_scorecard_from_experiments():
     rows = N.scorecard_rows(t16, bk, exp, s)
     assert all(r["verdict"] != "not_run" for r in rows)
     assert rows[0]["reproduced"] == pytest.approx(gm["best"])
+    fig = N.figure57(bk)
+    assert [len(ax.patches) for ax in fig.axes] == [6, 4]  # 2 kinds x (3 | 2) requests
 
 
 def _swf(n=40, seed=8):
