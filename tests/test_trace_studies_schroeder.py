@@ -36,6 +36,12 @@ def test_tables_are_deterministic_and_consistent(repo):
     an = sd.dropna(subset=["analysis_mean_slowdown"])["policy"].unique()
     assert {"Random", "Least-Work-Left", "SITA-E"} <= set(an)
     assert set(t["cutoffs"]["load"]) == set(sd["load"])
+    # the compact table holds the same numbers, one column per load
+    wide = t["mean_slowdown"].set_index(["service_order", "hosts", "policy"])
+    assert list(wide.columns) == [f"rho={x:g}" for x in sorted(sd["load"].unique())]
+    lwl = sd[(sd["service_order"] == "trace") & (sd["policy"] == "Least-Work-Left")]
+    assert wide.loc[("trace", 2, "Least-Work-Left")].tolist() == lwl["mean_slowdown"].tolist()
+    assert ("trace", 2, "SITA-U-opt") in wide.index and wide.notna().all().all()
 
 
 def test_figures(repo):

@@ -176,7 +176,8 @@ def table3(t3: pd.DataFrame, published: Mapping[str, Any], refs: list[str]) -> p
 def figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     """The monthly mean wait of each scheduler (the data behind Table 3)."""
     m = tables["monthly"]
-    monthly = pd.concat([pd.DataFrame({"log": "", "month": m["month"], "scheduler": s,
+    monthly = pd.concat([pd.DataFrame({"log": "mean wait per month", "month": m["month"],
+                                       "scheduler": s,
                                        "wait": m[f"wait_{s}"]}) for s in SCHEDULERS],
                         ignore_index=True)
     fig = monthly_wait(monthly)
