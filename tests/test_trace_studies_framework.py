@@ -170,3 +170,10 @@ def test_new_log_with_study_flag_runs_every_study_and_reaches_the_report(repo, t
     for study in studies:
         assert load(study).TITLE.split(" ")[0] in text
         assert f'id="study-{name}-{study}"' in text
+    # a misspelt setting fails the study's rule with one line naming the rule, study and setting
+    bad = subprocess.run([base[0], f"results/studies/{name}/talby2005/done.json", *base[1:],
+                          'trace_studies={"talby2005": {"mnths": 3}}'],
+                         capture_output=True, text=True, timeout=300, cwd=wd)
+    assert bad.returncode != 0
+    assert (f"rule trace_study (trace={name}, study=talby2005): error: config "
+            "trace_studies.talby2005: unknown setting(s) mnths") in bad.stderr
