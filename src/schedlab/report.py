@@ -54,6 +54,7 @@ figure{display:inline-block;margin:.5em 1em 1.5em 0;max-width:100%}
 figure img{max-width:560px;border:1px solid #d0d7de}figcaption{font-size:.85em}
 .summary span{margin-right:1.2em}.note{color:#57606a;font-size:.9em}
 nav a{margin-right:1em}img.missing{outline:3px solid #cf222e;min-width:200px;min-height:40px}
+#studies table{display:block;overflow-x:auto;max-width:100%}#studies td.t{white-space:nowrap}
 """
 # Marks the page with how many figures loaded (a reader sees broken ones outlined in red; the
 # browser test reads the counts).
