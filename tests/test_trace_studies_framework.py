@@ -97,6 +97,15 @@ def test_settings_variant_and_override():
     assert m.DEFAULTS["quick"]["max_jobs"] != 123  # the defaults are not modified
     with pytest.raises(ConfigError, match=r"trace_studies.talby2005: unknown setting\(s\) mnths"):
         study_settings(m, "default", {"mnths": 3})
+    # values given as text on the command line (snakemake --config) take the defaults' types
+    s = study_settings(load("schroeder2004"), "quick",
+                       {"replications": "3", "fallback_to_mode": "False", "loads": ["0.5", "0.9"],
+                        "max_jobs": "null"})
+    assert s["replications"] == 3 and s["fallback_to_mode"] is False and s["max_jobs"] is None
+    assert s["loads"] == [0.5, 0.9]
+    with pytest.raises(ConfigError, match=r"trace_studies.schroeder2004.replications: 'many' is "
+                                          "not a int"):
+        study_settings(load("schroeder2004"), "quick", {"replications": "many"})
     with pytest.raises(ConfigError, match="variant must be one of"):
         study_settings(m, "huge")
     with pytest.raises(ConfigError, match="unknown trace study 'nope'"):

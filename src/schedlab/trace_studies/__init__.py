@@ -34,6 +34,7 @@ from types import ModuleType
 from typing import Any
 
 import pandas as pd
+import yaml
 
 from ..errors import ConfigError
 from ..swf import SWFHeader
@@ -78,5 +79,33 @@ def study_settings(module: ModuleType, variant: str = "default",
     if unknown:
         raise ConfigError(f"config trace_studies.{name}: unknown setting(s) {', '.join(unknown)}; "
                           f"known: {', '.join(sorted(settings))}")
-    settings.update(overrides or {})
+    for key, value in (overrides or {}).items():
+        settings[key] = _like(settings[key], value, f"config trace_studies.{name}.{key}")
     return settings
+
+
+def _like(default: Any, value: Any, where: str) -> Any:
+    """``value`` read as YAML and checked against the type of ``default`` when it arrived as text
+    (``snakemake --config`` passes nested values as strings); lists element by element; ``null``
+    is always allowed (no limit)."""
+    if isinstance(value, list) and isinstance(default, list) and default:
+        return [_like(default[0], v, where) for v in value]
+    if not isinstance(value, str) or isinstance(default, str) or default is None:
+        return yaml.safe_load(value) if isinstance(value, str) and default is None else value
+    try:
+        parsed = yaml.safe_load(value)
+    except yaml.YAMLError:
+        parsed = value
+    kind = type(default)
+    if not _is_a(kind, parsed):
+        raise ConfigError(f"{where}: {value!r} is not a {kind.__name__}")
+    return float(parsed) if kind is float and parsed is not None else parsed
+
+
+def _is_a(kind: type, parsed: Any) -> bool:
+    """Whether a YAML value fits a setting of type ``kind`` (``null`` always does)."""
+    if parsed is None or kind not in (bool, int, float):
+        return True
+    if kind is bool or isinstance(parsed, bool):
+        return kind is bool and isinstance(parsed, bool)
+    return isinstance(parsed, int) if kind is int else isinstance(parsed, int | float)
