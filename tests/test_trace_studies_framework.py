@@ -112,6 +112,17 @@ def test_settings_variant_and_override():
         load("nope")
 
 
+def test_config_schema_checks_study_names(repo):
+    from snakemake.exceptions import WorkflowError
+    from snakemake.utils import validate
+
+    config = yaml.safe_load((repo / "config/config.yaml").read_text())
+    schema = str(repo / "workflow/schemas/config.schema.yaml")
+    validate(config | {"trace_studies": {"talby2005": {"months": 3}, "cirne2001": None}}, schema)
+    with pytest.raises(WorkflowError, match="talby"):
+        validate(config | {"trace_studies": {"talby": {"months": 3}}}, schema)
+
+
 def assert_deterministic(repo, study: str, overrides: dict | None = None) -> dict[str, pd.DataFrame]:
     """Run a study twice on the synthetic log: equal tables; no NaN-only column; return them."""
     m = load(study)
