@@ -173,3 +173,26 @@ def test_run_single_workload_is_byte_reproducible(tmp_path):
         write_parquet(paths[-1], df, meta)
     assert paths[0].read_bytes() == paths[1].read_bytes()
     assert len(df) == 2 and df["sag_agrees"].dropna().all()
+
+
+def test_tables_and_scorecard_end_to_end_on_tiny_runs():
+    from pathlib import Path
+
+    import yaml
+
+    path = Path(__file__).resolve().parents[1] / "config/papers/cirne2001_sa.yaml"
+    cfg = yaml.safe_load(path.read_text())
+    cfg["quick"] = {**cfg["quick"], "single_target": {"experiments": 6, "targets_per_workload": 3,
+                                                      "jobs_per_workload": 60},
+                    "offered_load": {"kappa_L": [0.5, 1.0], "kappa_sigma": [1.0, 2.0],
+                                     "workloads_per_point": 1, "jobs_per_workload": 60}}
+    s = C.settings(cfg, quick=True)
+    single, sweep = C.inline_runs(s)
+    assert len(single) == 2 and len(sweep) == 2
+    tables = C.build_tables(single, sweep, s, [])
+    assert set(tables) == set(C.TABLES)
+    assert (tables["table16"]["status"] == "not run").all()  # no SP2 times configured
+    sc = C.scorecard(tables, s)
+    t16 = sc[sc["item"].isin(["Table 16", "Figure 57"])]
+    assert len(t16) == 6 and (t16["verdict"] == "not_run").all()
+    assert "sample: 6 experiments in 2 workloads" in sc["note"].iloc[0]

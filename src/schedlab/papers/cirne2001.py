@@ -1108,8 +1108,11 @@ def scorecard(tables: dict[str, pd.DataFrame], s: dict[str, Any]) -> pd.DataFram
     st = s["single_target"]
     scale = (f"{len(tables['experiments'])} experiments on {st['jobs_per_workload']}-job "
              f"workloads, {s['machine_procs']} processors, conservative backfilling")
-    why = ("absolute turn-around depends on the synthetic model's load and on our workload "
-           "size (thesis: 360,000 experiments on 10,000-job workloads)")
+    n_wl = tables["experiments"]["workload"].nunique()
+    why = (f"sample: {len(tables['experiments'])} experiments in {n_wl} workloads of "
+           f"{st['jobs_per_workload']} jobs (thesis: 360,000 experiments on 10,000-job "
+           "workloads); absolute turn-around depends on the synthetic model's load and on the "
+           "workload size")
     rows = []
     t13 = tables["table13"]
     for req in ("best", "sa", "user"):
