@@ -41,6 +41,8 @@ def make_results(root):
     """Two papers' outputs as the pipeline writes them: scorecard, a table, two figures."""
     sc1 = scorecard_frame([value_row("schroeder2004", "Figure 2", "mean slowdown", "rho=0.5",
                                      12.0, 13.0),
+                           value_row("schroeder2004", "Figure 2", "mean slowdown", "rho=0.7",
+                                     31.5, 27.25),
                            claim_row("schroeder2004", "§4", "Random worst", "2 hosts", True)])
     write_parquet(root / "schroeder2004" / "scorecard.parquet", sc1)
     write_parquet(root / "schroeder2004" / "tables" / "table1.parquet",
@@ -116,7 +118,7 @@ def test_build_report_and_combined_scorecard(tmp_path):
     build_report(res, ["schroeder2004", "tang2013", "cirne2001"], out, res / "scorecard.parquet",
                  {"schedlab_version": "test"})
     combined, meta = read_parquet(res / "scorecard.parquet")
-    assert len(combined) == 3 and meta["schedlab_version"] == "test"
+    assert len(combined) == 4 and meta["schedlab_version"] == "test"
     pd.testing.assert_frame_equal(combined, combine_scorecards([sc1, sc2]))
     page = out.read_text()
     assert page.count("<figure>") == 2
@@ -177,7 +179,11 @@ def test_report_in_headless_chromium(tmp_path):
     attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1)))
     assert attrs.get("figures") == "3"
     assert attrs.get("figures-loaded") == "3"  # every figure really loaded in the browser
-    # two scorecards + table1, then the studied log's characteristics + its study's table2
-    assert int(attrs.get("tables", 0)) == 5
+    # two scorecards, Figure 2 published beside reproduced (two tables), table1, then the studied
+    # log's characteristics + its study's table2
+    assert int(attrs.get("tables", 0)) == 7
+    pair = re.search(r'<h4>Figure 2</h4>\s*<div class="pair">(.*?)</div></div>', dom, re.S)
+    assert pair and "Published" in pair.group(1) and "Reproduced here" in pair.group(1)
+    assert "31.5" in pair.group(1) and "27.25" in pair.group(1)
     assert re.search(r'<section id="studies"><h2>Studies on other logs</h2>', dom)
     assert 'alt="monthly_wait"' in dom

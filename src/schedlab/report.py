@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from .io import read_parquet, read_parquet_metadata, write_parquet, write_text
+from .report_compare import item_of_table, items_with_numbers, side_by_side
 from .scorecard import COLUMNS, scorecard_frame
 from .swf import SWFHeader, SWFTrace
 from .trace_studies import STUDIES
@@ -53,6 +54,8 @@ th{background:#f6f8fa}td.t{text-align:left}
 figure{display:inline-block;margin:.5em 1em 1.5em 0;max-width:100%}
 figure img{max-width:560px;border:1px solid #d0d7de}figcaption{font-size:.85em}
 .summary span{margin-right:1.2em}.note{color:#57606a;font-size:.9em}
+.pair{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}.pair>div{overflow-x:auto;max-width:100%}
+p.side{margin:.2em 0;font-weight:600}
 nav a{margin-right:1em}img.missing{outline:3px solid #cf222e;min-width:200px;min-height:40px}
 #studies table{display:block;overflow-x:auto;max-width:100%}#studies td.t{white-space:nowrap}
 """
@@ -253,6 +256,30 @@ def studies_section(traces: Sequence[StudiedTrace], figure_prefix: str) -> str:
     return "\n".join(parts)
 
 
+def published_beside_reproduced(sc: pd.DataFrame, tables: Mapping[str, pd.DataFrame]) -> list[str]:
+    """For each paper table with published numbers: the paper's values and ours side by side, in
+    the paper's layout (conditions down, quantities across; :mod:`schedlab.report_compare`)."""
+    items = items_with_numbers(sc)
+    if not items:
+        return []
+    parts = ["<h3>Published beside reproduced</h3>",
+             '<p class="note">Each table or figure of the paper with published numbers: the '
+             "paper's values (left) and ours (right) in the same layout; a dash is a value not "
+             "published or not run here. Verdicts and notes are in the scorecard above; the full "
+             "reproduced table files follow below.</p>"]
+    for item in items:
+        pub, rep = side_by_side(sc, item)
+        files = [n for n in tables if item_of_table(n) == item]
+        also = (f' <span class="note">(reproduced table file: {html.escape(", ".join(files))})</span>'
+                if files else "")
+        parts.append(f"<h4>{html.escape(item)}{also}</h4>")
+        parts.append('<div class="pair"><div><p class="side">Published</p>'
+                     + html_table(pub.reset_index(), cls="published")
+                     + '</div><div><p class="side">Reproduced here</p>'
+                     + html_table(rep.reset_index(), cls="reproduced") + "</div></div>")
+    return parts
+
+
 def paper_section(pr: PaperResults, figure_prefix: str) -> str:
     """HTML for one paper: verdict summary, scorecard by item, tables, figures."""
     title = PAPER_TITLES.get(pr.key, pr.key)
@@ -265,6 +292,7 @@ def paper_section(pr: PaperResults, figure_prefix: str) -> str:
         parts.append("<h3>Scorecard: published vs reproduced</h3>")
         sc = pr.scorecard.drop(columns=["paper"])
         parts.append(html_table(sc, max_rows=500, cls="scorecard"))
+        parts += published_beside_reproduced(pr.scorecard, pr.tables)
     else:
         parts.append('<p class="note">No scorecard was produced for this paper.</p>')
     parts += _tables_and_figures(pr.tables, pr.figures, "h3", f"{figure_prefix}/{pr.key}")

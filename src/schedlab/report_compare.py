@@ -34,7 +34,7 @@ def items_with_numbers(sc: pd.DataFrame, min_rows: int = 2) -> list[str]:
 
 def _label(quantity: object, unit: object) -> str:
     unit = "" if unit is None or (isinstance(unit, float) and pd.isna(unit)) else str(unit).strip()
-    return f"{quantity} ({unit})" if unit else str(quantity)
+    return f"{quantity} ({unit})" if unit and unit not in str(quantity) else str(quantity)
 
 
 def side_by_side(sc: pd.DataFrame, item: str) -> tuple[pd.DataFrame, pd.DataFrame]:
