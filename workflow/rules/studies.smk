@@ -43,6 +43,8 @@ rule trace_study:
         machine_size=lambda wc: REGISTRY[wc.trace].machine_size,
         variant=STUDY_VARIANT,
         overrides=lambda wc: STUDY_OVERRIDES.get(wc.study, {}) or {},
+        # the module's defaults of this variant: editing them reruns the study (params trigger)
+        defaults=lambda wc: _trace_studies.load(wc.study).DEFAULTS[STUDY_VARIANT],
     conda:
         "../envs/schedlab.yaml"
     log:
