@@ -119,6 +119,15 @@ def test_restricted_requests_are_the_measured_sizes_that_fit():
     assert list(procs) == [4, 8] and list(te) == [400, 200]
     with pytest.raises(ConfigError, match="no measured partition size of MG fits"):
         N.nas_requests(_mg({16: 1.0}), 10)
+    # §5.4's sizes limit the requests to the thesis' partitions (MG: 8..256)
+    spec = {"MG": {"constraint": "power_of_2", "sizes": [8, 16]}}
+    mg = N.benchmarks_from_config({"benchmarks": spec,
+                                   "execution_times": {"MG": {4: 400.0, 8: 200.0, 16: 100.0}}})
+    assert list(N.nas_requests(mg["MG"], 16)[0]) == [8, 16]
+    with pytest.raises(ConfigError, match=r"benchmarks\.MG\.sizes"):
+        N.benchmarks_from_config({"benchmarks": {"MG": {"constraint": "power_of_2",
+                                                        "sizes": "some"}},
+                                  "execution_times": {"MG": {4: 1.0}}})
 
 
 def test_compatible_targets_need_a_measured_size_and_no_cancellation():

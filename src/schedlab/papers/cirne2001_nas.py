@@ -8,7 +8,9 @@ experiment on :class:`~schedlab.papers.cirne2001.CBMachine` (the same machine, f
 
 Table 15 (partition size constraints, as data in config/papers/cirne2001_sa.yaml): MG and LU need a
 power-of-two partition, SP and BT a perfect square, EP any size. The requests of ``b`` are its
-measured partition sizes that fit the machine (EP: every size 1..P, see below).
+measured partition sizes that fit the machine and are among §5.4's sizes (MG, LU: 8..256; SP, BT:
+9, 16, 25, 36, 64, 121, 256; config ``sizes``) — a benchmark measured at fewer sizes has fewer
+requests; EP: every size 1..P, see below.
 
 Choices where the thesis is silent (each an option of ``nas_validation`` where cheap):
 
@@ -73,6 +75,7 @@ class Benchmark:
     name: str
     constraint: str
     times: dict[int, float]
+    sizes: tuple[int, ...] | None = None  # §5.4 sizes (None: any); requests: measured and listed
 
 
 def satisfies(constraint: str, n: int) -> bool:
@@ -115,7 +118,13 @@ def benchmarks_from_config(nas: dict[str, Any]) -> dict[str, Benchmark]:
                 raise ConfigError(f"{PAPER}: nas_validation.execution_times.{name}.{n}: need a "
                                   f"{constraint} partition size and positive seconds, got {sec!r}")
             clean[int(n)] = float(sec)
-        out[name] = Benchmark(name, constraint, dict(sorted(clean.items())))
+        sizes = spec.get("sizes", "all")
+        if sizes != "all" and not (isinstance(sizes, list)
+                                   and all(isinstance(n, int) and n > 0 for n in sizes)):
+            raise ConfigError(f"{PAPER}: nas_validation.benchmarks.{name}.sizes must be a list "
+                              f"of partition sizes or 'all', not {sizes!r}")
+        out[name] = Benchmark(name, constraint, dict(sorted(clean.items())),
+                              None if sizes == "all" else tuple(sorted(sizes)))
     return out
 
 
@@ -123,7 +132,7 @@ def nas_requests(b: Benchmark, machine_procs: int, unrestricted_scaling: str = "
                  ) -> tuple[np.ndarray, np.ndarray]:
     """The requests of ``b`` on a ``machine_procs`` machine: (partition sizes, execution times).
 
-    Restricted benchmarks: the measured sizes that fit. Unrestricted (EP) with ``"ideal"``: every
+    Restricted benchmarks: the measured sizes that fit (and are among ``b.sizes``). Unrestricted (EP) with ``"ideal"``: every
     size 1..P, unmeasured sizes by ideal speed-up from the closest measured size (module doc)."""
     if unrestricted_scaling not in SCALINGS:
         raise ConfigError(f"{PAPER}: nas_validation.unrestricted_scaling must be one of "
@@ -141,6 +150,8 @@ def nas_requests(b: Benchmark, machine_procs: int, unrestricted_scaling: str = "
         m = np.where(use_left, left, right)
         return n, te[m] * sizes[m] / n
     keep = sizes <= machine_procs
+    if b.sizes is not None:
+        keep &= np.isin(sizes, b.sizes)
     if not keep.any():
         raise ConfigError(f"{PAPER}: no measured partition size of {b.name} fits a "
                           f"{machine_procs}-processor machine")
