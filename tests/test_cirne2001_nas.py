@@ -238,3 +238,22 @@ def test_run_nas_log_on_a_small_swf_table():
     assert N.run_nas_log(s, "B", _swf(), header)[1]["machine_procs"] == 32  # from the header
     with pytest.raises(ConfigError, match=r"not in nas_validation\.logs"):
         N.run_nas_log(s, "C", _swf(), header)
+
+
+def test_table15_request_counts_from_the_configured_sizes():
+    # Table 15: MG/LU 4, 5 or 6 requests, SP/BT 5, 6 or 7, EP as many as processors, on the
+    # 100 (KTH), 128 (SDSC) and 430 (CTC) processor machines of Table 1
+    from pathlib import Path
+
+    import yaml
+
+    cfg = yaml.safe_load((Path(__file__).resolve().parents[1]
+                          / "config/papers/cirne2001_sa.yaml").read_text())
+    t = N.table15(cfg["nas_validation"]).set_index(["benchmark", "machine_procs"])["requests"]
+    for (b, p), n in {("MG", 100): 4, ("LU", 128): 5, ("MG", 430): 6, ("SP", 100): 5,
+                      ("BT", 128): 6, ("SP", 430): 7, ("EP", 430): 430}.items():
+        assert t[b, p] == n
+    rows = N.scorecard_rows(N.table16(pd.DataFrame(), None, reason="x"),
+                            N.table16_by_kind(pd.DataFrame(), None, reason="x"), pd.DataFrame(),
+                            {"published": cfg["published"], "nas_validation": cfg["nas_validation"]})
+    assert [r["verdict"] for r in rows if r["item"] == "Table 15"] == ["holds"] * 5

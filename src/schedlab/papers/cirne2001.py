@@ -858,7 +858,7 @@ def inline_runs(s: dict[str, Any], model: dict[str, Any] | None = None
 # Table assembly
 # --------------------------------------------------------------------------------------------------
 TABLES = ("experiments", "table13", "table14", "table18", "breakdowns", "emergent", "sweep",
-          "sigma_distribution", "nas_experiments", "table16", "table16_by_kind")
+          "sigma_distribution", "nas_experiments", "table15", "table16", "table16_by_kind")
 SCENARIOS = {"sa_static": ("sa", "D_static"), "sa_adaptive": ("sa_adaptive", "D_adaptive"),
              "user_static": ("user", "D_static"), "user_adaptive": ("user_adaptive", "D_adaptive")}
 
