@@ -14,9 +14,9 @@
 # Prints one summary line: "slurm e2e: PASS ..." or "slurm e2e: FAIL ...", exit status 0 / 1.
 #
 # Needs root, Debian 12, the project's .venv (make setup) and the real logs
-# (SCHEDLAB_TRACE_MIRROR, default ../shared/traces). Takes about 2-4 minutes with the current DAG;
+# (SCHEDLAB_TRACE_MIRROR, default ../shared/traces). Takes about 10 minutes on 2 cores (the quick DAG twice);
 # each cluster command is under `timeout`, cut so that the whole script stays within
-# SCHEDLAB_E2E_BUDGET seconds (default 1200) plus the final shutdown (about 10 s).
+# SCHEDLAB_E2E_BUDGET seconds (default 1800) plus the final shutdown (about 10 s).
 #
 # Environment:
 #   SCHEDLAB_E2E_TARGETS   targets instead of the quick profile's default target (space separated)
@@ -40,7 +40,7 @@ STEP="setup"
 DETAILS=""
 T0=$SECONDS
 # Whole-script time budget (seconds): each step's timeout is cut to what is left of it.
-BUDGET=${SCHEDLAB_E2E_BUDGET:-1200}
+BUDGET=${SCHEDLAB_E2E_BUDGET:-1800}
 
 say() { printf '\n=== slurm e2e [%3d s]: %s\n' "$((SECONDS - T0))" "$*" >&2; }
 fail() { say "FAILED: $*"; DETAILS=$*; exit 1; }
@@ -106,7 +106,7 @@ fi
 
 STEP="local run"
 say "$STEP: snakemake --profile workflow/profiles/quick ${TARGETS[*]}"
-limit=$(left 600)
+limit=$(left $((BUDGET / 2)))
 (cd "$WORK/local" && timeout -k 30 "$limit" "$SNAKEMAKE" --profile workflow/profiles/quick --cores 2 \
     "${TARGETS[@]}") >"$WORK/local.out" 2>&1 || { tail -n 40 "$WORK/local.out" >&2; fail "local run failed"; }
 
@@ -120,7 +120,7 @@ SLURM_ARGS=(--profile workflow/profiles/slurm --profile workflow/profiles/quick
     --slurm-status-command squeue --slurm-init-seconds-before-status-checks 5)
 say "$STEP: snakemake ${SLURM_ARGS[*]} ${TARGETS[*]}"
 rc=0
-limit=$(left 840)
+limit=$(left $((BUDGET * 7 / 10)))
 (cd "$WORK/slurm" && timeout -k 30 "$limit" "$SNAKEMAKE" "${SLURM_ARGS[@]}" "${TARGETS[@]}") \
     >"$WORK/slurm.out" 2>&1 || rc=$?
 ((rc == 0)) || { tail -n 60 "$WORK/slurm.out" >&2; fail "cluster run exited $rc (124/137 = timeout)"; }
