@@ -203,10 +203,12 @@ def _experiment(base: CBMachine, k: int, alts: np.ndarray, procs: np.ndarray, ru
     for i in dict.fromkeys([user_i, sa_i]):
         tt[i] = _fork_start(base, k, int(alts[i]), math.inf) - submit + run[i]
     best_i = min(tt, key=lambda i: (tt[i], i != user_i))
-    for i in np.argsort(run, kind="stable"):
+    for i in np.argsort(run, kind="stable"):  # increasing execution time
         i = int(i)
-        if i in tt or run[i] >= tt[best_i]:
+        if i in tt:
             continue
+        if run[i] >= tt[best_i]:
+            break  # neither this request nor any later one can beat the best
         # the fork can only win if the target starts before submit + best - run
         start = _fork_start(base, k, int(alts[i]), submit + tt[best_i] - run[i])
         tt[i] = start - submit + run[i]
