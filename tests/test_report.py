@@ -187,3 +187,13 @@ def test_report_in_headless_chromium(tmp_path):
     assert "31.5" in pair.group(1) and "27.25" in pair.group(1)
     assert re.search(r'<section id="studies"><h2>Studies on other logs</h2>', dom)
     assert 'alt="monthly_wait"' in dom
+
+
+def test_cirne_report_includes_the_workload_model_scorecard(tmp_path):
+    from schedlab.report import collect
+    sa = scorecard_frame([value_row("cirne2001", "Table 13", "geometric mean", "sa", 1429, 1431, "s")])
+    models = scorecard_frame([value_row("cirne2001", "Table 2", "mean", "CTC", 10.0, 11.0, "")])
+    write_parquet(tmp_path / "cirne2001" / "scorecard.parquet", sa)
+    write_parquet(tmp_path / "models" / "cirne2001" / "scorecard.parquet", models)
+    pr = collect(tmp_path, ["cirne2001"])[0]
+    assert list(pr.scorecard["item"]) == ["Table 13", "Table 2"]

@@ -40,6 +40,8 @@ PAPER_TITLES = {
                     "batch schedulers",
     "cirne2001": "Cirne 2001 — Using moldability to improve the performance of supercomputer jobs",
 }
+#: A paper's scorecards kept outside results/<key>/ (the Cirne thesis' chapter-3 workload models).
+EXTRA_SCORECARDS = {"cirne2001": ("models/cirne2001/scorecard.parquet",)}
 VERDICT_COLORS = {"match": "#1a7f37", "holds": "#1a7f37", "differs": "#b35900", "fails": "#cf222e",
                   "not_run": "#6e7781"}
 MAX_TABLE_ROWS = 60
@@ -83,9 +85,10 @@ def collect(results_dir: Path, papers: Sequence[str]) -> list[PaperResults]:
     for key in papers:
         base = results_dir / key
         pr = PaperResults(key)
-        sc = base / "scorecard.parquet"
-        if sc.exists():
-            pr.scorecard = read_parquet(sc)[0]
+        found = [p for p in (base / "scorecard.parquet",
+                             *(results_dir / x for x in EXTRA_SCORECARDS.get(key, ()))) if p.exists()]
+        if found:
+            pr.scorecard = pd.concat([read_parquet(p)[0] for p in found], ignore_index=True)
         for t in sorted((base / "tables").glob("*.parquet")):
             pr.tables[t.stem] = read_parquet(t)[0]
         pr.figures = sorted((base / "figures").glob("*.png"))
