@@ -140,8 +140,9 @@ not_done=$(grep -v '|COMPLETED|' <<<"$squeue_out" || true)
 [[ -z $not_done ]] || fail "jobs not COMPLETED: $not_done"
 for rule in parse_trace trace_summary; do
     if grep -q "rule $rule" "$WORK/local.out"; then
-        # a rule's own job (comment rule_<rule>...) or a group job holding it (group_<group>_..._<rule>...)
-        grep -Eq "\|(rule_$rule|group_[^|]*$rule)" <<<"$squeue_out" || fail "no SLURM job of rule $rule"
+        # a rule's own job (comment rule_<rule>_wildcards_...) or a group job holding it
+        # (comment rule_<group>_<rule>_<rule>..., e.g. rule_prep_clean_trace_parse_trace)
+        grep -Eq "\|rule_([^|]*_)?$rule(_|\||$)" <<<"$squeue_out" || fail "no SLURM job of rule $rule"
     fi
 done
 # slurmctld appends a finished job to the jobcomp file when it completes; allow it a few seconds.
@@ -152,7 +153,7 @@ for id in "${submitted[@]}"; do
     done
     grep -q "JobId=$id .*JobState=COMPLETED" "$JOBCOMP" || fail "job $id not COMPLETED in $JOBCOMP"
 done
-rules=$(sed -E 's/.*\|(rule_|group_)//; s/_wildcards_.*//' <<<"$squeue_out" | sort | uniq -c | awk '{print $2 " x" $1}' | paste -sd, -)
+rules=$(sed -E 's/.*\|rule_//; s/_wildcards_.*//' <<<"$squeue_out" | sort | uniq -c | awk '{print $2 " x" $1}' | paste -sd, -)
 say "${#submitted[@]} SLURM jobs (${rules}) all COMPLETED in squeue and $JOBCOMP"
 
 STEP="byte-identical results"
