@@ -130,7 +130,7 @@ run_id=$(sed -n 's/.*SLURM run ID: \([0-9a-f-]*\).*/\1/p' "$WORK/slurm.out" | he
 [[ -n $run_id ]] || fail "no 'SLURM run ID' in the cluster run's output"
 mapfile -t submitted < <(sed -n 's/.*has been submitted with SLURM jobid \([0-9]*\).*/\1/p' "$WORK/slurm.out" | sort -n)
 ((${#submitted[@]} > 0)) || fail "the cluster run submitted no job"
-# All jobs of this run by its run ID (the plugin's job name), finished ones included (MinJobAge=600).
+# All jobs of this run by its run ID (the plugin's job name), finished ones included (MinJobAge=3600 in start-local-slurm.sh).
 squeue_out=$(timeout 20 squeue --states=all --name "$run_id" -h -o '%i|%T|%k')
 echo "$squeue_out" >&2
 mapfile -t seen < <(cut -d'|' -f1 <<<"$squeue_out" | sort -n)

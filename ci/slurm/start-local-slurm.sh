@@ -119,8 +119,10 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 # Without it a job asking for no memory gets the whole node under CR_Core_Memory.
 DefMemPerCPU=1000
-# squeue (the status command without accounting) sees finished jobs for MinJobAge seconds.
-MinJobAge=600
+# squeue (the status command without accounting) sees finished jobs for MinJobAge seconds: longer
+# than the longest e2e cluster run (about 11 minutes for the whole quick DAG), so that every job of the
+# run is still listed when e2e.sh checks them.
+MinJobAge=3600
 SchedulerParameters=sched_interval=5
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
