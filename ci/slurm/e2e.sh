@@ -188,7 +188,12 @@ tail -n 30 "$WORK/fail.out" >&2
 ((rc != 0)) || fail "the run with a corrupt trace exited 0"
 ((rc != 124 && rc != 137)) || fail "the run with a corrupt trace timed out instead of failing"
 grep -q "Error in rule parse_trace" "$WORK/fail.out" || fail "the failure does not name rule parse_trace"
-grep -q "SLURM-job '[0-9]*' failed" "$WORK/fail.out" || fail "no failed SLURM job reported"
+# The failed job is a SLURM job in state FAILED (a grouped rule reports "Error in group <g>",
+# an ungrouped one "SLURM-job '<id>' failed"; both name the rule and its log).
+fail_id=$(sed -n 's/.*has been submitted with SLURM jobid \([0-9]*\).*/\1/p' "$WORK/fail.out" | tail -n 1)
+[[ -n $fail_id ]] || fail "the run with a corrupt trace submitted no SLURM job"
+fail_state=$(timeout 20 squeue --states=all -j "$fail_id" -h -o '%T' || true)
+[[ $fail_state == FAILED ]] || fail "SLURM job $fail_id of the corrupt trace is '$fail_state', not FAILED"
 [[ ! -e $WORK/slurm/$target ]] || fail "the failed rule left $target behind"
 fail_log=$(grep -rl "rule parse_trace (trace=$bad): error:" "$WORK/slurm/.snakemake/slurm_logs" "$WORK/slurm/logs" \
     2>/dev/null | head -n 1 || true)
