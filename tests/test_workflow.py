@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,17 @@ def test_quick_flag_accepts_lower_case_true(workflow_copy):
     out = r.stdout + r.stderr
     # quick: Tang's quick grid (BF {1, 0.5} x W {1, 4} + 3 adaptive schemes) on each of its two logs
     assert any(line.split()[:2] == ["tang2013_run", "14"] for line in out.splitlines()), out[-2000:]
+
+
+@pytest.mark.slow
+def test_study_traces_choose_the_logs_of_the_per_log_studies(workflow_copy):
+    def studied(*config: str) -> set[str]:
+        r = snakemake(workflow_copy, "-n", "--cores", "1", "trace_studies", *config)
+        return set(re.findall(r"results/studies/([^/\s]+)/", r.stdout + r.stderr))
+
+    # default: the logs marked `study: true` that are present (HPC2N, in the mirror)
+    assert studied() == {"HPC2N-2002-2.2-cln"}
+    # independent of `traces`, the logs of the summary and cleaning targets
+    assert studied("--config", "traces=[lublin_256]") == {"HPC2N-2002-2.2-cln"}
+    # a list studies exactly those logs, marked or not
+    assert studied("--config", "study_traces=[lublin_256]") == {"lublin_256"}

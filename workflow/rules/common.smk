@@ -22,6 +22,13 @@ def trace_is_local(name):
     )
 
 
+def registry_names(names):
+    """``names`` as a list, each checked against the registry (a clear error for an unknown one)."""
+    for n in names:
+        REGISTRY[n]
+    return list(names)
+
+
 def selected_traces():
     """The traces of the aggregate targets (config `traces`)."""
     sel = config.get("traces", "available")
@@ -29,9 +36,15 @@ def selected_traces():
         return list(TRACE_NAMES)
     if sel == "available":
         return [n for n in TRACE_NAMES if trace_is_local(n)]
-    for n in sel:
-        REGISTRY[n]  # raises a clear error for an unknown name
-    return list(sel)
+    return registry_names(sel)
+
+
+def study_traces():
+    """The logs of the per-log studies (config `study_traces`; independent of `traces`)."""
+    sel = config.get("study_traces", "marked")
+    if sel == "marked":
+        return [n for n in TRACE_NAMES if REGISTRY[n].study and trace_is_local(n)]
+    return registry_names(sel)
 
 
 PAPER_KEYS = ["schroeder2004", "talby2005", "tang2013", "perkovic2000", "cirne2001"]

@@ -1,5 +1,6 @@
 # Every paper's study on any registered log (issue 10, "new traces as inputs"): a registry entry
-# with `study: true` (config/traces.yaml) that is available locally gets one job per study,
+# with `study: true` (config/traces.yaml) that is available locally (or each log of config
+# `study_traces` when it is a list) gets one job per study,
 # results/studies/{trace}/{study}/ (tables/*.parquet, figures/*.png|.pdf, done.json), and a section
 # in the report. Settings: each module's DEFAULTS[default|quick|full] (config quick/full), updated
 # with config `trace_studies: {<study>: {...}}`. Target: `snakemake trace_studies`.
@@ -15,7 +16,7 @@ STUDY_VARIANT = (
     "quick" if config.get("quick") else "full" if config.get("full") else "default"
 )
 STUDY_OVERRIDES = config.get("trace_studies", {}) or {}
-STUDY_TRACES = [n for n in TRACE_NAMES if REGISTRY[n].study and trace_is_local(n)]
+STUDY_TRACES = study_traces()
 STUDY_OUTPUTS = expand(
     "results/studies/{trace}/{study}/done.json",
     trace=STUDY_TRACES,
