@@ -2,7 +2,7 @@
 
 For every paper it shows the scorecard (published vs reproduced, relative error, verdict, note),
 grouped by the paper's table/figure, every reproduced table and every figure (PNG shown, PDF linked).
-A last section, "Studies on other logs", shows for every registry log marked ``study: true`` its
+A last section, "Studies on other logs", shows for every studied log (config ``study_traces``) its
 characteristics and each paper's study applied to it (``results/studies/<trace>/<study>/``: the
 title, notes and settings of ``done.json``, its tables and figures; :mod:`schedlab.trace_studies`).
 The page is self-contained in its directory (figures are copied next to it), so ``results/report/``
@@ -230,11 +230,13 @@ def studies_section(traces: Sequence[StudiedTrace], figure_prefix: str) -> str:
     """HTML for "Studies on other logs": per log its characteristics, then each study."""
     parts = ['<section id="studies"><h2>Studies on other logs</h2>',
              '<p>Each paper\'s experiment applied, with compact settings, to registry logs marked '
-             "<code>study: true</code> (<code>config/traces.yaml</code>). These logs were not used "
+             "<code>study: true</code> (<code>config/traces.yaml</code>) or listed in config "
+             "<code>study_traces</code>. These logs were not used "
              "by the papers: there is nothing to match, so there is no scorecard; columns or rows "
              "labelled with a paper's log show that paper's published value for orientation.</p>"]
     if not traces:
-        parts.append('<p class="note">No registry log is marked <code>study: true</code>.</p>')
+        parts.append('<p class="note">No registry log is marked <code>study: true</code> '
+                     'or listed in config <code>study_traces</code>.</p>')
     for t in traces:
         tid = f"study-{t.trace}"
         parts.append(f'<h3 id="{html.escape(tid)}">Log {html.escape(t.trace)}</h3>')
@@ -338,7 +340,7 @@ def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_s
                  provenance: dict, studied_traces: Mapping[str, int | None] | None = None) -> None:
     """Collect outputs, write the combined scorecard parquet and the HTML page (+ figure copies).
 
-    ``studied_traces``: the logs marked ``study: true`` (name -> registry machine size) whose
+    ``studied_traces``: the studied logs, config ``study_traces`` (name -> registry machine size) whose
     studies form the last section; ``None`` leaves the section out."""
     found = collect(results_dir, papers)
     studied = collect_studies(results_dir, studied_traces) if studied_traces is not None else None
