@@ -28,11 +28,12 @@ from schedlab.swf import parse_swf_text
 def test_value_and_claim_rows():
     r = value_row("p", "Table 3", "mean wait", "BF=1", 77.4, 80.0, "min")
     assert r["verdict"] == "match" and math.isclose(r["relative_error"], (80.0 - 77.4) / 77.4)
+    assert r["tolerance"] == 0.15
     assert value_row("p", "T", "q", "c", 10.0, 20.0)["verdict"] == "differs"
-    assert value_row("p", "T", "q", "c", 10.0, None)["verdict"] == "not_run"
+    assert value_row("p", "T", "q", "c", 10.0, None)["verdict"] == "fails"
     assert claim_row("p", "§5", "ordering", "c", True)["verdict"] == "holds"
     assert claim_row("p", "§5", "ordering", "c", False)["verdict"] == "fails"
-    assert claim_row("p", "§5", "ordering", "c", None)["verdict"] == "not_run"
+    assert claim_row("p", "§5", "ordering", "c", None)["verdict"] == "fails"
     with pytest.raises(ValueError, match="unknown scorecard verdicts"):
         scorecard_frame([r | {"verdict": "great"}])
 
