@@ -129,3 +129,22 @@ def test_model_claim_checks_both_ways():
     missing = [m for m in S.uncovered_checks("cirne2001", cases) if m.split(":")[0] in names]
     assert missing == []
     assert C.accuracy_tracks_runtime(None, 0.1) is None
+
+
+@pytest.mark.parametrize(("override", "message"), [
+    ({"verdict": "match"}, "but the numbers give differs"),       # a looser tolerance than stated
+    ({"tolerance": 0.5}, "but the numbers give match"),            # the stated tolerance is used
+    ({"verdict": "not_run"}, "without a listed reason"),
+])
+def test_frame_rejects_rows_that_break_the_rules(override, message):
+    row = value_row("a", "T", "q", "c", 100.0, 140.0)    # differs at 15%
+    assert row["verdict"] == "differs"
+    with pytest.raises(ValueError, match=message):
+        scorecard_frame([row | override])
+
+
+def test_frame_rejects_holds_with_opposite_signs():
+    row = claim_row("a", "T", "q", "c", False, published=0.2, reproduced=-0.1)
+    with pytest.raises(ValueError, match="opposite signs"):
+        scorecard_frame([row | {"verdict": "holds"}])
+    assert len(scorecard_frame([row])) == 1

@@ -210,7 +210,31 @@ def scorecard_frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
         df[c] = df[c].fillna("")
     for c in ("paper", "item", "quantity", "condition", "unit", "verdict", "check", "note"):
         df[c] = df[c].astype(str)
+    problems = inconsistent_rows(df)
+    if problems:
+        raise ValueError("scorecard rows break the verdict rules: " + "; ".join(problems[:5])
+                         + (f" (+{len(problems) - 5} more)" if len(problems) > 5 else ""))
     return df
+
+
+def inconsistent_rows(df: pd.DataFrame) -> list[str]:
+    """Rows whose verdict does not follow from their own numbers and tolerance (a numeric verdict
+    recomputed differently, ``holds``/``match`` with opposite signs, ``not_run`` without a listed
+    reason), as short descriptions."""
+    out = []
+    for r in df.itertuples(index=False):
+        where = f"{r.paper} {r.item} {r.quantity} ({r.condition}): {r.verdict}"
+        if r.verdict in ("match", "close", "differs"):
+            if _missing(r.published) or _missing(r.reproduced) or _missing(r.tolerance):
+                out.append(f"{where} without published, reproduced and tolerance")
+            elif numeric_verdict(r.published, r.reproduced, r.tolerance) != r.verdict:
+                out.append(f"{where} but the numbers give "
+                           f"{numeric_verdict(r.published, r.reproduced, r.tolerance)}")
+        elif r.verdict == "holds" and opposite_signs(r.published, r.reproduced):
+            out.append(f"{where} with opposite signs")
+        elif r.verdict == "not_run" and not str(r.note).startswith(NOT_RUN_REASONS):
+            out.append(f"{where} without a listed reason")
+    return out
 
 
 def verdict_summary(sc: pd.DataFrame) -> pd.DataFrame:
