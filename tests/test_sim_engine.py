@@ -106,6 +106,81 @@ def test_tie_rule(rule):
         simulate(jobs, 4, Recorder(), tie_rule="random")
 
 
+class PassRecorder(Recorder):
+    """Logs every hook and every scheduling pass (time, free processors)."""
+
+    def on_completion(self, ctx, run, killed):
+        self.log.append(("end", ctx.now, run.job.job_id, ctx.free))
+
+    def on_cancel(self, ctx, job, run):
+        self.log.append(("cancel", ctx.now, job.job_id, ctx.free))
+        if run is None:
+            self.queue.remove(job)
+
+    def on_timer(self, ctx, key):
+        self.log.append(("timer", ctx.now, key, ctx.free))
+
+    def schedule(self, ctx):
+        self.log.append(("pass", ctx.now, None, ctx.free))
+        return []
+
+
+def test_per_event_order_is_pyss_order():
+    # at t=10: job 1 reaches its estimate (planned end), job 2 ends early (estimate 50),
+    # jobs 3 and 4 arrive, job 5 is cancelled while waiting, a timer fires
+    jobs = [
+        SimJob(1, 0, 10, 10, 1),
+        SimJob(2, 0, 10, 50, 1),
+        SimJob(3, 10, 5, 5, 1),
+        SimJob(4, 10, 5, 5, 1),
+        SimJob(5, 5, 5, 5, 1, cancel_time=10),
+    ]
+
+    class Starter(PassRecorder):
+        def on_arrival(self, ctx, job):
+            super().on_arrival(ctx, job)
+            if job.job_id == 5:
+                ctx.set_timer(10, "t")
+
+        def schedule(self, ctx):
+            last = self.log[-1][0] if self.log else None
+            super().schedule(ctx)
+            if ctx.now == 0 or last == "timer":
+                starts, self.queue = [Start(j) for j in self.queue], []
+                return starts
+            return []
+
+    sched = Starter()
+    sched.log = []
+    res = simulate(jobs, 4, sched, tie_rule="per_event", record_timeline=True)
+    at10 = [e for e in sched.log if e[1] == 10]
+    assert at10 == [
+        ("end", 10, 1, 3),  # planned end: released before the submissions (pyss's profile)
+        ("arrive", 10, 3, 3),
+        ("pass", 10, None, 3),
+        ("arrive", 10, 4, 3),
+        ("pass", 10, None, 3),
+        ("pass", 10, None, 3),  # the planned end's own pass, in start order
+        ("end", 10, 2, 4),  # early end, then its pass
+        ("pass", 10, None, 4),
+        ("cancel", 10, 5, 4),
+        ("pass", 10, None, 4),
+        ("timer", 10, "t", 4),
+        ("pass", 10, None, 4),
+    ]
+    assert list(res.timeline.time) == [0, 5, 10, 15]  # one row per event time
+    assert res.jobs.set_index("job_id").start[3] == 10
+
+
+def test_per_event_starts_on_processors_of_a_planned_end():
+    # job 1 ends at its estimate at t=10 exactly when job 2 arrives: pyss starts job 2 in the
+    # submission's pass, before the termination event, and so does the engine
+    jobs = [SimJob(1, 0, 10, 10, 4), SimJob(2, 10, 5, 5, 4)]
+    for rule in ("per_event", "completions_first"):
+        res = simulate(jobs, 4, make_scheduler("conservative"), tie_rule=rule).jobs
+        assert list(res.start) == [0, 10]
+
+
 def test_cancellation_of_waiting_and_running_jobs():
     jobs = [
         SimJob(1, 0, 100, 100, 4, cancel_time=30),  # cancelled while running

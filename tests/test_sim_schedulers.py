@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedlab.sim import SimJob, simulate
+from schedlab.sim import TIE_RULES, SimJob, simulate
 from schedlab.sim.schedulers import SCHEDULERS, make_scheduler
 from schedlab.sim.schedulers.conservative import Conservative
 from schedlab.sim.schedulers.easy import EASY
@@ -181,39 +181,43 @@ def check_common(jobs: list[SimJob], res: pd.DataFrame, size: int) -> None:
 SIZE = 8
 
 
+@pytest.mark.parametrize("tie_rule", TIE_RULES)
 @pytest.mark.parametrize("name", list(SCHEDULERS))
 @settings(max_examples=40, deadline=None)
 @given(spec=workloads)
-def test_invariants_every_scheduler(name, spec):
+def test_invariants_every_scheduler(name, tie_rule, spec):
     jobs = build(spec)
-    res = simulate(jobs, SIZE, make_scheduler(name)).jobs
+    res = simulate(jobs, SIZE, make_scheduler(name), tie_rule=tie_rule).jobs
     check_common(jobs, res, SIZE)
 
 
+@pytest.mark.parametrize("tie_rule", TIE_RULES)
 @settings(max_examples=40, deadline=None)
 @given(spec=workloads)
-def test_fcfs_never_reorders(spec):
+def test_fcfs_never_reorders(tie_rule, spec):
     jobs = build(spec)
-    res = simulate(jobs, SIZE, make_scheduler("fcfs")).jobs
+    res = simulate(jobs, SIZE, make_scheduler("fcfs"), tie_rule=tie_rule).jobs
     assert res.start.is_monotonic_increasing
 
 
+@pytest.mark.parametrize("tie_rule", TIE_RULES)
 @settings(max_examples=40, deadline=None)
 @given(spec=workloads)
-def test_easy_head_never_later_than_its_reservation(spec):
+def test_easy_head_never_later_than_its_reservation(tie_rule, spec):
     jobs = build(spec)
     sched = EASY(record_reservations=True)
-    res = simulate(jobs, SIZE, sched).jobs.set_index("job_id")
+    res = simulate(jobs, SIZE, sched, tie_rule=tie_rule).jobs.set_index("job_id")
     for jid, shadow in sched.head_reservations.items():
         assert res.start[jid] <= shadow
 
 
+@pytest.mark.parametrize("tie_rule", TIE_RULES)
 @settings(max_examples=40, deadline=None)
 @given(spec=workloads)
-def test_conservative_never_later_than_first_reservation(spec):
+def test_conservative_never_later_than_first_reservation(tie_rule, spec):
     jobs = build(spec)
     sched = Conservative(record_reservations=True)
-    res = simulate(jobs, SIZE, sched).jobs.set_index("job_id")
+    res = simulate(jobs, SIZE, sched, tie_rule=tie_rule).jobs.set_index("job_id")
     assert set(sched.first_reservations) == set(res.index)
     for jid, first in sched.first_reservations.items():
         assert res.start[jid] <= first
@@ -237,14 +241,15 @@ class NaiveConservative(Conservative):
                 heappush(self.due, (s2, self.seq, jid))
 
 
+@pytest.mark.parametrize("tie_rule", ["completions_first", "per_event"])
 @settings(max_examples=40, deadline=None)
 @given(spec=st.lists(st.tuples(st.integers(0, 20), st.integers(1, 60), st.integers(0, 200),
                                st.integers(1, 8)), min_size=1, max_size=40))  # fmt: skip
-def test_conservative_pruning_is_exact(spec):
+def test_conservative_pruning_is_exact(tie_rule, spec):
     jobs, t = [], 0
     for i, (gap, run, over, procs) in enumerate(spec):
         t += gap
         jobs.append(SimJob(i, t, run, run + over, procs))  # estimates well above runtimes
-    fast = simulate(jobs, SIZE, Conservative()).jobs
-    naive = simulate(jobs, SIZE, NaiveConservative()).jobs
+    fast = simulate(jobs, SIZE, Conservative(), tie_rule=tie_rule).jobs
+    naive = simulate(jobs, SIZE, NaiveConservative(), tie_rule=tie_rule).jobs
     pd.testing.assert_frame_equal(fast, naive)

@@ -36,14 +36,23 @@ class EndList:
         """(shadow time, extra nodes) for a job of ``procs`` processors given ``free`` now.
 
         Shadow time: the earliest expected end at which ``procs`` processors are free; extra
-        nodes: processors free at that time beyond ``procs`` (Talby & Feitelson §2.1).
+        nodes: processors free at that time beyond ``procs`` (Talby & Feitelson §2.1) — every
+        job expected to end by the shadow time counts, including the others ending at the very
+        same time (as pyss's availability profile counts them).
         """
         avail = free
         if avail >= procs:
             return now, avail - procs
-        for end, _, p in self.items:
+        items = self.items
+        n = len(items)
+        for k in range(n):
+            end, _, p = items[k]
             avail += p
             if avail >= procs:
+                k += 1
+                while k < n and items[k][0] == end:
+                    avail += items[k][2]
+                    k += 1
                 return end, avail - procs
         raise AssertionError("job wider than the machine")  # pragma: no cover
 
