@@ -11,12 +11,8 @@ import pandas as pd
 from .errors import ConfigError
 from .io import read_parquet
 from .report import format_scorecard_terminal, format_summary_terminal
+from .scorecard import COLUMNS as SCORECARD_COLUMNS
 from .scorecard import VERDICTS
-
-
-#: Columns the terminal scorecard needs.
-SCORECARD_COLUMNS = ("paper", "item", "quantity", "condition", "published", "reproduced",
-                     "verdict")
 
 
 def read_scorecard(path: Path) -> pd.DataFrame:
@@ -32,7 +28,8 @@ def read_scorecard(path: Path) -> pd.DataFrame:
     missing = [c for c in SCORECARD_COLUMNS if c not in sc.columns]
     if missing:
         raise ConfigError(f"--file {path}: not a scorecard: missing column(s) "
-                          f"{', '.join(missing)}")
+                          f"{', '.join(missing)} (a scorecard is built by `snakemake "
+                          "results/scorecard.parquet`)")
     if sc.empty:
         raise ConfigError(f"--file {path}: the scorecard has no rows")
     return sc

@@ -110,7 +110,7 @@ def load_yaml_unique(path: Path, what: str, error: type[Exception]) -> Any:
     """Parse a YAML file with :class:`UniqueKeyLoader`; any problem -> ``error`` naming the file."""
     try:
         with open(path, encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=UniqueKeyLoader)  # noqa: S506 (a SafeLoader subclass)
+            return yaml.load(fh, Loader=UniqueKeyLoader)
     except OSError as e:
         raise error(f"{path}: cannot read {what} ({e.strerror})") from e
     except UnicodeDecodeError as e:
