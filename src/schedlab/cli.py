@@ -157,7 +157,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv  # accepted anywhere on the command line
     parser = build_parser()
-    args = parser.parse_args([a for a in argv if a != "--debug"])
+    try:
+        args = parser.parse_args([a for a in argv if a != "--debug"])
+    except SystemExit as e:  # --help, --version (0) or a usage error (2, one line printed)
+        return int(e.code or 0)
     args.debug = debug
     try:
         return int(args.func(args) or 0)
