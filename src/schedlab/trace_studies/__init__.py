@@ -27,7 +27,6 @@ The contract of a study module ``schedlab.trace_studies.<paper>`` (pure: no file
 from __future__ import annotations
 
 import difflib
-
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
