@@ -21,7 +21,7 @@ import jsonschema
 import yaml
 
 from .errors import ConfigError
-from .registry import Registry, unknown_key_message
+from .registry import Registry, error_order, unknown_key_message
 
 #: Keys every paper override may use besides its config file's top-level keys.
 PAPER_OVERRIDE_KEYS = ("quick", "scale")
@@ -75,17 +75,11 @@ def _where(path: Iterable[Any]) -> str:
 def validate_against(config: Mapping[str, Any], schema: Mapping[str, Any]) -> None:
     """Validate; raise ConfigError for the first problem (unknown key -> closest known key)."""
     validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(config), key=lambda e: [str(x) for x in e.absolute_path])
+    errors = sorted(validator.iter_errors(config), key=error_order)
     if not errors:
         return
     e = errors[0]
-    msg = unknown_key_message(e.instance, e.schema) if e.validator == "additionalProperties" else None
-    if msg is None and e.validator == "propertyNames":
-        known = list(e.schema.get("propertyNames", {}).get("enum", []))
-        bad = [k for k in e.instance if k not in known]
-        close = difflib.get_close_matches(str(bad[0]), known, n=1, cutoff=0.5) if bad else []
-        hint = f" (did you mean {close[0]!r}?)" if close else f"; known: {', '.join(known)}"
-        msg = f"unknown key {bad[0]!r}{hint}" if bad else None
+    msg = unknown_key_message(e)
     raise ConfigError(f"{_where(e.absolute_path)}: {msg or e.message}")
 
 

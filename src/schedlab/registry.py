@@ -122,14 +122,23 @@ def load_yaml_unique(path: Path, what: str, error: type[Exception]) -> Any:
         raise error(f"{path}: not valid YAML ({what}): {msg}") from e
 
 
-def unknown_key_message(instance: Any, schema: dict[str, Any]) -> str | None:
-    """For an ``additionalProperties: false`` violation: the unknown key(s) and the closest known
-    key (difflib), e.g. ``unknown key 'fiel' (did you mean 'file'?)``."""
-    known = list(schema.get("properties", {}))
-    if not isinstance(instance, dict) or not known:
+def error_order(e: jsonschema.ValidationError) -> tuple[list[str], bool]:
+    """Sort key of schema errors: by place, an unknown key first (it often explains the rest)."""
+    unknown = e.validator == "additionalProperties" or "propertyNames" in e.relative_schema_path
+    return [str(p) for p in e.absolute_path], not unknown
+
+
+def unknown_key_message(e: jsonschema.ValidationError) -> str | None:
+    """For an unknown key (``additionalProperties: false`` or a ``propertyNames`` enum): the key
+    and the closest known key (difflib), e.g. ``unknown key 'fiel' (did you mean 'file'?)``."""
+    if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+        known = list(e.schema.get("properties", {}))
+        unknown = [k for k in e.instance if k not in known]
+    elif "propertyNames" in e.relative_schema_path and e.validator == "enum":
+        known, unknown = [str(k) for k in e.validator_value], [e.instance]
+    else:
         return None
-    unknown = [k for k in instance if k not in known]
-    if not unknown:
+    if not unknown or not known:
         return None
     k = str(unknown[0])
     close = difflib.get_close_matches(k, known, n=1, cutoff=0.5)
@@ -146,12 +155,11 @@ def _load_schema() -> dict[str, Any]:
 def validate_registry_data(data: Any, source: str = "<registry>") -> None:
     """Validate parsed registry YAML; raise RegistryError naming the entry and field."""
     validator = jsonschema.Draft202012Validator(_load_schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    errors = sorted(validator.iter_errors(data), key=error_order)
     if not errors:
         return
     e = errors[0]
-    message = (unknown_key_message(e.instance, e.schema) if e.validator == "additionalProperties"
-               else None) or e.message
+    message = unknown_key_message(e) or e.message
     path = [str(p) for p in e.absolute_path]
     if len(path) >= 2 and path[0] == "traces":
         where = f"entry {path[1]!r}" + (f", field {'.'.join(path[2:])!r}" if len(path) > 2 else "")

@@ -64,7 +64,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 
 def run_notes(inputs: StudyInputs) -> str:
     """What the report must say about this log's months (relative without UnixStartTime)."""
-    from ..papers.talby2005 import RELATIVE_MONTHS_NOTE
+    from ..sim.metrics import RELATIVE_MONTHS_NOTE
 
     return RELATIVE_MONTHS_NOTE if inputs.header.unix_start_time is None else ""
 
