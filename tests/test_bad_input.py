@@ -25,7 +25,7 @@ import yaml
 
 from schedlab.cli import main
 from schedlab.errors import ConfigError, RegistryError, SWFFormatError
-from schedlab.io import OutputPathError, read_parquet, write_json, write_parquet
+from schedlab.io import OutputPathError, read_json, read_parquet, write_json, write_parquet
 
 REPO = Path(__file__).resolve().parents[1]
 HEADER = "; MaxProcs: 8\n; UnixStartTime: 0\n"
@@ -270,6 +270,9 @@ def test_json_is_strict_missing_metric_null_with_reason(tmp_path):
     assert d["mean_wait"] is None and d["util"] is None and d["per"] == [1.0, None]
     assert d["null_reasons"] == {"mean_wait": "no job ran", "util": "not computable (inf)",
                                  "per[1]": "not computable (nan)"}
+    back = read_json(dest)  # readers that compute get the numbers back
+    assert np.isnan(back["mean_wait"]) and back["util"] == np.inf and np.isnan(back["per"][1])
+    assert "null_reasons" not in back
 
 
 def test_parquet_metadata_is_strict_json(tmp_path):
@@ -279,6 +282,7 @@ def test_parquet_metadata_is_strict_json(tmp_path):
     write_parquet(p, pd.DataFrame({"a": [1]}), {"load": float("nan")})
     raw = pq.read_schema(p).metadata[b"schedlab"].decode()
     assert _strict_load(raw)["load"] is None
+    assert np.isnan(read_parquet(p)[1]["load"])
 
 
 # --- every CLI command: one line, exit 2; a traceback only with --debug --------------------------

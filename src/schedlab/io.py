@@ -145,6 +145,31 @@ def write_json(dest: str | os.PathLike[str], obj: Any,
     write_text(dest, dumps_strict(obj, reasons, indent=2, sort_keys=True) + "\n")
 
 
+def with_nan(obj: Any) -> Any:
+    """Inverse of the strict writing for readers that compute: every value listed under
+    ``null_reasons`` (written as null) becomes NaN again; ``null_reasons`` is dropped."""
+    if not isinstance(obj, dict) or "null_reasons" not in obj:
+        return obj
+    out = json.loads(json.dumps(obj))  # deep copy
+    for path, reason in out.pop("null_reasons").items():
+        keys = [int(k) if k.isdigit() else k
+                for k in path.replace("[", ".").replace("]", "").split(".") if k != ""]
+        node = out
+        for k in keys[:-1]:
+            node = node[k]
+        if node[keys[-1]] is None:
+            node[keys[-1]] = float("-inf" if "(-inf)" in reason else
+                                   "inf" if "(inf)" in reason else "nan")
+    return out
+
+
+def read_json(path: str | os.PathLike[str], nan: bool = True) -> Any:
+    """Read JSON written by :func:`write_json`; with ``nan`` the nulls of ``null_reasons`` become
+    NaN (as the writer's numbers were)."""
+    obj = json.loads(Path(path).read_text())
+    return with_nan(obj) if nan else obj
+
+
 def _json_default(o: Any) -> Any:
     if hasattr(o, "item"):  # numpy scalar
         return o.item()
@@ -175,11 +200,11 @@ def read_parquet(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, 
     """Read a parquet file written by :func:`write_parquet`; return (frame, schedlab metadata)."""
     table = pq.read_table(path)
     raw = (table.schema.metadata or {}).get(METADATA_KEY)
-    meta = json.loads(raw) if raw else {}
+    meta = with_nan(json.loads(raw)) if raw else {}
     return table.to_pandas(), meta
 
 
 def read_parquet_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Only the schedlab metadata of a parquet file (cheap: reads the footer)."""
     raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
-    return json.loads(raw) if raw else {}
+    return with_nan(json.loads(raw)) if raw else {}
