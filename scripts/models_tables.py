@@ -1,12 +1,11 @@
 """Snakemake adapter: thesis Tables 1-10 beside our fits -> results/models/cirne2001/."""
 
-import json
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
 from schedlab import __version__, smk
-from schedlab.io import read_parquet, read_parquet_metadata, write_json, write_parquet
+from schedlab.io import read_json, read_parquet, read_parquet_metadata, write_json, write_parquet
 from schedlab.models.compare import comparison_tables, scorecard_rows, synthetic_rows
 from schedlab.models.fit import fit_all, select_period
 from schedlab.scorecard import scorecard_frame
@@ -19,7 +18,7 @@ def main(sm):
     fits, info = {}, {}
     for trace, model_dir, clean in zip(sm.params.traces, sm.input.models, sm.input.clean,
                                        strict=True):
-        fits[trace] = {p.stem: json.loads(p.read_text()) for p in Path(model_dir).glob("*.json")}
+        fits[trace] = {p.stem: read_json(p) for p in Path(model_dir).glob("*.json")}
         meta = read_parquet_metadata(clean)
         info[trace] = {"jobs": pq.ParquetFile(clean).metadata.num_rows,
                        "machine_size": meta["swf_header"].get("machine_size")}

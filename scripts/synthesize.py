@@ -1,13 +1,12 @@
 """Snakemake adapter: one synthetic moldable workload -> results/synthetic/{model}/{seed}.parquet
 (jobs), .alternatives.parquet (job_id, procs, runtime, estimate) and .swf (the user requests)."""
 
-import json
 from pathlib import Path
 
 import numpy as np
 
 from schedlab import __version__, smk
-from schedlab.io import write_parquet
+from schedlab.io import read_json, write_parquet
 from schedlab.swf import write_swf
 from schedlab.synth import moldable_workload, params_from_dict, params_from_fits, swf_workload
 
@@ -18,7 +17,7 @@ def main(sm):
     notes = []
     if sm.input.models:
         d = Path(sm.input.models)
-        fits = {p.stem: json.loads(p.read_text()) for p in d.glob("*.json")}
+        fits = {p.stem: read_json(p) for p in d.glob("*.json")}
         procs = fits["partition_size"]["params"].get("machine_size") or sm.params.machine_size
         params, notes = params_from_fits(fits, procs, params)
     jobs, alts = moldable_workload(params, sm.params.n_jobs, np.random.SeedSequence(seed))

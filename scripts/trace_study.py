@@ -41,8 +41,10 @@ def main(sm):
         save_figure(fig, out / "figures" / name)
     log(f"{trace} {study} ({sm.params.variant}): {len(tables)} tables, {len(figures)} figures, "
         f"{time.perf_counter() - t0:.1f} s")
+    notes = " ".join(n for n in (getattr(module, "NOTES", ""),
+                                 getattr(module, "run_notes", lambda _: "")(inputs)) if n)
     write_json(sm.output.done, provenance | {
-        "title": module.TITLE, "notes": getattr(module, "NOTES", ""),
+        "title": module.TITLE, "notes": notes,
         "tables": list(tables), "figures": list(figures)})
 
 

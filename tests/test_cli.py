@@ -73,7 +73,7 @@ def test_registry_name_without_mirror_says_how(monkeypatch, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv", [["info"], ["nosuchcommand"]])
-def test_usage_errors_exit_nonzero(argv):
-    with pytest.raises(SystemExit) as ei:
-        main(argv)
-    assert ei.value.code == 2
+def test_usage_errors_exit_nonzero(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("schedlab: error: ") and err.count("\n") == 1

@@ -83,7 +83,7 @@ def test_cli_simulate_writes_per_job_table(tmp_path, capsys):
     assert list(df.start) == [0, 10] and meta["scheduler"] == "easy"
     assert meta["normalization"]["dropped_too_wide"] == 1
     assert main(["simulate", str(swf), "--scheduler", "easy", "--procs", "0"]) == 2
-    assert "--procs must be >= 1" in capsys.readouterr().err
+    assert "argument --procs: must be >= 1" in capsys.readouterr().err
 
 
 def test_cli_real_logs(mirror, capsys):

@@ -6,17 +6,37 @@ import argparse
 import sys
 from pathlib import Path
 
+import pandas as pd
+
 from .errors import ConfigError
 from .io import read_parquet
 from .report import format_scorecard_terminal, format_summary_terminal
+from .scorecard import COLUMNS as SCORECARD_COLUMNS
 from .scorecard import VERDICTS
 
 
-def cmd_scorecard(args: argparse.Namespace) -> int:
-    path = Path(args.file)
+def read_scorecard(path: Path) -> pd.DataFrame:
+    """A scorecard parquet, checked: a file, parquet, with the needed columns and some rows."""
     if not path.exists():
         raise ConfigError(f"{path}: no scorecard yet; build it with `snakemake {path}`")
-    sc, _ = read_parquet(path)
+    if path.is_dir():
+        raise ConfigError(f"--file {path}: is a directory, not a scorecard .parquet file")
+    try:
+        sc, _ = read_parquet(path)
+    except (OSError, ValueError) as e:  # pyarrow: ArrowInvalid is a ValueError
+        raise ConfigError(f"--file {path}: not a parquet file ({str(e).splitlines()[0]})") from e
+    missing = [c for c in SCORECARD_COLUMNS if c not in sc.columns]
+    if missing:
+        raise ConfigError(f"--file {path}: not a scorecard: missing column(s) "
+                          f"{', '.join(missing)} (a scorecard is built by `snakemake "
+                          "results/scorecard.parquet`)")
+    if sc.empty:
+        raise ConfigError(f"--file {path}: the scorecard has no rows")
+    return sc
+
+
+def cmd_scorecard(args: argparse.Namespace) -> int:
+    sc = read_scorecard(Path(args.file))
     if args.paper:
         unknown = set(args.paper) - set(sc["paper"])
         if unknown:

@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .cli import print_rows
-from .errors import ConfigError
+from .cli import check_mirror, number, print_rows
 from .normalize import CANCELLED_RULES, PROCS_RULES, Normalized, normalize
 from .swf import SWFHeader
 
@@ -96,10 +95,11 @@ def run_simulation(
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .io import write_parquet
+    from .io import check_output_path, write_parquet
 
-    if args.procs is not None and args.procs < 1:
-        raise ConfigError(f"--procs must be >= 1, got {args.procs}")
+    if args.out:
+        check_output_path(args.out, what="--out")
+    check_mirror(args.mirror)
     norm, header, prov = load_sim_jobs(
         args.trace, machine_size=args.procs, procs=args.procs_field, cancelled=args.cancelled,
         registry=args.registry, mirror=args.mirror,
@@ -135,7 +135,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("simulate", help="simulate a baseline scheduler on a trace")
     p.add_argument("trace", help="registry name (see config/traces.yaml) or path to an SWF file")
     p.add_argument("--scheduler", required=True, choices=list(SCHEDULERS))
-    p.add_argument("--procs", type=int, help="machine size (default: the header's MaxProcs)")
+    p.add_argument("--procs", type=number(int, minimum=1),
+                   help="machine size (default: the header's MaxProcs, else the registry's)")
     p.add_argument("--out", help="write the per-job table to this .parquet")
     p.add_argument("--procs-field", choices=PROCS_RULES, default="requested",
                    help="which processor count wins when both are known (default requested)")  # fmt: skip

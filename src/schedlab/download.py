@@ -52,9 +52,13 @@ def verify(path: Path, entry: TraceEntry, registry: Registry, origin: str) -> st
     if expected is None:
         record_lock(registry.lock_path, entry.name, actual)
     elif actual != expected:
+        how = ""
+        if entry.sha256 is None:  # the expected hash is the lock file's: say how to accept
+            how = (f"; if the new file is right, accept it with `snakemake --config "
+                   f"accept_trace_changes=[{entry.name}]` (updates {registry.lock_path})")
         raise DownloadError(
             f"{entry.file} from {origin}: sha256 mismatch: expected {expected}, got {actual}; "
-            "nothing kept"
+            f"nothing kept{how}"
         )
     return actual
 
@@ -124,6 +128,8 @@ def fetch_trace(
         f"set config trace_mirror or the environment variable {MIRROR_ENV} to a directory "
         f"holding {entry.file}"
     )
+    if entry.url is None and entry.path is not None:
+        raise DownloadError(f"{registry.source}: trace {name}: path {entry.path} does not exist")
     if entry.url is None:
         where = f"mirror {mirror}" if mirror else "no mirror set"
         raise DownloadError(f"{name}: {entry.file} has no URL and is not in the mirror ({where}); {how}")

@@ -54,6 +54,9 @@ class FlurrySettings:
     extend_gap_s: int = 3600
 
     def __post_init__(self) -> None:
+        bad = [k for k, v in vars(self).items() if not np.isfinite(v)]
+        if bad:
+            raise ConfigError(f"flurry detector: {', '.join(bad)} must be a finite number")
         if self.min_jobs < 1 or self.user_ratio <= 0 or self.log_ratio < 0:
             raise ConfigError("flurry detector: min_jobs >= 1, user_ratio > 0, log_ratio >= 0")
         if not 0 <= self.baseline_quantile <= 1 or self.max_gap_days < 0:

@@ -23,6 +23,9 @@ rule (report key)      default behaviour (option)
                        to 1 s too if needed)
 =====================  ==================================================================================
 
+Every dropped job is counted under its rule; a trace left with no job at all is an error
+(:class:`NormalizationError`), not an empty simulation with NaN metrics.
+
 Submit times are shifted so that the first kept job arrives at 0 unless ``rebase=False`` (SWF
 submit times are already relative to the log start; the shift is recorded in the report). Jobs keep
 their SWF job numbers. The machine size comes from the header (``MaxProcs``, else ``MaxNodes``)
@@ -97,7 +100,7 @@ def normalize(
     if machine_size is None or machine_size < 1:
         raise NormalizationError(
             f"{source}: machine size unknown (no MaxProcs/MaxNodes in the header); give it "
-            "explicitly (--procs N)"
+            "explicitly (schedlab simulate --procs N, or machine_size in the trace's registry entry)"
         )
 
     def col(name: str) -> np.ndarray:
@@ -150,6 +153,13 @@ def normalize(
     report["withdrawn_cancelled"] = int((withdraw & keep).sum())
 
     idx = np.flatnonzero(keep)
+    if len(idx) == 0:
+        counts = ", ".join(f"{k.removeprefix('dropped_')} {v}" for k, v in report.items()
+                           if k.startswith("dropped_") and v)
+        raise NormalizationError(
+            f"{source}: no jobs left after normalization ({n_in} in; dropped: {counts}; "
+            f"machine size {machine_size})"
+        )
     submit_k = submit[idx]
     shift = int(submit_k.min()) if rebase and len(idx) else 0
     submit_k = submit_k - shift

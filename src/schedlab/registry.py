@@ -9,7 +9,9 @@ a bad entry by name and field.
 from __future__ import annotations
 
 import csv
+import difflib
 import fcntl
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +84,69 @@ class Registry:
         return entry.sha256 or read_lock(self.lock_path).get(name)
 
 
+class UniqueKeyLoader(yaml.SafeLoader):
+    """A safe YAML loader that refuses a key repeated in one mapping (plain YAML keeps the last)."""
+
+
+def _construct_unique_mapping(loader: UniqueKeyLoader, node: yaml.MappingNode,
+                              deep: bool = False) -> dict[Any, Any]:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        line = key_node.start_mark.line + 1
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r} on line {line} (first on line {seen[key]})",
+                key_node.start_mark)
+        seen[key] = line
+    return loader.construct_mapping(node, deep=deep)
+
+
+UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                                _construct_unique_mapping)
+
+
+def load_yaml_unique(path: Path, what: str, error: type[Exception]) -> Any:
+    """Parse a YAML file with :class:`UniqueKeyLoader`; any problem -> ``error`` naming the file."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return yaml.load(fh, Loader=UniqueKeyLoader)
+    except OSError as e:
+        raise error(f"{path}: cannot read {what} ({e.strerror})") from e
+    except UnicodeDecodeError as e:
+        raise error(f"{path}: not a text (UTF-8) YAML file ({what})") from e
+    except yaml.constructor.ConstructorError as e:
+        raise error(f"{path}: {e.problem}") from e
+    except yaml.YAMLError as e:
+        msg = " ".join(str(e).split())
+        raise error(f"{path}: not valid YAML ({what}): {msg}") from e
+
+
+def error_order(e: jsonschema.ValidationError) -> tuple[list[str], bool]:
+    """Sort key of schema errors: by place, an unknown key first (it often explains the rest)."""
+    unknown = e.validator == "additionalProperties" or "propertyNames" in e.relative_schema_path
+    return [str(p) for p in e.absolute_path], not unknown
+
+
+def unknown_key_message(e: jsonschema.ValidationError) -> str | None:
+    """For an unknown key (``additionalProperties: false`` or a ``propertyNames`` enum): the key
+    and the closest known key (difflib), e.g. ``unknown key 'fiel' (did you mean 'file'?)``."""
+    if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+        known = list(e.schema.get("properties", {}))
+        unknown = [k for k in e.instance if k not in known]
+    elif "propertyNames" in e.relative_schema_path and e.validator == "enum":
+        known, unknown = [str(k) for k in e.validator_value], [e.instance]
+    else:
+        return None
+    if not unknown or not known:
+        return None
+    k = str(unknown[0])
+    close = difflib.get_close_matches(k, known, n=1, cutoff=0.5)
+    hint = f" (did you mean {close[0]!r}?)" if close else f"; known keys: {', '.join(known)}"
+    more = f" (and {len(unknown) - 1} more unknown)" if len(unknown) > 1 else ""
+    return f"unknown key {k!r}{hint}{more}"
+
+
 def _load_schema() -> dict[str, Any]:
     with open(SCHEMA_PATH) as fh:
         return yaml.safe_load(fh)
@@ -90,29 +155,26 @@ def _load_schema() -> dict[str, Any]:
 def validate_registry_data(data: Any, source: str = "<registry>") -> None:
     """Validate parsed registry YAML; raise RegistryError naming the entry and field."""
     validator = jsonschema.Draft202012Validator(_load_schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    errors = sorted(validator.iter_errors(data), key=error_order)
     if not errors:
         return
     e = errors[0]
+    message = unknown_key_message(e) or e.message
     path = [str(p) for p in e.absolute_path]
     if len(path) >= 2 and path[0] == "traces":
         where = f"entry {path[1]!r}" + (f", field {'.'.join(path[2:])!r}" if len(path) > 2 else "")
     else:
         where = "top level" if not path else "/".join(path)
     more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
-    raise RegistryError(f"{source}: {where}: {e.message}{more}")
+    raise RegistryError(f"{source}: {where}: {message}{more}")
 
 
 def load_registry(path: str | os.PathLike[str] | None = None) -> Registry:
     """Load and validate a registry file (default: $SCHEDLAB_REGISTRY or config/traces.yaml)."""
     source = Path(path or os.environ.get(REGISTRY_ENV) or DEFAULT_REGISTRY)
-    try:
-        with open(source) as fh:
-            data = yaml.safe_load(fh)
-    except OSError as e:
-        raise RegistryError(f"{source}: cannot read trace registry ({e.strerror})") from e
-    except yaml.YAMLError as e:
-        raise RegistryError(f"{source}: not valid YAML: {e}") from e
+    if source.is_dir():
+        raise RegistryError(f"{source}: is a directory, not a trace registry file")
+    data = load_yaml_unique(source, "trace registry", RegistryError)
     validate_registry_data(data, str(source))
     entries = {}
     for name, fields in data["traces"].items():
@@ -131,6 +193,48 @@ def mirror_dir(config_value: str | None = None) -> Path | None:
     return Path(value).expanduser() if value else None
 
 
+def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check_local_changes(registry: Registry, accept: list[str] | tuple[str, ...] = (),
+                        resources: Path = Path("resources") / "traces") -> list[str]:
+    """Compare every local ``path:`` trace with the hash recorded in the lock file.
+
+    A changed file named in ``accept`` gets its new hash recorded and its stale copy under
+    ``resources`` removed (so it is copied and parsed again); returns those names. Any other
+    changed file raises RegistryError saying how to accept it.
+    """
+    for n in accept:
+        registry[n]  # unknown name -> error naming the registry
+    lock = read_lock(registry.lock_path)
+    accepted = []
+    for entry in registry.entries.values():
+        if not entry.path or entry.sha256 or entry.name not in lock:
+            continue
+        p = Path(entry.path)
+        if not p.is_file():
+            continue
+        actual = sha256_of(p)
+        if actual == lock[entry.name]:
+            continue
+        if entry.name not in accept:
+            raise RegistryError(
+                f"trace {entry.name}: {p} changed since its sha256 was recorded in "
+                f"{registry.lock_path} ({lock[entry.name][:12]}... -> {actual[:12]}...); if the new "
+                f"file is right, run with --config 'accept_trace_changes=[{entry.name}]'"
+            )
+        record_lock(registry.lock_path, entry.name, actual)
+        for stale in (resources / f"{entry.name}.swf.gz",):
+            stale.unlink(missing_ok=True)
+        accepted.append(entry.name)
+    return accepted
+
+
 # --- lock file: hashes recorded on first download of entries without a registry sha256 ----------
 
 def read_lock(lock_path: Path) -> dict[str, str]:
@@ -143,7 +247,8 @@ def read_lock(lock_path: Path) -> dict[str, str]:
 
 
 def record_lock(lock_path: Path, name: str, sha256: str) -> None:
-    """Record ``name``'s hash (atomically, under an exclusive lock for parallel downloads)."""
+    """Record ``name``'s hash (atomically: temp file + rename, under an exclusive lock for parallel
+    downloads; the ``.lck`` guard file stays and is git-ignored)."""
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with open(lock_path.with_suffix(".lck"), "w") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)
@@ -151,10 +256,14 @@ def record_lock(lock_path: Path, name: str, sha256: str) -> None:
         if current.get(name) == sha256:
             return
         current[name] = sha256
-        tmp = lock_path.with_suffix(".tmp")
-        with open(tmp, "w", newline="") as fh:
-            fh.write("# sha256 of traces whose registry entry has none, recorded on first download\n")
-            writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
-            for key in sorted(current):
-                writer.writerow([key, current[key]])
-        os.replace(tmp, lock_path)
+        tmp = lock_path.with_name(f".{lock_path.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "w", newline="") as fh:
+                fh.write("# sha256 of traces whose registry entry has none, recorded on first "
+                         "download\n")
+                writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
+                for key in sorted(current):
+                    writer.writerow([key, current[key]])
+            os.replace(tmp, lock_path)
+        finally:
+            tmp.unlink(missing_ok=True)

@@ -43,3 +43,10 @@ def log_to(snakemake: Any) -> Callable[[str], None]:
                 fh.write(msg + "\n")
 
     return log
+
+
+def fail(error: BaseException) -> None:
+    """For the Snakefile: print a user error as one line ``schedlab: error: ...`` and exit with
+    status 2 before any job runs (no Python traceback)."""
+    print(f"schedlab: error: {str(error).replace(chr(10), ' ')}", file=sys.stderr)
+    sys.exit(2)

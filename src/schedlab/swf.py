@@ -59,7 +59,12 @@ INT_HEADER_KEYS = ("MaxJobs", "MaxRecords", "MaxNodes", "MaxProcs", "UnixStartTi
                    "MaxRuntime", "MaxMemory", "MaxQueues", "MaxPartitions")
 
 _KEY_RE = re.compile(r"^;\s*([A-Za-z][A-Za-z0-9_]*)\s*:\s?(.*)$")
-_LEADING_INT_RE = re.compile(r"\s*([-+]?\d+)")
+# a leading integer not continued as a float (``1e23``, ``1.5`` are not integers)
+_LEADING_INT_RE = re.compile(r"\s*([-+]?\d+)(?![\d.eE])")
+#: Integer fields must fit a signed 64-bit integer (the job table's dtype).
+INT64_LIMIT = 2**63
+#: Processor-count fields: SWF allows -1 ("unknown") and nothing else below 0.
+PROCS_COLUMNS = ("alloc_procs", "req_procs")
 
 SubmitOrder = Literal["error", "keep", "sort"]
 
@@ -77,6 +82,7 @@ class SWFHeader:
     fields: dict[str, str] = field(default_factory=dict)
     repeated: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    line_numbers: list[int] = field(default_factory=list, repr=False, compare=False)
 
     def int_field(self, key: str) -> int | None:
         """Leading integer of a header value, or None when absent or not numeric."""
@@ -84,7 +90,31 @@ class SWFHeader:
         if value is None:
             return None
         m = _LEADING_INT_RE.match(value)
-        return int(m.group(1)) if m else None
+        if not m:
+            return None
+        v = int(m.group(1))
+        return v if abs(v) < INT64_LIMIT else None
+
+    def check_int_fields(self, name: str = "<memory>") -> None:
+        """Raise SWFFormatError (file, header line, key) for a numeric key whose value is a number
+        but not an integer in the int64 range (``MaxProcs: 1e23``, ``MaxProcs: 12.5``); text such as
+        ``N/A`` means unknown."""
+        for i, raw in enumerate(self.lines):
+            m = _KEY_RE.match(raw)
+            if not m or m.group(1) not in INT_HEADER_KEYS or not m.group(2).strip():
+                continue
+            key, value = m.group(1), m.group(2).strip()
+            im = _LEADING_INT_RE.match(value)
+            if im is None and not re.match(r"[-+]?\.?\d", value):
+                continue  # not a number at all ("N/A"): unknown
+            if im is None:
+                reason = f"header field {key} is not an integer"
+            elif abs(int(im.group(1))) >= INT64_LIMIT:
+                reason = f"header field {key} is outside the 64-bit integer range"
+            else:
+                continue
+            raise SWFFormatError(name, self.line_numbers[i] if self.line_numbers else None,
+                                 reason, raw)
 
     @property
     def max_procs(self) -> int | None:
@@ -168,6 +198,7 @@ class SWFTrace:
     header: SWFHeader
     path: str = "<memory>"
     skipped: list[tuple[int, str, str]] = field(default_factory=list)  # (line, reason, text)
+    renumbered: int = 0  # jobs given new ids (renumber_duplicates=True)
 
     @property
     def n_jobs(self) -> int:
@@ -198,6 +229,7 @@ def read_swf(
     *,
     lenient: bool = False,
     submit_order: SubmitOrder = "error",
+    renumber_duplicates: bool = False,
 ) -> SWFTrace:
     """Read a plain or gzipped SWF file.
 
@@ -208,13 +240,16 @@ def read_swf(
         submit_order: what to do when a submit time is smaller than the previous one (the SWF
             requires jobs sorted by submit time): ``"error"`` raises, ``"keep"`` keeps file order,
             ``"sort"`` stably sorts by submit time.
+        renumber_duplicates: when job ids repeat, number all jobs 1..n in file order instead of
+            raising (``prev_job_id`` is left as in the file). Off by default.
 
     Raises:
         SWFFormatError: naming the file, line and text, for any malformed input.
     """
     path = Path(path)
     text = _read_text(path)
-    return parse_swf_text(text, str(path), lenient=lenient, submit_order=submit_order)
+    return parse_swf_text(text, str(path), lenient=lenient, submit_order=submit_order,
+                          renumber_duplicates=renumber_duplicates)
 
 
 def parse_swf_text(
@@ -223,12 +258,14 @@ def parse_swf_text(
     *,
     lenient: bool = False,
     submit_order: SubmitOrder = "error",
+    renumber_duplicates: bool = False,
 ) -> SWFTrace:
     """Parse SWF content already in memory (see :func:`read_swf`)."""
     if not text.strip():
         raise SWFFormatError(name, None, "empty file")
     lines = text.splitlines()
     comments: list[str] = []
+    comment_lines: list[int] = []
     data: list[str] = []
     line_no: list[int] = []
     skipped: list[tuple[int, str, str]] = []
@@ -238,6 +275,7 @@ def parse_swf_text(
             continue
         if s[0] == ";":
             comments.append(line.rstrip())
+            comment_lines.append(i)
             continue
         n = len(s.split())
         if n != N_FIELDS:
@@ -248,15 +286,40 @@ def parse_swf_text(
             continue
         data.append(s)
         line_no.append(i)
+    header = SWFHeader.parse(comments)
+    header.line_numbers = comment_lines
+    header.check_int_fields(name)
     if not data:
         raise SWFFormatError(name, None, "no job lines (only comments or skipped lines)")
 
     values, kept = _parse_numbers(data, line_no, name, lenient, skipped)
     jobs = _to_frame(values)
-    header = SWFHeader.parse(comments)
+    renumbered = _check_duplicate_ids(jobs, kept, data, line_no, name, renumber_duplicates)
     jobs = _check_submit_order(jobs, kept, name, submit_order)
     skipped.sort()
-    return SWFTrace(jobs=jobs, header=header, path=name, skipped=skipped)
+    return SWFTrace(jobs=jobs, header=header, path=name, skipped=skipped, renumbered=renumbered)
+
+
+def _check_duplicate_ids(jobs: pd.DataFrame, rows: np.ndarray, data: list[str],
+                         line_no: list[int], name: str, renumber: bool) -> int:
+    """Raise naming both lines of the first repeated job id, or renumber 1..n (returns count)."""
+    ids = jobs["job_id"]
+    dup = ids.duplicated(keep="first").to_numpy()
+    if not dup.any():
+        return 0
+    if renumber:
+        jobs["job_id"] = np.arange(1, len(jobs) + 1, dtype=np.int64)
+        return len(jobs)
+    k = int(np.flatnonzero(dup)[0])
+    first = int(np.flatnonzero(ids.to_numpy() == ids.iat[k])[0])
+    line = int(rows[k])
+    raise SWFFormatError(
+        name, line,
+        f"job id {int(ids.iat[k])} already used on line {int(rows[first])} "
+        f"({int(dup.sum())} repeated ids; --renumber / renumber_duplicates=True numbers the jobs "
+        "1..n in file order)",
+        data[line_no.index(line)],
+    )
 
 
 _INT_COL_IDX = np.array([i for i, c in enumerate(SWF_COLUMNS) if c not in FLOAT_COLUMNS])
@@ -283,26 +346,48 @@ def _parse_numbers(
             raise ValueError("shape")
     except ValueError:
         values, rows = _parse_slow(data, line_no, name, lenient, skipped)
-    # Integer fields must hold integers.
-    ints = values[:, _INT_COL_IDX]
-    bad = ~np.isfinite(ints) | (ints != np.round(ints))
-    if bad.any():
-        bad_rows = np.flatnonzero(bad.any(axis=1))
-        if not lenient:
-            r = int(bad_rows[0])
-            col = SWF_COLUMNS[int(_INT_COL_IDX[np.flatnonzero(bad[r])[0]])]
-            raise SWFFormatError(name, int(rows[r]), f"non-integer value in field {col}",
-                                 data[line_no.index(int(rows[r]))])
+    checks = _value_checks(values)
+    bad_any = np.zeros(len(values), dtype=bool)
+    for mask, _ in checks:
+        bad_any |= mask.any(axis=1)
+    if bad_any.any():
+        bad_rows = np.flatnonzero(bad_any)
+        index = {ln: j for j, ln in enumerate(line_no)}
         for r in bad_rows:
-            col = SWF_COLUMNS[int(_INT_COL_IDX[np.flatnonzero(bad[r])[0]])]
-            skipped.append((int(rows[r]), f"non-integer value in field {col}",
-                            data[line_no.index(int(rows[r]))]))
-        keep = np.ones(len(values), dtype=bool)
-        keep[bad_rows] = False
+            mask, why = next((m, w) for m, w in checks if m[r].any())
+            j = int(np.flatnonzero(mask[r])[0])
+            line = int(rows[r])
+            text = data[index[line]]
+            reason = why(SWF_COLUMNS[j], text.split()[j])
+            if not lenient:
+                raise SWFFormatError(name, line, reason, text)
+            skipped.append((line, reason, text))
+        keep = ~bad_any
         values, rows = values[keep], rows[keep]
         if len(values) == 0:
             raise SWFFormatError(name, None, "no valid job lines")
     return values, rows
+
+
+def _value_checks(values: np.ndarray) -> list[tuple[np.ndarray, Any]]:
+    """(n, 18) masks of bad values, each with its reason(field, token), checked in this order."""
+    finite = np.isfinite(values)
+    is_int = np.zeros(N_FIELDS, dtype=bool)
+    is_int[_INT_COL_IDX] = True
+    with np.errstate(invalid="ignore"):
+        big = finite & is_int & (np.abs(values) >= INT64_LIMIT)
+        frac = finite & is_int & ~big & (values != np.round(values))
+    procs = np.zeros_like(finite)
+    for c in PROCS_COLUMNS:
+        j = SWF_COLUMNS.index(c)
+        procs[:, j] = finite[:, j] & (values[:, j] < -1)
+    return [
+        (~finite, lambda c, t: f"non-finite value {t!r} in field {c}"),
+        (big, lambda c, t: f"value {t} in field {c} is outside the 64-bit integer range"),
+        (frac, lambda c, t: f"non-integer value in field {c}"),
+        (procs, lambda c, t: f"negative processor count {t} in field {c} "
+                             "(SWF allows only -1, unknown)"),
+    ]
 
 
 def _parse_slow(

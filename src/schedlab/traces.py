@@ -10,8 +10,8 @@ import pandas as pd
 
 from .download import sha256_file
 from .errors import DownloadError, RegistryError
-from .registry import MIRROR_ENV, Registry, load_registry, mirror_dir
-from .swf import SWFTrace, read_swf
+from .registry import MIRROR_ENV, Registry, TraceEntry, load_registry, mirror_dir
+from .swf import SWFHeader, SWFTrace, read_swf
 
 #: Where the download rule puts fetched traces, relative to the working directory.
 RESOURCES_DIR = Path("resources") / "traces"
@@ -27,12 +27,17 @@ def resolve_trace(
     """
     p = Path(name_or_path)
     if p.suffix in {".swf", ".gz"} or p.exists():
+        if p.is_dir():
+            raise RegistryError(f"{p}: is a directory, not a trace file")
         if not p.is_file():
             raise RegistryError(f"{p}: no such trace file")
         return p, None, "error"
     registry = registry or load_registry()
     entry = registry[name_or_path]
-    mirror = mirror if mirror is not None else mirror_dir()
+    if mirror is None:
+        mirror = mirror_dir()
+        if mirror is not None and not mirror.is_dir():
+            raise RegistryError(f"trace mirror {mirror} (${MIRROR_ENV}): no such directory")
     candidates = [RESOURCES_DIR / entry.name / entry.file, RESOURCES_DIR / f"{entry.name}.swf.gz"]
     if mirror is not None:
         candidates.append(mirror / entry.file)
@@ -44,10 +49,18 @@ def resolve_trace(
             if expected is not None and c.parent != RESOURCES_DIR:
                 actual = sha256_file(c)
                 if actual != expected:
+                    how = (f"; if the new file is right, accept it with `snakemake --config "
+                           f"accept_trace_changes=[{entry.name}]`" if entry.path and
+                           Path(entry.path) == c else "")
                     raise DownloadError(
-                        f"{c}: sha256 mismatch for {entry.name}: expected {expected}, got {actual}"
+                        f"{c}: sha256 mismatch for {entry.name}: expected {expected}, got "
+                        f"{actual}{how}"
                     )
             return c, entry.name, entry.submit_order
+    if entry.path:
+        raise DownloadError(
+            f"{registry.source}: trace {entry.name}: path {entry.path} does not exist"
+        )
     raise DownloadError(
         f"trace {entry.name} is not available locally: run "
         f"`snakemake resources/traces/{entry.name}.swf.gz` or set {MIRROR_ENV} to a directory "
@@ -60,10 +73,27 @@ def load_trace(
     registry: Registry | None = None,
     mirror: Path | None = None,
     lenient: bool = False,
+    renumber_duplicates: bool = False,
 ) -> SWFTrace:
-    """Parse a trace given by registry name or path."""
-    path, _, order = resolve_trace(name_or_path, registry, mirror)
-    return read_swf(path, lenient=lenient, submit_order=order)  # type: ignore[arg-type]
+    """Parse a trace given by registry name or path (a registry ``machine_size`` fills a header
+    without MaxProcs/MaxNodes)."""
+    path, name, order = resolve_trace(name_or_path, registry, mirror)
+    trace = read_swf(path, lenient=lenient, submit_order=order,  # type: ignore[arg-type]
+                     renumber_duplicates=renumber_duplicates)
+    if name is not None:
+        trace.header = with_registry_machine_size(trace.header, (registry or load_registry())[name])
+    return trace
+
+
+def with_registry_machine_size(header: SWFHeader, entry: TraceEntry) -> SWFHeader:
+    """The header, with ``; MaxProcs: N (registry machine_size)`` added when the file gives no
+    machine size and the registry entry does (DESIGN §3: the header's size is the default)."""
+    if (header.machine_size is not None and header.machine_size > 0) or not entry.machine_size:
+        return header
+    lines = [ln for ln in header.lines if not ln.lstrip(";").strip().startswith("MaxProcs:")]
+    lines.append(f"; MaxProcs: {entry.machine_size} (registry machine_size; the file's header "
+                 "has none)")
+    return SWFHeader.parse(lines)
 
 
 def procs_used(jobs: pd.DataFrame) -> np.ndarray:

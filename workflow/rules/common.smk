@@ -1,12 +1,32 @@
 # Shared helpers included first: the trace registry, the mirror, the list of default targets.
 import os
 import re
+import sys
 from pathlib import Path
 
-from schedlab.registry import load_registry, mirror_dir
+from schedlab.config import papers_to_run
+from schedlab.registry import check_local_changes, load_registry, mirror_dir
 
-REGISTRY = load_registry(config["registry"])
-MIRROR = mirror_dir(config.get("trace_mirror"))
+PAPER_KEYS = ["schroeder2004", "talby2005", "tang2013", "perkovic2000", "cirne2001"]
+try:
+    REGISTRY = load_registry(config["registry"])
+    MIRROR = mirror_dir(config.get("trace_mirror"))
+    if MIRROR is not None and not MIRROR.is_dir():
+        _src = "$SCHEDLAB_TRACE_MIRROR" if os.environ.get("SCHEDLAB_TRACE_MIRROR") else "config trace_mirror"
+        raise SchedlabError(f"trace mirror {MIRROR} ({_src}): no such directory")
+    # a local (path:) trace changed since its hash was locked: error, or accepted when named
+    for _name in check_local_changes(REGISTRY, config.get("accept_trace_changes") or []):
+        print(f"schedlab: accepted the changed file of trace {_name} (lock updated)", file=sys.stderr)
+    # the papers' logs are named in config/traces.yaml; a custom registry may leave some out
+    _default = Path("config/traces.yaml")
+    if Path(config["registry"]).resolve() == _default.resolve():
+        PAPERS_RUN, _warning = list(PAPER_KEYS), None
+    else:
+        PAPERS_RUN, _warning = papers_to_run(PAPER_KEYS, REGISTRY, load_registry(_default))
+except SchedlabError as _e:
+    _smk.fail(_e)
+if _warning:
+    print(_warning, file=sys.stderr)
 TRACE_NAMES = REGISTRY.names()
 # Each included .smk appends the targets it wants built by `snakemake` with no target.
 ALL_TARGETS = []
@@ -45,9 +65,6 @@ def study_traces():
     if sel == "marked":
         return [n for n in TRACE_NAMES if REGISTRY[n].study and trace_is_local(n)]
     return registry_names(sel)
-
-
-PAPER_KEYS = ["schroeder2004", "talby2005", "tang2013", "perkovic2000", "cirne2001"]
 
 
 def paper_outputs(wildcards):

@@ -13,7 +13,7 @@ rule report:
         html="results/report/index.html",
         scorecard="results/scorecard.parquet",
     params:
-        papers=[key for key in PAPER_KEYS],
+        papers=list(PAPERS_RUN),
         studied_traces={t: REGISTRY[t].machine_size for t in STUDY_TRACES},
     conda:
         "../envs/schedlab.yaml"

@@ -16,6 +16,12 @@ STUDY_VARIANT = (
     "quick" if config.get("quick") else "full" if config.get("full") else "default"
 )
 STUDY_OVERRIDES = config.get("trace_studies", {}) or {}
+try:  # unknown or wrong-typed settings: one line before any job runs
+    for _study, _ovr in STUDY_OVERRIDES.items():
+        if _study in STUDY_MODULES:
+            _trace_studies.study_settings(_trace_studies.load(_study), STUDY_VARIANT, _ovr)
+except SchedlabError as _e:
+    _smk.fail(_e)
 STUDY_TRACES = study_traces()
 STUDY_OUTPUTS = expand(
     "results/studies/{trace}/{study}/done.json",

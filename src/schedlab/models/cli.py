@@ -13,23 +13,28 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
     from .. import __version__
     from ..errors import ConfigError
-    from ..io import write_parquet
+    from ..io import check_output_path, write_parquet
     from ..swf import write_swf
     from ..synth import moldable_workload, params_from_dict, swf_workload
 
+    out = check_output_path(args.out, directory=True, what="output directory")
+    for name in ("jobs.parquet", "alternatives.parquet", "workload.swf"):
+        check_output_path(out / name)
     extra = {}
     if args.params:
         try:
             extra = yaml.safe_load(Path(args.params).read_text()) or {}
-        except (OSError, yaml.YAMLError) as e:
-            raise ConfigError(f"{args.params}: cannot read parameters ({e})") from e
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+            msg = " ".join(str(e).split())
+            raise ConfigError(f"--params {args.params}: cannot read parameters ({msg})") from e
+        if not isinstance(extra, dict):
+            raise ConfigError(f"--params {args.params}: expected a mapping of parameters")
     extra = {"machine_size": args.machine_size} | extra
     extra.setdefault("rigid", {})["kappa_L"] = args.kappa_L
     extra.setdefault("moldability", {})["kappa_sigma"] = args.kappa_sigma
     params = params_from_dict(extra)
     jobs, alts = moldable_workload(params, args.n_jobs, np.random.SeedSequence(args.seed))
     info = jobs.attrs.pop("info")
-    out = Path(args.out)
     meta = {"seed_entropy": args.seed, "params": params.to_dict(), "info": info,
             "schedlab_version": __version__}
     write_parquet(out / "jobs.parquet", jobs, meta)
@@ -59,22 +64,25 @@ def cmd_flurries(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """The model sub-commands: synth, flurries."""
-    from ..cli import _add_trace_args
+    from ..cli import _add_trace_args, number
 
     p = sub.add_parser("synth", help="write a synthetic moldable workload (Cirne 2001 models)")
     p.add_argument("out", help="output directory (jobs.parquet, alternatives.parquet, "
                    "workload.swf)")
-    p.add_argument("--n-jobs", type=int, default=10000)
-    p.add_argument("--seed", type=int, default=20010601, help="SeedSequence entropy")
-    p.add_argument("--machine-size", type=int, default=500)
-    p.add_argument("--kappa-L", type=float, default=1.0, help="load multiplier (§3.5)")
-    p.add_argument("--kappa-sigma", type=float, default=1.0, help="multiplies mu_sigma (§6.2.2)")
+    p.add_argument("--n-jobs", type=number(int, minimum=1), default=10000)
+    p.add_argument("--seed", type=number(int, minimum=0), default=20010601,
+                   help="SeedSequence entropy (an integer >= 0)")
+    p.add_argument("--machine-size", type=number(int, minimum=1), default=500)
+    p.add_argument("--kappa-L", type=number(float, above=0), default=1.0,
+                   help="load multiplier (§3.5)")
+    p.add_argument("--kappa-sigma", type=number(float, above=0), default=1.0,
+                   help="multiplies mu_sigma (§6.2.2)")
     p.add_argument("--params", help="YAML with parameter overrides "
                    "(schedlab.synth.params_from_dict)")
     p.set_defaults(func=cmd_synth)
     p = sub.add_parser("flurries", help="list flurry candidates of a trace (removes nothing)")
     _add_trace_args(p)
-    p.add_argument("--min-jobs", type=int, default=500)
-    p.add_argument("--user-ratio", type=float, default=10.0)
-    p.add_argument("--log-ratio", type=float, default=3.0)
+    p.add_argument("--min-jobs", type=number(int, minimum=1), default=500)
+    p.add_argument("--user-ratio", type=number(float, above=0), default=10.0)
+    p.add_argument("--log-ratio", type=number(float, minimum=0), default=3.0)
     p.set_defaults(func=cmd_flurries)

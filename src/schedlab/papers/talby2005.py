@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..scorecard import claim_row, value_row
+from ..sim.metrics import RELATIVE_MONTH_S, relative_month_labels
 
 PAPER = "talby2005"
 NOT_RUN = "not run in this configuration (`--config full=True` runs the paper's whole grid)"
@@ -47,16 +48,22 @@ FEATURES = ("jobs", "load", "users_per_job", "runtime_median", "runtime_interval
 # --------------------------------------------------------------------------------------------------
 # Months
 def month_labels(times: np.ndarray, unix_start_time: int | None, tz: str | None) -> np.ndarray:
-    """Calendar month ``YYYY-MM`` (log time zone) of log-relative times (seconds)."""
-    base = 0 if unix_start_time is None else int(unix_start_time)
-    ts = pd.to_datetime(np.asarray(times, dtype=np.int64) + base, unit="s", utc=True)
+    """Calendar month ``YYYY-MM`` (log time zone) of log-relative times (seconds); without
+    ``UnixStartTime`` the relative months ``M01``, ``M02``, ... (:data:`RELATIVE_MONTHS_NOTE`)."""
+    if unix_start_time is None:
+        return relative_month_labels(times)
+    ts = pd.to_datetime(np.asarray(times, dtype=np.int64) + int(unix_start_time), unit="s",
+                        utc=True)
     if tz:
         ts = ts.tz_convert(tz)
     return np.asarray(ts.strftime("%Y-%m"), dtype=object)
 
 
 def month_seconds(label: str, tz: str | None) -> float:
-    """Length of calendar month ``YYYY-MM`` in seconds (DST-aware in the log's zone)."""
+    """Length of calendar month ``YYYY-MM`` in seconds (DST-aware in the log's zone); a relative
+    month ``Mnn`` is :data:`RELATIVE_MONTH_S` long."""
+    if label.startswith("M"):
+        return RELATIVE_MONTH_S
     start = pd.Timestamp(f"{label}-01", tz=tz or "UTC")
     return float((start + pd.offsets.MonthBegin(1) - start).total_seconds())
 

@@ -144,6 +144,21 @@ def summarize(result: SimResult, strict_loc: bool = False) -> dict[str, Any]:
     return out
 
 
+#: Length of a relative month (a log without ``UnixStartTime``): a twelfth of a Julian year.
+RELATIVE_MONTH_S = 365.25 / 12 * 86400
+#: Why a log's months are relative (report note).
+RELATIVE_MONTHS_NOTE = ("This log's header has no UnixStartTime, so it has no calendar: its months "
+                        "are labelled M01, M02, ... (periods of 30.44 days from the log's start) "
+                        "instead of YYYY-MM.")
+
+
+def relative_month_labels(times: np.ndarray) -> np.ndarray:
+    """``M01``, ``M02``, ... of log-relative times: 30.44-day periods from the log's start."""
+    k = np.maximum(np.asarray(times, dtype=np.int64), 0) // int(RELATIVE_MONTH_S) + 1
+    width = max(2, len(str(int(k.max())))) if len(k) else 2
+    return np.asarray([f"M{int(i):0{width}d}" for i in k], dtype=object)
+
+
 def month_labels(
     submit: pd.Series | np.ndarray,
     unix_start_time: int | None,
@@ -153,11 +168,14 @@ def month_labels(
     """``YYYY-MM`` of each submit time in the log's local time zone.
 
     ``submit`` is seconds since the log start (plus ``submit_shift`` if normalization rebased it).
-    Without UnixStartTime there is no calendar: raises SimulationError. An unknown or missing time
-    zone falls back to UTC (recorded by the caller).
+    Without UnixStartTime there is no calendar: the months are relative, ``M01``, ``M02``, ...
+    (30.44-day periods from the log's start). An unknown or missing time zone falls back to UTC
+    (recorded by the caller).
     """
     if unix_start_time is None:
-        raise SimulationError("per-month metrics need the header's UnixStartTime")
+        secs = np.asarray(submit, dtype=np.int64) + int(submit_shift)
+        return pd.Series(relative_month_labels(secs), index=getattr(submit, "index", None),
+                         dtype="string")
     try:
         tz = ZoneInfo(time_zone) if time_zone else UTC
     except (ZoneInfoNotFoundError, ValueError):

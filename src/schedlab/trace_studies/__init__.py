@@ -26,6 +26,7 @@ The contract of a study module ``schedlab.trace_studies.<paper>`` (pure: no file
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -77,29 +78,43 @@ def study_settings(module: ModuleType, variant: str = "default",
     settings = dict(module.DEFAULTS[variant])
     unknown = sorted(set(overrides or {}) - set(settings))
     if unknown:
-        raise ConfigError(f"config trace_studies.{name}: unknown setting(s) {', '.join(unknown)}; "
-                          f"known: {', '.join(sorted(settings))}")
+        close = difflib.get_close_matches(unknown[0], list(settings), n=1, cutoff=0.5)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ConfigError(f"config trace_studies.{name}: unknown setting(s) {', '.join(unknown)}"
+                          f"{hint}; known: {', '.join(sorted(settings))}")
     for key, value in (overrides or {}).items():
-        settings[key] = _like(settings[key], value, f"config trace_studies.{name}.{key}")
+        # the type comes from any variant that sets it (quick may say null = no limit)
+        ref = next((v[key] for v in (settings, *module.DEFAULTS.values())
+                    if v.get(key) is not None), None)
+        settings[key] = _like(ref, value, f"config trace_studies.{name}.{key}")
     return settings
 
 
 def _like(default: Any, value: Any, where: str) -> Any:
-    """``value`` read as YAML and checked against the type of ``default`` when it arrived as text
-    (``snakemake --config`` passes nested values as strings); lists element by element; ``null``
-    is always allowed (no limit)."""
-    if isinstance(value, list) and isinstance(default, list) and default:
-        return [_like(default[0], v, where) for v in value]
-    if not isinstance(value, str) or isinstance(default, str) or default is None:
-        return yaml.safe_load(value) if isinstance(value, str) and default is None else value
-    try:
-        parsed = yaml.safe_load(value)
-    except yaml.YAMLError:
-        parsed = value
+    """``value`` (read as YAML when it arrived as text: ``snakemake --config`` passes nested values
+    as strings) checked against the type of ``default``; lists element by element; ``null`` is
+    always allowed (no limit)."""
+    parsed = value
+    if isinstance(value, str) and not isinstance(default, str):
+        try:
+            parsed = yaml.safe_load(value)
+        except yaml.YAMLError:
+            parsed = value
+    if default is None or parsed is None:
+        return parsed
+    if isinstance(default, list):
+        if not isinstance(parsed, list):
+            raise ConfigError(f"{where}: {value!r} is not a list")
+        return [_like(default[0], v, where) for v in parsed] if default else parsed
+    if isinstance(default, dict):
+        if not isinstance(parsed, dict):
+            raise ConfigError(f"{where}: {value!r} is not a mapping")
+        return parsed
     kind = type(default)
     if not _is_a(kind, parsed):
-        raise ConfigError(f"{where}: {value!r} is not a {kind.__name__}")
-    return float(parsed) if kind is float and parsed is not None else parsed
+        what = {int: "an integer", float: "a number", bool: "a boolean (true/false)"}
+        raise ConfigError(f"{where}: {value!r} is not {what.get(kind, kind.__name__)}")
+    return float(parsed) if kind is float else parsed
 
 
 def _is_a(kind: type, parsed: Any) -> bool:

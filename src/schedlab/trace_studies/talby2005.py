@@ -62,6 +62,13 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 }
 
 
+def run_notes(inputs: StudyInputs) -> str:
+    """What the report must say about this log's months (relative without UnixStartTime)."""
+    from ..sim.metrics import RELATIVE_MONTHS_NOTE
+
+    return RELATIVE_MONTHS_NOTE if inputs.header.unix_start_time is None else ""
+
+
 def log_slice(jobs: pd.DataFrame, months: np.ndarray, n_months: int | None,
               max_jobs: int | None) -> pd.DataFrame:
     """Jobs of the first ``n_months`` calendar months (in submit order), then the first
