@@ -65,6 +65,7 @@ SITA_2HOST = ("SITA-U-opt", "SITA-U-fair", "SITA-U-rule")
 SCALES = ("default", "quick", "paper")
 # spawn-key tags of the independent random streams (SeedSequence(entropy, spawn_key=(tag, ...)))
 STREAM_ARRIVALS, STREAM_SHUFFLE, STREAM_RANDOM, STREAM_CUTOFF = 1, 2, 3, 4
+CONFIDENCE = 0.95  # level of the t-intervals over independent replications (config: confidence)
 
 _REQUIRED = {"trace": str, "subset": dict, "split": str, "slowdown": str, "mgh_factor": str,
              "seed": int, "loads": list, "hosts": list, "replications": int,
@@ -178,7 +179,25 @@ def table1_row(system: str, st: ServiceTrace, subset: dict[str, Any],
             "last_submit": float(st.submit.max()),
             "duration_days": float(st.submit.max() - st.submit.min()) / 86400.0,
             "mean_service": m.mean, "min_service": float(x.min()), "max_service": float(x.max()),
-            "scv": m.scv, "lag1_autocorr_log_service": lag1_autocorrelation(np.log(x))}
+            "scv": m.scv, "lag1_autocorr_log_service": lag1_autocorrelation(np.log(x)),
+            "selection": selection_steps(st.report, subset)}
+
+
+def selection_steps(report: dict[str, int], subset: dict[str, Any]) -> str:
+    """The job selection of a Table 1 row, step by step with the jobs left after each step."""
+    if "trace_jobs" not in report:
+        return ""
+    steps = [f"{report['trace_jobs']} jobs in the log"]
+    kind = subset_label({k: v for k, v in subset.items() if k != "max_run_time"})
+    steps.append(f"{report['subset_jobs']} {kind}")
+    left = report["subset_jobs"] - report.get("dropped_unknown_or_zero_run_time", 0)
+    steps.append(f"{left} after dropping {report.get('dropped_unknown_or_zero_run_time', 0)} "
+                 "with unknown or zero run time")
+    if "dropped_above_max_run_time" in report:
+        left -= report["dropped_above_max_run_time"]
+        steps.append(f"{left} after dropping {report['dropped_above_max_run_time']} running "
+                     f"longer than {subset['max_run_time']:g} s")
+    return " -> ".join(steps)
 
 
 def lag1_autocorrelation(v: np.ndarray) -> float:
@@ -205,6 +224,11 @@ def derive_cutoffs(derivation: ServiceTrace, cfg: dict[str, Any]) -> pd.DataFram
     and slowdown estimates they give on the derivation half.
     """
     x = derivation.service
+    # the simulated search (§4.1) uses the headline service order (first of service_orders)
+    order = cfg["service_orders"][0]
+    cut_services: np.ndarray | list[np.ndarray] = x if order == "trace" else [
+        np.random.default_rng(_seed(cfg, STREAM_SHUFFLE, STREAM_CUTOFF, r)).permutation(x)
+        for r in range(cfg["cutoff_replications"])]
     rows: list[dict[str, Any]] = []
     for h in sorted({int(v) for v in cfg["hosts"]} - {2}):
         c = co.sita_e_cutoffs(x, h)
@@ -221,22 +245,26 @@ def derive_cutoffs(derivation: ServiceTrace, cfg: dict[str, Any]) -> pd.DataFram
         lam = arrival_rate(load, 2, x.mean())
         arrivals = [poisson_arrivals(unit_exponential_gaps(len(x), _seed(cfg, STREAM_CUTOFF, r)),
                                      lam) for r in range(cfg["cutoff_replications"])]
-        rows += _simulated_cut_rows(x, arrivals, sw, n_cand, load, "simulation")
+        rows += _simulated_cut_rows(cut_services, arrivals, sw, n_cand, load, "simulation", x)
         if load in cfg["scaled_loads"]:  # §6: "we also determined the cutoffs via experiments"
             scaled = [scaled_trace_arrivals(derivation.submit, lam)]
-            rows += _simulated_cut_rows(x, scaled, sw, n_cand, load, "simulation-scaled")
+            rows += _simulated_cut_rows(x, scaled, sw, n_cand, load, "simulation-scaled", x)
     df = pd.DataFrame(rows)
     return df.sort_values(["hosts", "load", "policy", "method"], kind="stable").reset_index(
         drop=True)
 
 
-def _simulated_cut_rows(x: np.ndarray, arrivals: list[np.ndarray], sw: co.Sweep, n_cand: int,
-                        load: float, method: str) -> list[dict[str, Any]]:
-    """SITA-U-opt/fair cutoffs picked by simulating a grid of feasible candidates (§4.1, §6)."""
+def _simulated_cut_rows(services: np.ndarray | list[np.ndarray], arrivals: list[np.ndarray],
+                        sw: co.Sweep, n_cand: int, load: float, method: str, x: np.ndarray
+                        ) -> list[dict[str, Any]]:
+    """SITA-U-opt/fair cutoffs picked by simulating a grid of feasible candidates (§4.1, §6).
+
+    ``services``: the service sequence(s) simulated; ``x``: the derivation half (load fractions).
+    """
     grid = co.candidate_grid(sw, n_cand)
     if len(grid) == 0:
         return []
-    df = co.simulated_sweep(arrivals, x, grid)
+    df = co.simulated_sweep(arrivals, services, grid)
     i_opt, i_fair = co.pick_simulated(df)
     rows = []
     for pol, i in (("SITA-U-opt", i_opt), ("SITA-U-fair", i_fair)):
@@ -270,12 +298,50 @@ def _lookup(cuts: pd.DataFrame, h: int, load: float, policy: str, method: str
 # simulation experiments
 
 
+def t_interval(values: np.ndarray | list[float], confidence: float = CONFIDENCE
+               ) -> tuple[float, float, float]:
+    """(mean, low, high): Student-t confidence interval of the mean of independent replications.
+
+    One value gives a degenerate interval (low = high = mean): nothing to estimate spread from.
+    """
+    from scipy.stats import t
+
+    v = np.asarray(values, dtype=np.float64)
+    m = float(v.mean())
+    if len(v) < 2:
+        return m, m, m
+    half = float(t.ppf(0.5 + confidence / 2, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v)))
+    return m, m - half, m + half
+
+
+def ratio_interval(num: np.ndarray | list[float], den: np.ndarray | list[float],
+                   confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """(ratio, low, high) of two paired per-replication metrics (common random numbers).
+
+    The ratio is the geometric mean of the per-replication ratios; the interval is the t-interval
+    of their logarithms, transformed back (ratios of heavy-tailed means are skewed).
+    """
+    a, b = np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64)
+    if len(a) != len(b) or len(a) == 0:
+        raise ValueError("ratio_interval needs paired replications of equal, non-zero length")
+    m, lo, hi = t_interval(np.log(a / b), confidence)
+    return math.exp(m), math.exp(lo), math.exp(hi)
+
+
 def _summary(slowdowns: list[np.ndarray], responses: list[np.ndarray], waits: list[np.ndarray],
-             short: list[np.ndarray] | None, host1_share: list[float]) -> dict[str, Any]:
-    """Pooled metrics over replications; ``short``: per-replication short-job masks (SITA)."""
+             short: list[np.ndarray] | None, host1_share: list[float],
+             confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """Metrics over replications; ``short``: per-replication short-job masks (SITA).
+
+    Means and variances are pooled over all jobs of all replications (every replication has the
+    same jobs, so the pooled mean is the mean of the replication means); ``*_lo``/``*_hi`` give
+    the t-interval over the independent replications and ``rep_*`` the per-replication values.
+    """
     sd = np.concatenate(slowdowns)
     rt = np.concatenate(responses)
     reps = np.array([s.mean() for s in slowdowns])
+    rep_var = np.array([s.var() for s in slowdowns])
+    rep_rt = np.array([r.mean() for r in responses])
     out = {"jobs": len(slowdowns[0]), "replications": len(slowdowns),
            "mean_slowdown": float(sd.mean()), "var_slowdown": float(sd.var()),
            "mean_response": float(rt.mean()), "var_response": float(rt.var()),
@@ -283,12 +349,23 @@ def _summary(slowdowns: list[np.ndarray], responses: list[np.ndarray], waits: li
            "rep_sd_mean_slowdown": float(reps.std(ddof=1)) if len(reps) > 1 else math.nan,
            "load_fraction_host1": float(np.mean(host1_share)),
            "mean_slowdown_short": math.nan, "mean_slowdown_long": math.nan}
+    for name, v in (("mean_slowdown", reps), ("var_slowdown", rep_var),
+                    ("mean_response", rep_rt)):
+        _, lo, hi = t_interval(v, confidence)
+        out |= {f"{name}_lo": lo, f"{name}_hi": hi, f"rep_{name}": [float(a) for a in v]}
+    out["rep_mean_slowdown_short"] = []
+    out["rep_mean_slowdown_long"] = []
     if short is not None:
         m = np.concatenate(short)
         if m.any():
             out["mean_slowdown_short"] = float(sd[m].mean())
         if (~m).any():
             out["mean_slowdown_long"] = float(sd[~m].mean())
+        if all(k.any() and (~k).any() for k in short):
+            out["rep_mean_slowdown_short"] = [float(s[k].mean()) for s, k in
+                                              zip(slowdowns, short, strict=True)]
+            out["rep_mean_slowdown_long"] = [float(s[~k].mean()) for s, k in
+                                             zip(slowdowns, short, strict=True)]
     return out
 
 
@@ -325,7 +402,7 @@ def _run_specs(arrival_sets: list[np.ndarray], services: list[np.ndarray], h: in
         short = [x <= kw["cutoffs"][0] for x in services] if two_class else None
         rows.append({"policy": label, "cutoff_method": method,
                      "cutoffs": [float(c) for c in kw.get("cutoffs", [])]}
-                    | _summary(sds, rts, wts, short, share))
+                    | _summary(sds, rts, wts, short, share, cfg.get("confidence", CONFIDENCE)))
     return rows
 
 
