@@ -20,15 +20,48 @@ What runs (paper sections in brackets):
   are the paper's J90 results and cannot be made (log unavailable). Headline figures use the first
   service order; ``_<order>`` variants the others.
 
-Choices where the paper is silent (each is an option in ``config/papers/schroeder2004.yaml``):
+Workload [§2.1, Table 1, note 2]. The paper's CTC row: 8-processor jobs, July 1996 - May 1997,
+"users are told jobs will be killed after 12 hours": 5729 jobs, mean 2903.6 s, min 1 s, max 43138 s,
+C² 5.42. The default ``subset: {procs: [8], max_run_time: 43200}`` keeps the 5920 8-processor jobs of
+CTC-SP2-1996-3.1-cln minus the 191 that ran longer than 12 hours: 5729 jobs, mean 2903.63 s,
+max 43138 s, C² 5.426 — Table 1 except the minimum (2 s in the cleaned log). Capping the 191 at
+43200 s instead gives 5920 jobs (not Table 1); keeping them gives mean 4584.9 s, C² 6.23.
 
-* Service order. "Trace-driven" is read as: the evaluation half's jobs in trace order, new Poisson
-  arrival times. Trace order keeps the serial correlation of run times (users submit runs of similar
-  jobs), which the M/G/1 analysis assumes away; ``service_orders: [trace, shuffled]`` also runs a
-  random permutation per replication so that analysis and simulation can be compared on i.i.d.
-  service times (Figs 8–9).
+Service order with Poisson arrivals [§2.2]. The text: "While the job service requirements are taken
+from a trace, we generate the arrival times according to a Poisson arrival process"; the analysis
+(Theorem 1, an M/G/1 queue with i.i.d. service times) is "in very close agreement with the
+simulation results" (§3.3, §4.3); the only dependence the paper discusses is hypothetical and about
+arrivals ("the above analysis assumes that the interarrival times are independent identically
+distributed. One can imagine that if there are dependencies ..., the performance of SITA-E becomes
+worse", §3.3), which §6 studies with the trace's own arrival times. Readings:
+
+* ``shuffled`` (default): the evaluation half's service times in a fresh random permutation per
+  replication — i.i.d. draws from the trace's service-time distribution, as the analysis assumes;
+* ``trace``: the jobs in trace order, which keeps the strong serial correlation of CTC run times
+  (lag-1 correlation of log run time 0.50) that no Poisson-arrival model of the paper has.
+
+Attribution (``tables/attribution_service_order``, both orders on every run): with trace order
+Theorem 1 misses the simulation by a median 80-130% (Figs 8-9 fail), with shuffled order by 0-2%, as
+the paper reports; so the default is ``shuffled``; ``trace`` is kept as the attribution variant.
+
+Replications and verdicts. Every simulated point is ``replications`` independent Poisson streams
+(and permutations), each from its own ``SeedSequence(seed, spawn_key=...)``; the tables keep the
+per-replication values (``rep_*``) and a Student-t interval (``*_lo``/``*_hi``, level
+``confidence``). Policies share the streams (common random numbers), so ratios are paired: the
+ratio of two policies is the geometric mean of the per-replication ratios with the t-interval of
+their logarithms. Claims use the interval (rules in :mod:`.schroeder2004_checks`). The scaled-trace
+experiment (§6) is deterministic: one run per load, a point interval.
+
+C90 / J90. The PSC logs are not obtainable offline; the figures in the body of the paper (2-9) are
+C90 results and Appendix C's CTC figures (12, 13) give no numbers in the text. The claims are
+checked on CTC because the paper says the comparative results carry over to CTC (§2.1); C90 numbers
+are quoted in notes only, never compared as if equal.
+
+Other choices where the paper is silent (each is an option in the config):
+
 * Slowdown = response time / service time (§1.2); the analysis adds 1 to Theorem 1's E[W/X].
-* Halves: chronological (first half of the jobs in submit order derives cutoffs).
+* Halves: chronological (first half of the jobs in submit order derives cutoffs); the simulated
+  cutoff search (§4.1) uses the headline service order.
 * Fig 6 groups: half the hosts serve short jobs, half long (preserves the 2-host per-host loads).
 * Variance of slowdown: population variance over all jobs of all replications pooled.
 """
@@ -914,7 +947,7 @@ def service_order_attribution(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: 
 
 LOAD_AXIS = "System load ρ (fraction of total capacity)"
 SLOWDOWN_AXIS = "Mean slowdown (response / service time)"
-VARIANCE_AXIS = "Variance of slowdown (dimensionless²)"
+VARIANCE_AXIS = "Variance of slowdown (dimensionless)"
 NO_PUBLISHED = "no published CTC values in the paper's text"
 
 
@@ -1068,7 +1101,7 @@ def figures(cuts: pd.DataFrame, sims: pd.DataFrame, analysis: pd.DataFrame, cfg:
                 m, f"{where}\nload {cfg['many_hosts_load']}, service order {order}")
     out["fig5"] = figure_load_fraction(cuts[cuts["load"].isin(cfg["loads"])],
                                        f"{cfg['trace']} ({subset_label(cfg['subset'])}, "
-                                       "derivation half), 2 hosts\nthe paper's Fig 5 (C90) and "
+                                       "derivation half)\n2 hosts; the paper's Fig 5 (C90) and "
                                        "Fig 13 (CTC)")
     sc = sims[sims["experiment"] == "scaled"]
     if len(sc):
