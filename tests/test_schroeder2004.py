@@ -166,6 +166,9 @@ def test_intervals_hand_examples():
     r, lo, hi = s04.ratio_interval([2.0, 8.0], [1.0, 2.0], 0.95)
     assert r == pytest.approx(np.sqrt(2 * 4))  # geometric mean of the paired ratios 2 and 4
     assert lo < r < hi
+    # a replication with ratio 0 (variance exactly 0): ratio of means, delta-method interval
+    r, lo, hi = s04.ratio_interval([0.0, 2.0, 4.0], [1.0, 1.0, 1.0], 0.95)
+    assert r == pytest.approx(2.0) and lo < 2.0 < hi and np.isfinite([lo, hi]).all()
     with pytest.raises(ValueError, match="paired"):
         s04.ratio_interval([1.0], [1.0, 2.0])
 

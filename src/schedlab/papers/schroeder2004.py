@@ -367,13 +367,34 @@ def ratio_interval(num: np.ndarray | list[float], den: np.ndarray | list[float],
     """(ratio, low, high) of two paired per-replication metrics (common random numbers).
 
     The ratio is the geometric mean of the per-replication ratios; the interval is the t-interval
-    of their logarithms, transformed back (ratios of heavy-tailed means are skewed).
+    of their logarithms, transformed back (ratios of heavy-tailed means are skewed). When some
+    replication's ratio is 0 or infinite (e.g. a variance of exactly 0: no job waited), the ratio
+    of the means with a delta-method t-interval is used instead.
     """
     a, b = np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64)
     if len(a) != len(b) or len(a) == 0:
         raise ValueError("ratio_interval needs paired replications of equal, non-zero length")
-    m, lo, hi = t_interval(np.log(a / b), confidence)
-    return math.exp(m), math.exp(lo), math.exp(hi)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = a / b
+    if np.all(np.isfinite(r) & (r > 0)):
+        m, lo, hi = t_interval(np.log(r), confidence)
+        return math.exp(m), math.exp(lo), math.exp(hi)
+    return _delta_ratio(a, b, confidence)
+
+
+def _delta_ratio(a: np.ndarray, b: np.ndarray, confidence: float) -> tuple[float, float, float]:
+    """Ratio of means mean(a)/mean(b) with a delta-method t-interval (paired replications)."""
+    from scipy.stats import t
+
+    ma, mb = float(a.mean()), float(b.mean())
+    if mb == 0:
+        return math.inf, math.inf, math.inf
+    ratio = ma / mb
+    if len(a) < 2:
+        return ratio, ratio, ratio
+    resid = (a - ratio * b) / mb  # linearization of mean(a)/mean(b)
+    half = float(t.ppf(0.5 + confidence / 2, len(a) - 1) * resid.std(ddof=1) / math.sqrt(len(a)))
+    return ratio, ratio - half, ratio + half
 
 
 def _summary(slowdowns: list[np.ndarray], responses: list[np.ndarray], waits: list[np.ndarray],
