@@ -16,9 +16,9 @@ What runs (paper sections in brackets):
   (Random, Least-Work-Left, SITA-E, SITA-U-opt/fair/rule). Round-Robin (an E_h/G/1 queue) and
   Shortest-Queue have no closed form in the paper and are simulated only.
 * Figures: 2, 3, 4, 12 (mean and variance of slowdown), 5 (Host-1 load fraction; on CTC this is the
-  paper's Fig 13), 6 (many hosts), 7 (scaled arrivals), 8, 9 (analysis vs simulation). Figs 10 and 11
-  are the paper's J90 results and cannot be made (log unavailable). Headline figures use the first
-  service order; ``_<order>`` variants the others.
+  paper's Fig 13), 6 (many hosts), 7 (scaled arrivals), 8, 9 (analysis vs simulation, every service
+  order). Figs 10 and 11 are the paper's J90 results and cannot be made (log unavailable). Figures
+  use the first (headline) service order; the others are compared in the attribution table.
 
 Workload [§2.1, Table 1, note 2]. The paper's CTC row: 8-processor jobs, July 1996 - May 1997,
 "users are told jobs will be killed after 12 hours": 5729 jobs, mean 2903.6 s, min 1 s, max 43138 s,
@@ -352,19 +352,24 @@ def _lookup(cuts: pd.DataFrame, h: int, load: float, policy: str, method: str
 # simulation experiments
 
 
+def t_quantile(confidence: float, dof: int) -> float:
+    """Two-sided Student-t quantile t_{(1+confidence)/2, dof} (scipy.special: light import)."""
+    from scipy.special import stdtrit
+
+    return float(stdtrit(dof, 0.5 + confidence / 2))
+
+
 def t_interval(values: np.ndarray | list[float], confidence: float = CONFIDENCE
                ) -> tuple[float, float, float]:
     """(mean, low, high): Student-t confidence interval of the mean of independent replications.
 
     One value gives a degenerate interval (low = high = mean): nothing to estimate spread from.
     """
-    from scipy.stats import t
-
     v = np.asarray(values, dtype=np.float64)
     m = float(v.mean())
     if len(v) < 2:
         return m, m, m
-    half = float(t.ppf(0.5 + confidence / 2, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v)))
+    half = float(t_quantile(confidence, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v)))
     return m, m - half, m + half
 
 
@@ -390,8 +395,6 @@ def ratio_interval(num: np.ndarray | list[float], den: np.ndarray | list[float],
 
 def _delta_ratio(a: np.ndarray, b: np.ndarray, confidence: float) -> tuple[float, float, float]:
     """Ratio of means mean(a)/mean(b) with a delta-method t-interval (paired replications)."""
-    from scipy.stats import t
-
     ma, mb = float(a.mean()), float(b.mean())
     if mb == 0:
         return math.inf, math.inf, math.inf
@@ -399,7 +402,7 @@ def _delta_ratio(a: np.ndarray, b: np.ndarray, confidence: float) -> tuple[float
     if len(a) < 2:
         return ratio, ratio, ratio
     resid = (a - ratio * b) / mb  # linearization of mean(a)/mean(b)
-    half = float(t.ppf(0.5 + confidence / 2, len(a) - 1) * resid.std(ddof=1) / math.sqrt(len(a)))
+    half = float(t_quantile(confidence, len(a) - 1) * resid.std(ddof=1) / math.sqrt(len(a)))
     return ratio, ratio - half, ratio + half
 
 
@@ -1115,8 +1118,10 @@ def figures(cuts: pd.DataFrame, sims: pd.DataFrame, analysis: pd.DataFrame, cfg:
     balance = ["Random", "Least-Work-Left", "SITA-E"]
     every = ["Random", "Round-Robin", "Shortest-Queue", "Least-Work-Left", "SITA-E",
              "SITA-U-fair", "SITA-U-opt"]
-    for i, order in enumerate(cfg["service_orders"]):
-        sfx = "" if i == 0 else f"_{order}"
+    # the headline service order only: the other orders are compared in the attribution table
+    # and, against the analysis, in Figs 8-9
+    for order in cfg["service_orders"][:1]:
+        sfx = ""
         p = sims[(sims["experiment"] == "poisson") & (sims["service_order"] == order)]
         for stem, h, pols in (("fig2", 2, balance), ("fig3", 4, balance),
                               ("fig4", 2, ["SITA-E", "SITA-U-fair", "SITA-U-opt"]),
@@ -1145,10 +1150,7 @@ def figures(cuts: pd.DataFrame, sims: pd.DataFrame, analysis: pd.DataFrame, cfg:
 
 def figure_stems(cfg: dict[str, Any]) -> list[str]:
     """File stems :func:`figures` produces for a configuration (for the Snakemake outputs)."""
-    stems = []
-    for i, order in enumerate(cfg["service_orders"]):
-        sfx = "" if i == 0 else f"_{order}"
-        stems += [f"fig2{sfx}", f"fig4{sfx}", f"fig12{sfx}", f"fig6{sfx}"]
-        if 4 in [int(h) for h in cfg["hosts"]]:
-            stems.append(f"fig3{sfx}")
+    stems = ["fig2", "fig4", "fig12", "fig6"]
+    if 4 in [int(h) for h in cfg["hosts"]]:
+        stems.append("fig3")
     return sorted([*stems, "fig5", "fig7", "fig8", "fig9"])
