@@ -20,8 +20,10 @@ def main(sm):
     for stem, fig in s04.figures(cuts, sims, analysis, cfg).items():
         save_figure(fig, figdir / stem)
     card = s04.scorecard(table1, cuts, sims, analysis, sm.params.published, cfg)
-    write_parquet(sm.output.scorecard, card,
-                  s04.provenance(cfg, sm.params.sha256, __version__))
+    meta = s04.provenance(cfg, sm.params.sha256, __version__)
+    write_parquet(sm.output.scorecard, card, meta)
+    write_parquet(sm.output.attribution,
+                  s04.service_order_attribution(sims, cuts, analysis, cfg), meta)
 
 
 smk.run(main, snakemake)

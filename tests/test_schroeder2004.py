@@ -39,7 +39,9 @@ def tiny_jobs():
 @pytest.mark.parametrize("scale", ["default", "quick", "paper"])
 def test_every_scale_resolves(raw, scale):
     cfg = s04.resolve_config(raw, scale)
-    assert cfg["trace"] == "CTC-SP2-1996-3.1-cln" and cfg["subset"] == {"procs": [8]}
+    assert cfg["trace"] == "CTC-SP2-1996-3.1-cln"
+    assert cfg["subset"] == {"procs": [8], "max_run_time": 43200}  # Table 1: 12-hour limit
+    assert cfg["service_orders"][0] == "shuffled"  # i.i.d. service times (module docstring)
     assert cfg["scale"] == scale and 2 in cfg["hosts"]
     assert cfg["loads"] == sorted(cfg["loads"])
 
@@ -78,6 +80,13 @@ def test_tiny_end_to_end(tiny_cfg, tiny_jobs, raw):
     cq = p[p["policy"] == "Central-Queue"].set_index(["service_order", "hosts", "load"])
     pd.testing.assert_series_equal(lwl["mean_slowdown"], cq["mean_slowdown"])
     assert (sims["mean_slowdown"] >= 1).all()
+    # every point carries its replication interval; one scaled-arrival run has a point interval
+    pois = sims[sims["experiment"] != "scaled"]
+    assert (pois["mean_slowdown_lo"] <= pois["mean_slowdown"] + 1e-9).all()
+    assert (pois["mean_slowdown_hi"] >= pois["mean_slowdown"] - 1e-9).all()
+    assert (pois["rep_mean_slowdown"].map(len) == tiny_cfg["replications"]).all()
+    sc = sims[sims["experiment"] == "scaled"]
+    assert (sc["mean_slowdown_lo"] == sc["mean_slowdown_hi"]).all()
     assert set(sims["experiment"]) == {"poisson", "many_hosts", "scaled"}
     # rerunning gives identical numbers (seeded streams only)
     again = s04.run_experiment("poisson-trace", e, cuts, tiny_cfg)
@@ -92,6 +101,14 @@ def test_tiny_end_to_end(tiny_cfg, tiny_jobs, raw):
     assert list(card.columns) == COLUMNS
     assert {"holds", "fails", "not_run"} & set(card["verdict"])
     assert card["item"].str.contains("Fig 7").any() and card["item"].str.contains("Fig 6").any()
+    claims = card[card["check"] != ""]
+    assert (claims["verdict"].isin(["holds", "fails"])).all()  # every claim evaluated
+    assert 3 <= int(card["headline"].sum()) <= 5
+    nr = card[card["verdict"] == "not_run"]
+    assert nr["note"].str.startswith("data unavailable offline").all() and len(nr) == 11
+    att = s04.service_order_attribution(sims, cuts, analysis, tiny_cfg)
+    assert {"verdict_shuffled", "verdict_trace"} <= set(att.columns)
+    assert len(att) == len(s04.claim_rows(sims, cuts, analysis, tiny_cfg, "trace"))
     figs = s04.figures(cuts, sims, analysis, tiny_cfg)
     assert sorted(figs) == s04.figure_stems(tiny_cfg)
     import matplotlib.pyplot as plt
@@ -116,12 +133,21 @@ def test_ctc_eight_processor_subset(mirror):
     jobs = load_trace("CTC-SP2-1996-3.1-cln", mirror=mirror).jobs
     st = s04.service_trace(jobs, {"procs": [8]})
     r = s04.table1_row("CTC IBM-SP2", st, {"procs": [8]}, 835823160, "US/Eastern")
-    # the paper's 1997 log version had 5729 such jobs, C² 5.42 (Table 1); the cleaned 3.1 log:
+    # without the 12-hour limit the cleaned 3.1 log has 191 more 8-processor jobs:
     assert r["jobs"] == 5920
     assert r["scv"] == pytest.approx(6.23, abs=0.01)
     assert r["min_service"] == 2.0 and r["max_service"] == 68868.0
     assert r["duration"] == "July 1996 - May 1997"  # as in the paper's Table 1
     assert r["lag1_autocorr_log_service"] > 0.3  # consecutive run times are strongly correlated
+    # the paper's Table 1 row (5729 jobs, mean 2903.6 s, max 43138 s, C² 5.42): jobs that ran
+    # at most 12 hours; the cleaned log's shortest run time is 2 s (paper: 1 s)
+    sub = {"procs": [8], "max_run_time": 43200}
+    t = s04.table1_row("CTC IBM-SP2", s04.service_trace(jobs, sub), sub, 835823160, "US/Eastern")
+    assert t["jobs"] == 5729 and round(t["mean_service"], 1) == 2903.6
+    assert t["max_service"] == 43138.0 and t["min_service"] == 2.0
+    assert t["scv"] == pytest.approx(5.42, abs=0.006)
+    assert t["duration"] == "July 1996 - May 1997"
+    assert t["selection"].endswith("5729 after dropping 191 running longer than 43200 s")
 
 
 def test_command_line_strings_are_coerced(raw):
@@ -130,3 +156,26 @@ def test_command_line_strings_are_coerced(raw):
     assert cfg["loads"] == [0.3, 0.5] and cfg["replications"] == 3 and cfg["hosts"] == [2]
     with pytest.raises(ConfigError, match="list of numbers"):
         s04.resolve_config(raw, "quick", {"hosts": ["two"]})
+
+
+def test_intervals_hand_examples():
+    m, lo, hi = s04.t_interval([1.0, 2.0, 3.0], 0.95)
+    # mean 2, sd 1, t(0.975, 2) = 4.303: half-width 4.303 / sqrt(3)
+    assert m == 2.0 and hi - m == pytest.approx(4.302653 / np.sqrt(3)) and m - lo == hi - m
+    assert s04.t_interval([5.0]) == (5.0, 5.0, 5.0)
+    r, lo, hi = s04.ratio_interval([2.0, 8.0], [1.0, 2.0], 0.95)
+    assert r == pytest.approx(np.sqrt(2 * 4))  # geometric mean of the paired ratios 2 and 4
+    assert lo < r < hi
+    # a replication with ratio 0 (variance exactly 0): ratio of means, delta-method interval
+    r, lo, hi = s04.ratio_interval([0.0, 2.0, 4.0], [1.0, 1.0, 1.0], 0.95)
+    assert r == pytest.approx(2.0) and lo < 2.0 < hi and np.isfinite([lo, hi]).all()
+    with pytest.raises(ValueError, match="paired"):
+        s04.ratio_interval([1.0], [1.0, 2.0])
+
+
+def test_selection_steps_text():
+    rep = {"trace_jobs": 10, "subset_jobs": 6, "dropped_unknown_or_zero_run_time": 1,
+           "dropped_above_max_run_time": 2, "jobs": 3}
+    txt = s04.selection_steps(rep, {"procs": [8], "max_run_time": 43200})
+    assert txt == ("10 jobs in the log -> 6 jobs using 8 processors -> 5 after dropping 1 with "
+                   "unknown or zero run time -> 3 after dropping 2 running longer than 43200 s")

@@ -99,6 +99,7 @@ rule schroeder2004_report:
         sims=expand(f"{S04_DIR}/tables/sim_{{e}}.parquet", e=S04_EXPERIMENTS),
     output:
         scorecard=f"{S04_DIR}/scorecard.parquet",
+        attribution=f"{S04_DIR}/tables/attribution_service_order.parquet",
         figures=S04_FIGURES,
     params:
         cfg=S04_CFG,

@@ -121,21 +121,26 @@ def rule_of_thumb(sw: Sweep, load: float) -> int:
     return int(np.argmin(np.abs(sw.load_fraction_host1 - load / 2.0)))
 
 
-def simulated_sweep(arrivals: list[np.ndarray], service: np.ndarray, cutoffs: np.ndarray
-                    ) -> pd.DataFrame:
+def simulated_sweep(arrivals: list[np.ndarray], service: np.ndarray | list[np.ndarray],
+                    cutoffs: np.ndarray) -> pd.DataFrame:
     """Simulate 2-host SITA for each candidate cutoff over the given arrival streams (§4.1).
 
+    ``service``: one service sequence for every stream, or one per stream (e.g. a fresh
+    permutation per replication for i.i.d. service order).
     Returns one row per cutoff: pooled mean slowdown overall, of short and of long jobs.
     """
+    services = service if isinstance(service, list) else [service] * len(arrivals)
+    if len(services) != len(arrivals):
+        raise ValueError("simulated_sweep: one service sequence per arrival stream needed")
     rows = []
     for c in cutoffs:
-        host = sita_assign(service, [c])
-        short = host == 0
         tot = np.zeros(3)
         cnt = np.zeros(3)
-        for a in arrivals:
-            _, end = fcfs_hosts(a, service, host, 2)
-            sd = (end - a) / service
+        for a, x in zip(arrivals, services, strict=True):
+            host = sita_assign(x, [c])
+            short = host == 0
+            _, end = fcfs_hosts(a, x, host, 2)
+            sd = (end - a) / x
             tot += [sd.sum(), sd[short].sum(), sd[~short].sum()]
             cnt += [len(sd), short.sum(), (~short).sum()]
         with np.errstate(invalid="ignore"):

@@ -1,0 +1,147 @@
+"""Claim checks of Schroeder & Harchol-Balter (2004), as small pure functions (issue 16).
+
+Each check takes plain numbers or small tables and returns True (the claim holds on our data),
+False, or None (a quantity it needs is missing; the scorecard then says ``fails``). The driver
+(:mod:`schedlab.papers.schroeder2004`) builds the inputs from the simulation tables.
+
+Intervals. A simulated comparison is a table with one row per load (or host count) and columns
+``ratio``, ``lo``, ``hi``: the paired ratio of two policies' metric over the independent
+replications and its t-interval (:func:`schedlab.papers.schroeder2004.ratio_interval`). The rules:
+
+* an *ordering* "A beats B" (ratio = B/A) holds when every interval lies above 1 (``lo > 1``): the
+  difference is significant at every point the claim covers;
+* "by a factor F" holds when every interval lies above F (``lo > F``);
+* "similar" / "within x%" holds when every interval lies inside the stated band;
+* a single deterministic run (the scaled trace arrivals of §6) has ``lo = hi = ratio``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ..scorecard import claim_check
+
+PAPER = "schroeder2004"
+
+
+def _intervals(ci: pd.DataFrame | None) -> pd.DataFrame | None:
+    if ci is None or len(ci) == 0:
+        return None
+    d = ci[["lo", "hi"]].astype(float)
+    if d.isna().any().any():
+        return None
+    return d
+
+
+@claim_check(PAPER)
+def beats_by_factor(ci: pd.DataFrame | None, factor: float = 1.0) -> bool | None:
+    """Every interval of ratio B/A lies above ``factor``: A beats B (by that factor) everywhere."""
+    d = _intervals(ci)
+    return None if d is None else bool((d["lo"] > factor).all())
+
+
+@claim_check(PAPER)
+def within_band(ci: pd.DataFrame | None, low: float, high: float) -> bool | None:
+    """Every interval lies inside [low, high] ("similar", "the same", "within 10%")."""
+    d = _intervals(ci)
+    return None if d is None else bool(((d["lo"] >= low) & (d["hi"] <= high)).all())
+
+
+@claim_check(PAPER)
+def beats_at_most_points(ci: pd.DataFrame | None) -> bool | None:
+    """More than half of the intervals of ratio B/A lie above 1 (A beats B "for most" points)."""
+    d = _intervals(ci)
+    return None if d is None else bool((d["lo"] > 1).mean() > 0.5)
+
+
+@claim_check(PAPER)
+def overtakes_as_hosts_grow(ci: pd.DataFrame | None) -> bool | None:
+    """Ratio LWL/SITA-E indexed by host count: SITA-E significantly better at the smallest host
+    count (``lo > 1``) and LWL significantly better (``hi < 1``) at some larger one, from which on
+    SITA-E is never again significantly better."""
+    d = _intervals(ci)
+    if d is None or len(d) < 2:
+        return None
+    d = d.sort_index()
+    if not d["lo"].iloc[0] > 1:
+        return False
+    lwl_better = np.flatnonzero(d["hi"].to_numpy() < 1)
+    if len(lwl_better) == 0:
+        return False
+    after = d.iloc[lwl_better[0]:]
+    return bool(not (after["lo"] > 1).any())
+
+
+@claim_check(PAPER)
+def load_fraction_follows_rule(loads: pd.Series | np.ndarray | list[float],
+                               fractions: pd.Series | np.ndarray | list[float],
+                               band: float) -> bool | None:
+    """§4.4 rule of thumb: the Host-1 share of the load is within ``band`` of ρ/2 at every load."""
+    rho = np.asarray(loads, dtype=float)
+    f = np.asarray(fractions, dtype=float)
+    if len(f) == 0 or len(f) != len(rho) or np.isnan(f).any():
+        return None
+    return bool((np.abs(f - rho / 2) <= band).all())
+
+
+@claim_check(PAPER)
+def underloads_host1(fractions: pd.Series | np.ndarray | list[float]) -> bool | None:
+    """Fig 5/13: the Host-1 share of the load is below one half at every load."""
+    f = np.asarray(fractions, dtype=float)
+    if len(f) == 0 or np.isnan(f).any():
+        return None
+    return bool((f < 0.5).all())
+
+
+@claim_check(PAPER)
+def identical_results(a: pd.Series | None, b: pd.Series | None) -> bool | None:
+    """§3.1: two policies give exactly the same mean slowdown at every point (LWL ≡ Central-Queue)."""
+    if a is None or b is None or len(a) == 0:
+        return None
+    d = (a - b).dropna()
+    if len(d) != len(a):
+        return None
+    return bool((d == 0).all())
+
+
+@claim_check(PAPER)
+def analysis_agrees(sim: pd.DataFrame | None, analytic: pd.Series | None, tolerance: float
+                    ) -> bool | None:
+    """§3.3/§4.3 "very close agreement": the median over points of the relative distance from the
+    analytic mean slowdown to the simulated interval (0 inside it) is within ``tolerance``."""
+    d = _intervals(sim)
+    if d is None or analytic is None:
+        return None
+    a = analytic.reindex(d.index).astype(float)
+    ok = np.isfinite(a)
+    if not ok.any():
+        return None
+    gap = np.maximum(d["lo"][ok] - a[ok], 0) + np.maximum(a[ok] - d["hi"][ok], 0)
+    return bool(float((gap / a[ok]).median()) <= tolerance)
+
+
+def analysis_distance(sim: pd.DataFrame, analytic: pd.Series) -> float:
+    """The median relative distance that :func:`analysis_agrees` compares with its tolerance."""
+    d = sim[["lo", "hi"]].astype(float)
+    a = analytic.reindex(d.index).astype(float)
+    ok = np.isfinite(a)
+    if not ok.any():
+        return math.nan
+    gap = np.maximum(d["lo"][ok] - a[ok], 0) + np.maximum(a[ok] - d["hi"][ok], 0)
+    return float((gap / a[ok]).median())
+
+
+@claim_check(PAPER)
+def cutoffs_agree(fraction_a: pd.Series | None, fraction_b: pd.Series | None, tolerance: float
+                  ) -> bool | None:
+    """§4.1/§6 "both methods yielded about the same result": the median |difference| of the Host-1
+    load fractions of two cutoff derivations, over the common loads, is within ``tolerance``."""
+    if fraction_a is None or fraction_b is None:
+        return None
+    d = (fraction_a - fraction_b).abs().dropna()
+    if d.empty:
+        return None
+    return bool(float(d.median()) <= tolerance)
