@@ -5,6 +5,7 @@ from pathlib import Path
 from schedlab import __version__, smk
 from schedlab.io import read_parquet, read_parquet_metadata, write_parquet
 from schedlab.papers import talby2005 as tf
+from schedlab.papers import talby2005_attribution as attr
 from schedlab.papers import talby2005_figures as figs
 from schedlab.plotting import save_figure
 from schedlab.scorecard import scorecard_frame
@@ -25,6 +26,8 @@ def main(sm):
         size = sm.params.machine_sizes[f"{log}-{version}"] or header.machine_size
         traces[(log, version)] = (trace, size, header.time_zone_string, header.unix_start_time)
     tables = tf.build_tables(runs, stats, traces, cfg, cfg.get("min_month_jobs", 1))
+    attr_runs = {(log, r, c): runs[tuple(point)] for log, r, c, point in sm.params.attr}
+    tables |= attr.build(attr_runs, cfg, cfg.get("min_month_jobs", 1))
     out = Path(sm.params.outdir)
     prov = {"paper": "talby2005", "schedlab_version": __version__, "scheduler_options": cfg["scheduler_options"],
             "main_version": cfg["main_version"],
@@ -39,6 +42,8 @@ def main(sm):
         ("fig3_pbas_candidates", figs.pbas_candidates(ad, t2)),
         ("fig5_wbas", figs.wbas_sweeps(ad, t2, cfg["wbas"]["maf_fixed"],
                                        cfg["wbas"]["switch_fixed_s"])),
+        ("attr_easy_maui", figs.attr_easy_maui(tables["attr_easy_maui"])),
+        ("attr_cancelled_slack", figs.attr_cancelled_slack(tables["attr_runs"], cfg["cancelled"])),
     ):
         if fig is None:
             fig, ax = figs.new_figure()

@@ -30,8 +30,9 @@ def test_months_won_counts_and_ties():
         ("b", "flex", 30, 2), ("b", "maui", 15, 3),
         ("c", "flex", 0, 1), ("c", "maui", 0, 1),
     ])
-    assert tf.months_won(m, "wait", ["flex", "maui"]) == {"flex": 2, "maui": 2, "tie": 1}
-    assert tf.months_won(m, "bsld", ["flex", "maui"]) == {"flex": 2, "maui": 2, "tie": 1}
+    # a tie for the best is nobody's win: counted only under "tie"
+    assert tf.months_won(m, "wait", ["flex", "maui"]) == {"flex": 1, "maui": 1, "tie": 1}
+    assert tf.months_won(m, "bsld", ["flex", "maui"]) == {"flex": 1, "maui": 1, "tie": 1}
     m.loc[4, "wait"] = 1   # month c: Maui alone best
     assert tf.months_won(m, "wait", ["flex", "maui"]) == {"flex": 1, "maui": 2, "tie": 0}
 

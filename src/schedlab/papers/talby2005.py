@@ -8,10 +8,9 @@ Choices where the paper is silent (each is an option where cheap):
 
 * **Months** (§2.3): a job belongs to the calendar month of its *submit* time in the log's time zone
   (header ``UnixStartTime``/``TimeZoneString``). Months with fewer than ``min_jobs`` jobs are dropped.
-* **Months won** (Table 3): the scheduler with the lowest monthly mean wins. When several share the
-  best value each of them is credited with the month (our EASY and Maui schedule identically, see
-  the config), and the month is also counted in a ``tie`` column; shares are over all months, so
-  with ties they can add up to more than 100%.
+* **Months won** (Table 3): the scheduler with the strictly lowest monthly mean wins. A month in
+  which several share the best value is nobody's win and is counted in a ``tie`` row; shares are
+  over all months, so the schedulers' shares plus the tie share add up to 100%.
 * **Gap** (Table 4): in a month won by scheduler A over B (A's mean wait strictly lower), the gap is
   ``(wait_B - wait_A) / wait_A`` in percent, i.e. relative to the winner. Months whose winner has a
   zero mean wait have an unbounded gap and are left out (counted in ``zero_winner_months``).
@@ -73,10 +72,11 @@ def monthly_means(jobs: pd.DataFrame, months: np.ndarray, min_jobs: int = 1) -> 
 
 
 def months_won(monthly: pd.DataFrame, metric: str, schedulers: Sequence[str]) -> dict[str, int]:
-    """Table 3: how many months each scheduler had the lowest ``metric`` (shared best: each tied
-    scheduler is credited, and ``tie`` counts the month).
+    """Table 3: how many months each scheduler had the strictly lowest ``metric``.
 
-    ``monthly`` is long: one row per (month, scheduler) with a column ``metric``.
+    A tie for the best value is nobody's win: the month is counted only in ``tie`` (so the
+    schedulers' counts plus ``tie`` add up to the number of months). ``monthly`` is long: one row
+    per (month, scheduler) with a column ``metric``.
     """
     wide = monthly.pivot(index="month", columns="scheduler", values=metric)[list(schedulers)]
     counts = dict.fromkeys(schedulers, 0) | {"tie": 0}
@@ -84,9 +84,9 @@ def months_won(monthly: pd.DataFrame, metric: str, schedulers: Sequence[str]) ->
     for row in vals:
         best = np.nanmin(row)
         winners = np.flatnonzero(row == best)
-        for w in winners:
-            counts[schedulers[w]] += 1
-        if len(winners) > 1:
+        if len(winners) == 1:
+            counts[schedulers[winners[0]]] += 1
+        else:
             counts["tie"] += 1
     return counts
 
@@ -422,7 +422,8 @@ def build_tables(runs: Mapping[tuple[str, str, str, str], pd.DataFrame],
     t1, t2, mon, t3, t4, t7 = [], [], [], [], [], []
     summaries: dict[tuple[str, str, str, str], dict[str, float]] = {}
     for key, jobs in runs.items():
-        summaries[key] = run_summary(jobs, jobs["month"].to_numpy(), min_jobs)
+        if key[2] in ("sched", "pbas", "wbas"):
+            summaries[key] = run_summary(jobs, jobs["month"].to_numpy(), min_jobs)
     for (log, version), (trace, size, tz, _start) in traces.items():
         sub = trace["submit_time"].to_numpy()
         t1.append({"log": log, "version": version, "nodes": size, "jobs": len(trace),
@@ -461,7 +462,7 @@ def build_tables(runs: Mapping[tuple[str, str, str, str], pd.DataFrame],
     adaptive = []
     for key, st in run_stats.items():
         log, version, kind, name = key
-        if kind == "sched":
+        if kind not in ("pbas", "wbas"):
             continue
         p = st["params"]
         row = {"log": log, "version": version, "kind": kind, "name": name,

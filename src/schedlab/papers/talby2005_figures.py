@@ -114,3 +114,77 @@ def wbas_sweeps(ad: pd.DataFrame, t2: pd.DataFrame, maf_fixed: float, switch_fix
         ax.set_ylabel("wait time (s)")
     axes[0, 0].legend(fontsize=7)
     return fig
+
+
+def attr_easy_maui(detail: pd.DataFrame):
+    """Attribution: mean wait and bounded slowdown of every EASY and Maui reading, per log, with
+    the published Table 2 values of EASY and Maui as dashed lines ("published")."""
+    if not len(detail):
+        return None
+    logs = _logs(detail)
+    fig, axes = new_figure(2, len(logs), width=4.5, height=3.4, squeeze=False)
+    for j, log in enumerate(logs):
+        d = detail[detail["log"] == log]
+        bars = {}
+        for s in ("easy", "maui"):
+            for r, g in d.groupby(f"{s}_reading", sort=True):
+                bars[r] = (s, g.iloc[0])
+        names = list(bars)
+        for i, (metric, label) in enumerate((("wait", "mean wait (s)"),
+                                             ("bsld", "mean bounded slowdown (-)"))):
+            ax = axes[i, j]
+            vals = [float(bars[n][1][f"{bars[n][0]}_{metric}"]) for n in names]
+            ax.bar(range(len(names)), vals,
+                   color=["tab:blue" if bars[n][0] == "easy" else "tab:orange" for n in names])
+            for s, color in (("easy", "tab:blue"), ("maui", "tab:orange")):
+                r = next((bars[n][1] for n in names if bars[n][0] == s), None)
+                if r is not None:
+                    pub = float(r[f"{s}_{metric}"]) / (1.0 + float(r[f"{s}_{metric}_err"]))
+                    ax.axhline(pub, ls="--", color=color, label=f"published {s.upper()}")
+            ax.set_yscale("log")
+            ax.set_xticks(range(len(names)), names, rotation=60, ha="right", fontsize=7)
+            ax.set_title(log)
+            ax.set_ylabel(label)
+            if j == 0:
+                ax.legend(fontsize=7)
+    return fig
+
+
+def attr_cancelled_slack(runs: pd.DataFrame, cancelled: str):
+    """Attribution: mean wait (s) per cancelled-job rule (Conservative, EASY, Flex), and Flex's
+    mean wait by slack factor, per log; published Table 2 values dashed ("published")."""
+    if not len(runs):
+        return None
+    logs = _logs(runs)
+    fig, axes = new_figure(2, len(logs), width=4.5, height=3.4, squeeze=False)
+    rules = sorted(set(runs["cancelled"]))
+    for j, log in enumerate(logs):
+        ax = axes[0, j]
+        d = runs[(runs["log"] == log)
+                 & runs["reading"].isin(["conservative", "easy_every_event", "flex"])]
+        for k, (reading, g) in enumerate(d.groupby("reading", sort=True)):
+            g = g.set_index("cancelled").reindex(rules)
+            ax.plot(range(len(rules)), g["wait"], marker="o", label=reading, color=f"C{k}")
+            pub = g["published_wait"].dropna()
+            if len(pub):
+                ax.axhline(float(pub.iloc[0]), ls="--", color=f"C{k}",
+                           label=f"published {g['role'].dropna().iloc[0]}")
+        ax.set_xticks(range(len(rules)), rules)
+        ax.set_xlabel("cancelled jobs")
+        ax.set_ylabel("mean wait (s)")
+        ax.set_title(log)
+        ax.legend(fontsize=6)
+        ax = axes[1, j]
+        s = runs[(runs["log"] == log) & runs["reading"].str.startswith("flex_slack")
+                 & (runs["cancelled"] == cancelled)]
+        if len(s):
+            f = s["reading"].str.removeprefix("flex_slack").astype(float)
+            order = np.argsort(f.to_numpy())
+            ax.plot(f.to_numpy()[order], s["wait"].to_numpy()[order], marker="o", label="Flex")
+            ax.axhline(float(s["published_wait"].iloc[0]), ls="--", color="grey",
+                       label="published Flex")
+            ax.legend(fontsize=7)
+        ax.set_xlabel("slack factor (x mean wait)")
+        ax.set_ylabel("mean wait (s)")
+        ax.set_title(f"{log}, cancelled: {cancelled}")
+    return fig
