@@ -26,7 +26,11 @@ def main(sm):
         size = sm.params.machine_sizes[f"{log}-{version}"] or header.machine_size
         traces[(log, version)] = (trace, size, header.time_zone_string, header.unix_start_time)
     tables = tf.build_tables(runs, stats, traces, cfg, cfg.get("min_month_jobs", 1))
-    attr_runs = {(log, r, c): runs[tuple(point)] for log, r, c, point in sm.params.attr}
+    attr_runs = {}
+    for log, r, c, point in sm.params.attr:
+        d = runs[tuple(point)]
+        attr_runs[(log, r, c)] = (attr.month_sums(d) if point[2] == "sched" else
+                                  d[(d["reading"] == r) & (d["cancelled"] == c)])
     tables |= attr.build(attr_runs, cfg, cfg.get("min_month_jobs", 1))
     out = Path(sm.params.outdir)
     prov = {"paper": "talby2005", "schedlab_version": __version__, "scheduler_options": cfg["scheduler_options"],
@@ -51,7 +55,8 @@ def main(sm):
             ax.set_axis_off()
         save_figure(fig, out / "figures" / stem)
     rows = tf.scorecard_rows(cfg["published"], tables, cfg["main_version"],
-                             sm.params.raw_available)
+                             sm.params.raw_available, cfg.get("tolerance"), cfg["cancelled"],
+                             cfg.get("claim_tolerance"), sm.params.adaptive_logs)
     write_parquet(out / "scorecard.parquet", scorecard_frame(rows), prov)
 
 

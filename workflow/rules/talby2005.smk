@@ -2,7 +2,7 @@
 # assembles Tables 1-8, the figures and the scorecard. Target: `snakemake talby2005`.
 import yaml
 
-from schedlab.papers.talby2005_runs import attr_point, attribution_keys
+from schedlab.papers.talby2005_runs import attr_batch, attr_point, attribution_keys
 from schedlab.papers.talby2005_runs import grid as talby_grid
 
 TALBY_CFG = yaml.safe_load(Path("config/papers/talby2005.yaml").read_text())
@@ -42,6 +42,7 @@ rule talby2005_run:
         trace=lambda wc: TALBY_TRACE[wc.log, wc.version],
         machine_size=lambda wc: REGISTRY[TALBY_TRACE[wc.log, wc.version]].machine_size,
         cfg={k: TALBY_CFG[k] for k in ("scheduler_options", "cancelled", "attribution")},
+        batch=lambda wc: attr_batch(TALBY_CFG, wc.log, TALBY_QUICK) if wc.kind == "attr" else [],
     conda:
         "../envs/schedlab.yaml"
     log:
@@ -64,6 +65,7 @@ rule talby2005_tables:
         machine_sizes={f"{l}-{v}": REGISTRY[TALBY_TRACE[l, v]].machine_size
                        for l, v in TALBY_TRACE_KEYS},
         raw_available=TALBY_RAW_LOCAL,
+        adaptive_logs=sorted({p.log for p in TALBY_POINTS if p.kind in ("pbas", "wbas")}),
         outdir=lambda wc, output: str(Path(output[-1]).parent),
     conda:
         "../envs/schedlab.yaml"

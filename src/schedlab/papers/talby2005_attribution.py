@@ -1,8 +1,10 @@
 """Talby & Feitelson 2005: the attribution experiment (issue 20) — readings side by side.
 
-Pure functions on per-job results of the attribution runs (``talby2005_runs.attribution_keys``),
-keyed ``(log, reading, cancelled)``; each reading is a scheduler with options (config
-``attribution.readings``) or Flex with slack factor ``f`` (``flex_slack<f>``).
+Pure functions on the monthly sums of the attribution runs (:func:`month_sums`: per calendar
+month the job count and the sums of wait and bounded slowdown, from which every mean of Tables 2-3
+is exact), keyed ``(log, reading, cancelled)`` (``talby2005_runs.attribution_keys``); each reading
+is a scheduler with options (config ``attribution.readings``) or Flex with slack factor ``f``
+(``flex_slack<f>``).
 
 Tables (written under ``results/talby2005/tables`` by the pipeline, shown in the report):
 
@@ -30,7 +32,33 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .talby2005 import monthly_means, months_won
+from .talby2005 import months_won
+
+MONTH_SUM_COLUMNS = ("month", "jobs", "wait_sum", "bsld_sum")
+
+
+def month_sums(jobs: pd.DataFrame) -> pd.DataFrame:
+    """Per calendar month (column ``month`` of per-job results): jobs, sum of waits (s), sum of
+    bounded slowdowns."""
+    g = pd.DataFrame({"month": jobs["month"].astype(str),
+                      "wait": jobs["wait"].to_numpy(dtype=float),
+                      "bsld": jobs["bounded_slowdown"].to_numpy(dtype=float)}).groupby(
+                          "month", sort=True)
+    out = pd.DataFrame({"jobs": g.size(), "wait_sum": g["wait"].sum(), "bsld_sum": g["bsld"].sum()})
+    return out.reset_index()[list(MONTH_SUM_COLUMNS)]
+
+
+def overall(sums: pd.DataFrame) -> tuple[float, float, int]:
+    """(mean wait, mean bounded slowdown, jobs) of a run from its monthly sums."""
+    n = int(sums["jobs"].sum())
+    return float(sums["wait_sum"].sum()) / n, float(sums["bsld_sum"].sum()) / n, n
+
+
+def monthly_from_sums(sums: pd.DataFrame, min_jobs: int = 1) -> pd.DataFrame:
+    """Monthly means (columns month, jobs, wait, bsld), months with < ``min_jobs`` jobs dropped."""
+    d = sums[sums["jobs"] >= min_jobs]
+    return pd.DataFrame({"month": d["month"].astype(str), "jobs": d["jobs"],
+                         "wait": d["wait_sum"] / d["jobs"], "bsld": d["bsld_sum"] / d["jobs"]})
 
 SCHEDULERS = ("conservative", "easy", "flex", "maui")
 
@@ -52,12 +80,12 @@ def runs_table(runs: Mapping[tuple[str, str, str], pd.DataFrame],
                table2: Mapping[str, Mapping[str, Mapping[str, float]]]) -> pd.DataFrame:
     """``attr_runs``: one row per run with its Table 2 comparison."""
     rows = []
-    for (log, reading, cancelled), jobs in sorted(runs.items()):
+    for (log, reading, cancelled), sums in sorted(runs.items()):
         role = reading_role(reading, readings)
-        w, b = float(jobs["wait"].mean()), float(jobs["bounded_slowdown"].mean())
+        w, b, n = overall(sums)
         pw, pb = table2["wait"][log][role], table2["bsld"][log][role]
         rows.append({"log": log, "reading": reading, "cancelled": cancelled, "role": role,
-                     "jobs": len(jobs), "wait": w, "published_wait": pw,
+                     "jobs": n, "wait": w, "published_wait": pw,
                      "wait_err": rel_err(w, pw), "bsld": b, "published_bsld": pb,
                      "bsld_err": rel_err(b, pb)})
     return pd.DataFrame(rows)
@@ -65,8 +93,8 @@ def runs_table(runs: Mapping[tuple[str, str, str], pd.DataFrame],
 
 def pair_months(monthly: Mapping[str, pd.DataFrame], min_jobs: int = 1) -> dict[str, float]:
     """Table 3 shares (percent of months, strict wins only) of the four schedulers and of Maui
-    against Flex alone, for both metrics, from the per-job results of one run per scheduler."""
-    long = pd.concat([monthly_means(j, j["month"].to_numpy(), min_jobs).assign(scheduler=s)
+    against Flex alone, for both metrics, from the monthly sums of one run per scheduler."""
+    long = pd.concat([monthly_from_sums(j, min_jobs).assign(scheduler=s)
                       for s, j in monthly.items()], ignore_index=True)
     n = long["month"].nunique()
     out: dict[str, float] = {"months": float(n)}
@@ -101,9 +129,8 @@ def easy_maui_tables(runs: Mapping[tuple[str, str, str], pd.DataFrame],
                     continue
                 row: dict[str, Any] = {"easy_reading": e, "maui_reading": m, "log": log}
                 for s in ("easy", "maui"):
-                    j = runs[keys[s]]
-                    for metric, col in (("wait", "wait"), ("bsld", "bounded_slowdown")):
-                        v = float(j[col].mean())
+                    w, b, _ = overall(runs[keys[s]])
+                    for metric, v in (("wait", w), ("bsld", b)):
                         row[f"{s}_{metric}"] = v
                         row[f"{s}_{metric}_err"] = rel_err(v, t2[metric][log][s])
                 shares = pair_months({s: runs[k] for s, k in keys.items()}, min_jobs)

@@ -6,9 +6,12 @@ A sweep point is a log x version (clean/raw) x one of
 * ``pbas/<cands>-<metric>-<frame>``: PBAS (§3) with candidates ``fm`` (Flex, Maui) or ``all4``
   (Flex, Maui, EASY, conservative: §3.4), switching metric and time frame in seconds;
 * ``wbas/maf<MAF>-sw<frame>``: WBAS (§4.2) with its moving-average factor and switch time;
-* ``attr/<reading>~<cancelled>``: one reading of the attribution experiment (config
-  ``attribution.readings``: a scheduler with options) on the log normalized with the cancelled-job
-  rule ``keep``/``drop``/``withdraw`` (:func:`schedlab.normalize.normalize`).
+* ``attr/batch``: every run of the attribution experiment on the log that is not a main run
+  (:func:`attr_batch`), in one job: each reading (config ``attribution.readings``: a scheduler with
+  options) on the log normalized with its cancelled-job rule ``keep``/``drop``/``withdraw``
+  (:func:`schedlab.normalize.normalize`); the output holds monthly sums
+  (:func:`talby2005_attribution.month_sums`) per ``reading`` and ``cancelled``. (One job per log
+  instead of one per run: the runs are seconds each, the per-job start-up is not.)
 
 :func:`grid` lists the points of the configured experiment (default / quick / full), and
 :func:`run_point` simulates one and returns the per-job results (DESIGN §3) with the calendar month of
@@ -87,7 +90,13 @@ def attr_point(cfg: Mapping[str, Any], log: str, reading: str, cancelled: str) -
     if (cancelled == cfg["cancelled"] and sname in cfg["schedulers"]
             and opts == dict(cfg["scheduler_options"].get(sname) or {})):
         return Point(log, version, "sched", sname)
-    return Point(log, version, "attr", attr_name(reading, cancelled))
+    return Point(log, version, "attr", "batch")
+
+
+def attr_batch(cfg: Mapping[str, Any], log: str, quick: bool = False) -> list[tuple[str, str]]:
+    """(reading, cancelled) of the attribution runs of ``log`` that are not main runs."""
+    return [(r, c) for lg, r, c in attribution_keys(cfg, [log], quick)
+            if attr_point(cfg, lg, r, c).kind == "attr"]
 
 
 def slack_reading(factor: float) -> str:
@@ -151,6 +160,7 @@ def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
             pts.append(Point(log, version, "wbas", wbas_name(maf, sw)))
     if "attribution" in cfg:
         pts += [attr_point(cfg, *k) for k in attribution_keys(cfg, logs, quick)]
+    # (attribution runs equal to a main run are that run; the others are one batch per log)
     return sorted(set(pts), key=lambda p: p.path)
 
 
@@ -228,3 +238,22 @@ def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
     stats["scheduler_params"] = sched.params()
     stats["mean_wait"] = float(np.mean(out["wait"]))
     return out, stats
+
+
+def run_attr_batch(jobs_for: Any, machine_size: int, cfg: Mapping[str, Any],
+                   batch: Sequence[tuple[str, str]], unix_start_time: int | None,
+                   tz: str | None) -> pd.DataFrame:
+    """Run every (reading, cancelled) of ``batch``; ``jobs_for(cancelled)`` gives the normalized
+    jobs. Returns the monthly sums of each run with columns ``reading`` and ``cancelled``."""
+    from .talby2005_attribution import month_sums
+
+    parts = []
+    for reading, cancelled in batch:
+        out, _ = run_point(jobs_for(cancelled), machine_size, "attr",
+                           attr_name(reading, cancelled), cfg["scheduler_options"],
+                           unix_start_time, tz, attr_reading(cfg, reading))
+        parts.append(month_sums(out).assign(reading=reading, cancelled=cancelled))
+    if not parts:
+        return pd.DataFrame(columns=["month", "jobs", "wait_sum", "bsld_sum", "reading",
+                                     "cancelled"])
+    return pd.concat(parts, ignore_index=True)
