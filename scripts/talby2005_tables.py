@@ -40,12 +40,14 @@ def main(sm):
     for name, df in tables.items():
         write_parquet(out / "tables" / f"{name}.parquet", df, prov)
     t2, ad = tables["table2"], tables["adaptive"]
+    t2 = t2[t2["version"] == cfg["main_version"]] if len(t2) else t2
+    pub2 = cfg["published"]["table2"]
     for stem, fig in (
         ("monthly_wait", figs.monthly_wait(tables["monthly"])),
-        ("fig2_pbas", figs.pbas_by_frame(ad, t2)),
-        ("fig3_pbas_candidates", figs.pbas_candidates(ad, t2)),
+        ("fig2_pbas", figs.pbas_by_frame(ad, t2, pub2)),
+        ("fig3_pbas_candidates", figs.pbas_candidates(ad, t2, pub2)),
         ("fig5_wbas", figs.wbas_sweeps(ad, t2, cfg["wbas"]["maf_fixed"],
-                                       cfg["wbas"]["switch_fixed_s"])),
+                                       cfg["wbas"]["switch_fixed_s"], pub2)),
         ("attr_easy_maui", figs.attr_easy_maui(tables["attr_easy_maui"])),
         ("attr_cancelled_slack", figs.attr_cancelled_slack(tables["attr_runs"], cfg["cancelled"])),
     ):

@@ -14,7 +14,8 @@ TALBY_RAW_LOCAL = {log: trace_is_local(v["raw"]) for log, v in TALBY_CFG["logs"]
 TALBY_POINTS = talby_grid(TALBY_CFG, TALBY_QUICK, TALBY_FULL, TALBY_RAW_LOCAL)
 TALBY_TRACE_KEYS = sorted({(p.log, p.version) for p in TALBY_POINTS})
 TALBY_ATTR = [(*k, attr_point(TALBY_CFG, *k)) for k in attribution_keys(
-    TALBY_CFG, TALBY_CFG["quick"]["logs"] if TALBY_QUICK else list(TALBY_CFG["logs"]), TALBY_QUICK)]
+    TALBY_CFG, TALBY_CFG["quick"]["logs"] if TALBY_QUICK else list(TALBY_CFG["logs"]), TALBY_QUICK,
+    TALBY_FULL)]
 TALBY_OUT = "results/talby2005"
 TALBY_OUTPUTS = [
     *[f"{TALBY_OUT}/tables/{t}.parquet" for t in
@@ -42,7 +43,7 @@ rule talby2005_run:
         trace=lambda wc: TALBY_TRACE[wc.log, wc.version],
         machine_size=lambda wc: REGISTRY[TALBY_TRACE[wc.log, wc.version]].machine_size,
         cfg={k: TALBY_CFG[k] for k in ("scheduler_options", "cancelled", "attribution")},
-        batch=lambda wc: attr_batch(TALBY_CFG, wc.log, TALBY_QUICK) if wc.kind == "attr" else [],
+        batch=lambda wc: attr_batch(TALBY_CFG, wc.log, TALBY_QUICK, TALBY_FULL) if wc.kind == "attr" else [],
     conda:
         "../envs/schedlab.yaml"
     log:

@@ -18,7 +18,8 @@ Tables (written under ``results/talby2005/tables`` by the pipeline, shown in the
   slowdown, three logs); ``t3_err`` = mean |share - published share| in points over the 27 Table 3
   cells involving EASY or Maui (EASY and Maui shares, both metrics, three logs; Maui-vs-Flex share
   against the paper's 75%); ``score = t2_err + t3_err / 100`` (a 10% error on a mean weighs like a
-  10-point error on a share); the pair with the lowest score is the best joint fit.
+  10-point error on a share); among the pairs run on every log, the lowest score is the best joint
+  fit (``rank`` 1); ``mean_tie_share`` = percent of months in which the best value is tied.
 * ``attr_cancelled``: per cancelled rule and log, Table 2 errors of the readings run under every
   rule (Conservative, EASY, Flex), and per rule the mean |relative error| over all those cells.
 * ``attr_slack``: Flex's slack factor against Table 2's Flex column, per log and overall.
@@ -151,11 +152,13 @@ def easy_maui_tables(runs: Mapping[tuple[str, str, str], pd.DataFrame],
             t2e, t3e = float(g["t2_err"].mean()), float(g["t3_err"].mean())
             fit.append({"easy_reading": e, "maui_reading": m, "logs": len(g),
                         "t2_err": t2e, "t3_err": t3e, "score": t2e + t3e / 100.0,
-                        "easy_equals_maui_months": int(sum(
-                            (g["wait_tie"] > 0) | (g["bsld_tie"] > 0)))})
+                        "mean_tie_share": float((g["wait_tie"] + g["bsld_tie"]).mean() / 2)})
     fit_df = pd.DataFrame(fit)
     if len(fit_df):
-        fit_df = fit_df.sort_values(["score", "easy_reading", "maui_reading"]).reset_index(drop=True)
+        # pairs run on every log first (a pair seen on fewer logs is not comparable)
+        fit_df = fit_df.assign(_n=-fit_df["logs"]).sort_values(
+            ["_n", "score", "easy_reading", "maui_reading"]).drop(columns="_n")
+        fit_df = fit_df.reset_index(drop=True)
         fit_df["rank"] = np.arange(1, len(fit_df) + 1)
     return detail, fit_df
 
@@ -202,6 +205,8 @@ def build(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Mapping[str, A
     readings = at["readings"]
     rdf = runs_table(runs, readings, pub["table2"])
     detail, fit = easy_maui_tables(runs, readings, cfg["cancelled"], pub, min_jobs)
-    return {"attr_runs": rdf, "attr_easy_maui": detail, "attr_easy_maui_fit": fit,
-            "attr_cancelled": cancelled_table(rdf, at["cancelled_readings"]),
-            "attr_slack": slack_table(rdf, cfg["cancelled"])}
+    out = {"attr_runs": rdf, "attr_easy_maui": detail, "attr_easy_maui_fit": fit,
+           "attr_cancelled": cancelled_table(rdf, at["cancelled_readings"]),
+           "attr_slack": slack_table(rdf, cfg["cancelled"])}
+    # which log version every number comes from (config main_version: clean | raw)
+    return {k: (v.assign(log_version=cfg["main_version"]) if len(v) else v) for k, v in out.items()}

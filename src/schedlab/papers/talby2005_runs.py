@@ -65,19 +65,24 @@ def attr_name(reading: str, cancelled: str) -> str:
     return f"{reading}~{cancelled}"
 
 
-def attribution_keys(cfg: Mapping[str, Any], logs: Sequence[str],
-                     quick: bool = False) -> list[tuple[str, str, str]]:
+def attribution_keys(cfg: Mapping[str, Any], logs: Sequence[str], quick: bool = False,
+                     full: bool = False) -> list[tuple[str, str, str]]:
     """(log, reading, cancelled) of the attribution experiment (config ``attribution``; the quick
     profile uses its ``quick.attribution`` subset): every reading under the configured
     ``cancelled`` rule, the ``cancelled_readings`` under every rule of ``cancelled_rules``, and
-    Flex's slack factors (reading ``flex_slack<f>``) under the configured rule."""
+    Flex's slack factors (reading ``flex_slack<f>``) under the configured rule on ``slack_logs``
+    (every log with ``full``)."""
     at = dict(cfg["attribution"])
     if quick:
         at |= cfg["quick"].get("attribution", {})
+    if full:
+        at["slack_logs"] = None
     keys = [(log, r, cfg["cancelled"]) for log in logs for r in at["readings"]]
     keys += [(log, r, c) for log in logs for r in at["cancelled_readings"]
              for c in at["cancelled_rules"]]
-    keys += [(log, slack_reading(f), cfg["cancelled"]) for log in logs for f in at["slack_factors"]]
+    slack_logs = logs if at.get("slack_logs") is None else [x for x in logs if x in at["slack_logs"]]
+    keys += [(log, slack_reading(f), cfg["cancelled"]) for log in slack_logs
+             for f in at["slack_factors"]]
     return sorted(set(keys))
 
 
@@ -93,9 +98,10 @@ def attr_point(cfg: Mapping[str, Any], log: str, reading: str, cancelled: str) -
     return Point(log, version, "attr", "batch")
 
 
-def attr_batch(cfg: Mapping[str, Any], log: str, quick: bool = False) -> list[tuple[str, str]]:
+def attr_batch(cfg: Mapping[str, Any], log: str, quick: bool = False,
+               full: bool = False) -> list[tuple[str, str]]:
     """(reading, cancelled) of the attribution runs of ``log`` that are not main runs."""
-    return [(r, c) for lg, r, c in attribution_keys(cfg, [log], quick)
+    return [(r, c) for lg, r, c in attribution_keys(cfg, [log], quick, full)
             if attr_point(cfg, lg, r, c).kind == "attr"]
 
 
@@ -159,7 +165,7 @@ def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
         for maf, sw in sorted(wbas):
             pts.append(Point(log, version, "wbas", wbas_name(maf, sw)))
     if "attribution" in cfg:
-        pts += [attr_point(cfg, *k) for k in attribution_keys(cfg, logs, quick)]
+        pts += [attr_point(cfg, *k) for k in attribution_keys(cfg, logs, quick, full)]
     # (attribution runs equal to a main run are that run; the others are one batch per log)
     return sorted(set(pts), key=lambda p: p.path)
 
