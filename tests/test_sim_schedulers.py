@@ -118,6 +118,17 @@ def test_easy_arrival_only_does_not_backfill_on_completion():
     assert every.start[2] == literal.start[2] == 200
 
 
+def test_easy_readings_every_event_completion_queue_and_rescan_agree():
+    # "new job on arrival, whole queue on a completion" and "whole queue at every event" (no
+    # shortcut) give the same schedule as the default; the literal arrival-only reading differs.
+    rng = np.random.default_rng(11)
+    jobs = random_jobs(rng, 120, 16)
+    base = simulate(jobs, 16, EASY()).jobs
+    for mode in ("completion_queue", "every_event_rescan"):
+        pd.testing.assert_frame_equal(simulate(jobs, 16, EASY(backfill=mode)).jobs, base)
+    assert not simulate(jobs, 16, EASY(backfill="arrival_only")).jobs.start.equals(base.start)
+
+
 def test_maui_fcfs_weights_equal_easy_and_xfactor_reorders():
     rng = np.random.default_rng(7)
     jobs = random_jobs(rng, 60, 16)

@@ -27,12 +27,45 @@ def test_grid_sizes(cfg):
     n_four = len(pb["four"]["time_frames_s"])
     assert per_log["KTH"] == n_pbas + n_four and per_log["BLUE"] == n_pbas + n_four
     default = tr.grid(cfg, False, False, {})
-    assert {p.log for p in default if p.kind != "sched"} == set(cfg["default"]["adaptive_logs"])
+    assert ({p.log for p in default if p.kind in ("pbas", "wbas")}
+            == set(cfg["default"]["adaptive_logs"]))
+    # the attribution runs cover every log; a reading equal to a main scheduler reuses its run
+    assert {p.log for p in default if p.kind == "attr"} == set(cfg["logs"])
+    assert not any(p.kind == "attr" and p.name in {"easy_every_event~drop", "flex~drop",
+                                                   "flex_slack3~drop", "maui_fcfs~drop"}
+                   for p in default)
     assert {p.log for p in default if p.kind == "sched"} == set(cfg["logs"])
     # raw-log points only when the raw log is local
     assert not any(p.version == "raw" for p in default)
     with_raw = tr.grid(cfg, False, False, {"KTH": True})
     assert {p.log for p in with_raw if p.version == "raw"} == {"KTH"}
+
+
+def test_attr_points_and_readings(cfg):
+    cfg = dict(cfg) | {"cancelled": "drop"}
+    assert tr.attr_point(cfg, "KTH", "maui_fcfs", "drop") == tr.Point("KTH", "clean", "sched",
+                                                                      "maui")
+    assert tr.attr_point(cfg, "KTH", "maui_fcfs", "keep").kind == "attr"
+    assert tr.attr_point(cfg, "KTH", "flex_slack3", "drop").name == "flex"
+    assert tr.attr_reading(cfg, "flex_slack2")[1]["slack_factor"] == 2.0
+    assert tr.attr_reading(cfg, "easy_arrival_only") == ("easy", {"backfill": "arrival_only"})
+    with pytest.raises(ConfigError, match="unknown attribution reading"):
+        tr.attr_reading(cfg, "nope")
+    assert tr.parse_name("attr", "maui_xfactor10~keep") == {"reading": "maui_xfactor10",
+                                                            "cancelled": "keep"}
+    keys = tr.attribution_keys(cfg, ["KTH"], quick=True)
+    assert {c for _, _, c in keys} == {"drop"}
+
+
+def test_run_point_attr_uses_its_reading():
+    jobs = [SimJob(0, 0, 10, 100, 4), SimJob(1, 0, 200, 200, 5), SimJob(2, 1, 50, 50, 9),
+            SimJob(3, 2, 50, 50, 2)]
+    lit, _ = tr.run_point(jobs, 10, "attr", "easy_arrival_only~drop", {}, 0, "UTC",
+                          ("easy", {"backfill": "arrival_only"}))
+    usual, _ = tr.run_point(jobs, 10, "sched", "easy", {}, 0, "UTC")
+    assert lit.set_index("job_id").start[3] == 250 and usual.set_index("job_id").start[3] == 10
+    with pytest.raises(ConfigError, match="needs its reading"):
+        tr.run_point(jobs, 10, "attr", "easy_arrival_only~drop", {}, 0, "UTC")
 
 
 def test_names_round_trip():

@@ -20,12 +20,20 @@ def _logs(df: pd.DataFrame) -> list[str]:
     return [x for x in LOG_ORDER if x in present] + sorted(present - set(LOG_ORDER))
 
 
-def _baselines(ax, t2: pd.DataFrame, log: str, col: str) -> None:
-    for s, style in (("flex", "--"), ("maui", ":")):
+def _baselines(ax, t2: pd.DataFrame, log: str, col: str,
+               published: dict | None = None) -> None:
+    """Our Flex and Maui (horizontal lines) and, when given, the paper's Table 2 values for them
+    (``published[col][log][scheduler]``, dashed red, legend "published")."""
+    for s, style in (("flex", "-."), ("maui", ":")):
         r = t2[(t2["log"] == log) & (t2["scheduler"] == s)]
         if len(r):
             ax.axhline(float(r[col].iloc[0]), ls=style, color="grey" if s == "flex" else "black",
                        label=s.capitalize())
+        if published is not None:
+            v = published.get(col, {}).get(log, {}).get(s)
+            if v is not None:
+                ax.axhline(float(v), ls="--", lw=1, color="tab:red" if s == "flex" else "darkred",
+                           label=f"published {s.capitalize()} (Table 2)")
 
 
 def monthly_wait(monthly: pd.DataFrame):
@@ -47,7 +55,7 @@ def monthly_wait(monthly: pd.DataFrame):
     return fig
 
 
-def pbas_by_frame(ad: pd.DataFrame, t2: pd.DataFrame):
+def pbas_by_frame(ad: pd.DataFrame, t2: pd.DataFrame, published: dict | None = None):
     """Figure 2: PBAS (Flex+Maui) wait and bounded slowdown by time frame, per metric and log."""
     d = ad[(ad["kind"] == "pbas") & (ad["candidates"] == "flex+maui")] if len(ad) else ad
     if not len(d):
@@ -55,13 +63,14 @@ def pbas_by_frame(ad: pd.DataFrame, t2: pd.DataFrame):
     logs = _logs(d)
     fig, axes = new_figure(len(logs), 2, width=5, height=3.2, squeeze=False)
     for i, log in enumerate(logs):
-        for j, (col, label) in enumerate((("wait", "wait time (s)"), ("bsld", "bounded slowdown"))):
+        for j, (col, label) in enumerate((("wait", "wait time (s)"),
+                                          ("bsld", "bounded slowdown (-)"))):
             ax = axes[i, j]
             for m, g in d[d["log"] == log].groupby("metric", sort=True):
                 g = g.sort_values("time_frame_s")
                 ax.plot(np.log10(g["time_frame_s"] / 60.0), g[col], marker="o",
                         label=METRIC_LABEL.get(m, m))
-            _baselines(ax, t2, log, col)
+            _baselines(ax, t2, log, col, published)
             ax.set_title(log)
             ax.set_xlabel("time frame, log10(minutes)")
             ax.set_ylabel(label)
@@ -69,7 +78,7 @@ def pbas_by_frame(ad: pd.DataFrame, t2: pd.DataFrame):
     return fig
 
 
-def pbas_candidates(ad: pd.DataFrame, t2: pd.DataFrame):
+def pbas_candidates(ad: pd.DataFrame, t2: pd.DataFrame, published: dict | None = None):
     """Figure 3: 4-scheduler vs 2-scheduler PBAS (utilization), wait by time frame."""
     d = ad[(ad["kind"] == "pbas") & (ad["metric"] == "util")] if len(ad) else ad
     if not len(d) or not (d["candidates"].str.count(r"\+") == 3).any():
@@ -82,7 +91,7 @@ def pbas_candidates(ad: pd.DataFrame, t2: pd.DataFrame):
             n = c.count("+") + 1
             ax.plot(np.log10(g["time_frame_s"] / 60.0), g["wait"], marker="o",
                     label=f"{n}-scheduler PBAS")
-        _baselines(ax, t2, log, "wait")
+        _baselines(ax, t2, log, "wait", published)
         ax.set_title(f"{log}, switching metric utilization")
         ax.set_xlabel("time frame, log10(minutes)")
         ax.set_ylabel("wait time (s)")
@@ -90,7 +99,8 @@ def pbas_candidates(ad: pd.DataFrame, t2: pd.DataFrame):
     return fig
 
 
-def wbas_sweeps(ad: pd.DataFrame, t2: pd.DataFrame, maf_fixed: float, switch_fixed: int):
+def wbas_sweeps(ad: pd.DataFrame, t2: pd.DataFrame, maf_fixed: float, switch_fixed: int,
+                published: dict | None = None):
     """Figure 5: WBAS wait by switch time (MAF fixed) and by MAF (switch time fixed), per log."""
     d = ad[ad["kind"] == "wbas"] if len(ad) else ad
     if not len(d):
@@ -101,16 +111,90 @@ def wbas_sweeps(ad: pd.DataFrame, t2: pd.DataFrame, maf_fixed: float, switch_fix
         g = d[(d["log"] == log) & (d["maf"] == float(maf_fixed))].sort_values("time_frame_s")
         ax = axes[i, 0]
         ax.plot(np.log10(g["time_frame_s"] / 60.0), g["wait"], marker="o", label="WBAS")
-        _baselines(ax, t2, log, "wait")
+        _baselines(ax, t2, log, "wait", published)
         ax.set_title(f"{log}, MAF {maf_fixed:g}")
         ax.set_xlabel("switch time, log10(minutes)")
         ax.set_ylabel("wait time (s)")
         g = d[(d["log"] == log) & (d["time_frame_s"] == int(switch_fixed))].sort_values("maf")
         ax = axes[i, 1]
         ax.plot(np.log10(g["maf"]), g["wait"], marker="o", label="WBAS")
-        _baselines(ax, t2, log, "wait")
+        _baselines(ax, t2, log, "wait", published)
         ax.set_title(f"{log}, switch every {switch_fixed / 3600:g} h")
-        ax.set_xlabel("log10(MAF)")
+        ax.set_xlabel("log10(MAF) (MAF: jobs)")
         ax.set_ylabel("wait time (s)")
     axes[0, 0].legend(fontsize=7)
+    return fig
+
+
+def attr_easy_maui(detail: pd.DataFrame):
+    """Attribution: mean wait and bounded slowdown of every EASY and Maui reading, per log, with
+    the published Table 2 values of EASY and Maui as dashed lines ("published")."""
+    if not len(detail):
+        return None
+    logs = _logs(detail)
+    fig, axes = new_figure(2, len(logs), width=4.5, height=3.4, squeeze=False)
+    for j, log in enumerate(logs):
+        d = detail[detail["log"] == log]
+        bars = {}
+        for s in ("easy", "maui"):
+            for r, g in d.groupby(f"{s}_reading", sort=True):
+                bars[r] = (s, g.iloc[0])
+        names = list(bars)
+        for i, (metric, label) in enumerate((("wait", "mean wait (s)"),
+                                             ("bsld", "mean bounded slowdown (-)"))):
+            ax = axes[i, j]
+            vals = [float(bars[n][1][f"{bars[n][0]}_{metric}"]) for n in names]
+            ax.bar(range(len(names)), vals,
+                   color=["tab:blue" if bars[n][0] == "easy" else "tab:orange" for n in names])
+            for s, color in (("easy", "tab:blue"), ("maui", "tab:orange")):
+                r = next((bars[n][1] for n in names if bars[n][0] == s), None)
+                if r is not None:
+                    pub = float(r[f"{s}_{metric}"]) / (1.0 + float(r[f"{s}_{metric}_err"]))
+                    ax.axhline(pub, ls="--", color=color, label=f"published {s.upper()}")
+            ax.set_yscale("log")
+            ax.set_xticks(range(len(names)), names, rotation=60, ha="right", fontsize=7)
+            ax.set_title(log)
+            ax.set_ylabel(label)
+            if j == 0:
+                ax.legend(fontsize=7)
+    return fig
+
+
+def attr_cancelled_slack(runs: pd.DataFrame, cancelled: str):
+    """Attribution: mean wait (s) per cancelled-job rule (Conservative, EASY, Flex), and Flex's
+    mean wait by slack factor, per log; published Table 2 values dashed ("published")."""
+    if not len(runs):
+        return None
+    logs = _logs(runs)
+    fig, axes = new_figure(2, len(logs), width=4.5, height=3.4, squeeze=False)
+    rules = sorted(set(runs["cancelled"]))
+    for j, log in enumerate(logs):
+        ax = axes[0, j]
+        d = runs[(runs["log"] == log)
+                 & runs["reading"].isin(["conservative", "easy_every_event", "flex"])]
+        for k, (reading, g) in enumerate(d.groupby("reading", sort=True)):
+            g = g.set_index("cancelled").reindex(rules)
+            ax.plot(range(len(rules)), g["wait"], marker="o", label=reading, color=f"C{k}")
+            pub = g["published_wait"].dropna()
+            if len(pub):
+                ax.axhline(float(pub.iloc[0]), ls="--", color=f"C{k}",
+                           label=f"published {g['role'].dropna().iloc[0]}")
+        ax.set_xticks(range(len(rules)), rules)
+        ax.set_xlabel("cancelled jobs")
+        ax.set_ylabel("mean wait (s)")
+        ax.set_title(log)
+        ax.legend(fontsize=6)
+        ax = axes[1, j]
+        s = runs[(runs["log"] == log) & runs["reading"].str.startswith("flex_slack")
+                 & (runs["cancelled"] == cancelled)]
+        if len(s):
+            f = s["reading"].str.removeprefix("flex_slack").astype(float)
+            order = np.argsort(f.to_numpy())
+            ax.plot(f.to_numpy()[order], s["wait"].to_numpy()[order], marker="o", label="Flex")
+            ax.axhline(float(s["published_wait"].iloc[0]), ls="--", color="grey",
+                       label="published Flex")
+            ax.legend(fontsize=7)
+        ax.set_xlabel("slack factor (x mean wait)")
+        ax.set_ylabel("mean wait (s)")
+        ax.set_title(f"{log}, cancelled: {cancelled}")
     return fig

@@ -5,7 +5,13 @@ A sweep point is a log x version (clean/raw) x one of
 * ``sched/<name>``: a plain scheduler of §2.1 (conservative, easy, flex, maui);
 * ``pbas/<cands>-<metric>-<frame>``: PBAS (§3) with candidates ``fm`` (Flex, Maui) or ``all4``
   (Flex, Maui, EASY, conservative: §3.4), switching metric and time frame in seconds;
-* ``wbas/maf<MAF>-sw<frame>``: WBAS (§4.2) with its moving-average factor and switch time.
+* ``wbas/maf<MAF>-sw<frame>``: WBAS (§4.2) with its moving-average factor and switch time;
+* ``attr/batch``: every run of the attribution experiment on the log that is not a main run
+  (:func:`attr_batch`), in one job: each reading (config ``attribution.readings``: a scheduler with
+  options) on the log normalized with its cancelled-job rule ``keep``/``drop``/``withdraw``
+  (:func:`schedlab.normalize.normalize`); the output holds monthly sums
+  (:func:`talby2005_attribution.month_sums`) per ``reading`` and ``cancelled``. (One job per log
+  instead of one per run: the runs are seconds each, the per-job start-up is not.)
 
 :func:`grid` lists the points of the configured experiment (default / quick / full), and
 :func:`run_point` simulates one and returns the per-job results (DESIGN §3) with the calendar month of
@@ -14,7 +20,7 @@ each job, plus run statistics (PBAS/WBAS time shares, switches).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,8 +44,9 @@ class Point:
 
     log: str
     version: str
-    kind: str       # sched | pbas | wbas
-    name: str       # scheduler name, "<cands>-<metric>-<frame>" or "maf<MAF>-sw<frame>"
+    kind: str       # sched | pbas | wbas | attr
+    name: str       # scheduler name, "<cands>-<metric>-<frame>", "maf<MAF>-sw<frame>" or
+                    # "<reading>~<cancelled>"
 
     @property
     def path(self) -> str:
@@ -52,6 +59,68 @@ def pbas_name(cands: str, metric: str, frame: int) -> str:
 
 def wbas_name(maf: float, frame: int) -> str:
     return f"maf{int(maf)}-sw{int(frame)}"
+
+
+def attr_name(reading: str, cancelled: str) -> str:
+    return f"{reading}~{cancelled}"
+
+
+def attribution_keys(cfg: Mapping[str, Any], logs: Sequence[str], quick: bool = False,
+                     full: bool = False) -> list[tuple[str, str, str]]:
+    """(log, reading, cancelled) of the attribution experiment (config ``attribution``; the quick
+    profile uses its ``quick.attribution`` subset): every reading under the configured
+    ``cancelled`` rule, the ``cancelled_readings`` under every rule of ``cancelled_rules``, and
+    Flex's slack factors (reading ``flex_slack<f>``) under the configured rule on ``slack_logs``
+    (every log with ``full``)."""
+    at = dict(cfg["attribution"])
+    if quick:
+        at |= cfg["quick"].get("attribution", {})
+    if full:
+        at["slack_logs"] = None
+    keys = [(log, r, cfg["cancelled"]) for log in logs for r in at["readings"]]
+    keys += [(log, r, c) for log in logs for r in at["cancelled_readings"]
+             for c in at["cancelled_rules"]]
+    slack_logs = logs if at.get("slack_logs") is None else [x for x in logs if x in at["slack_logs"]]
+    keys += [(log, slack_reading(f), cfg["cancelled"]) for log in slack_logs
+             for f in at["slack_factors"]]
+    return sorted(set(keys))
+
+
+def attr_point(cfg: Mapping[str, Any], log: str, reading: str, cancelled: str) -> Point:
+    """The run of an attribution key: the main ``sched`` point when the reading is exactly a main
+    scheduler with its configured options under the configured cancelled rule (no duplicate run),
+    else an ``attr`` point."""
+    sname, opts = attr_reading(cfg, reading)
+    version = cfg["main_version"]
+    if (cancelled == cfg["cancelled"] and sname in cfg["schedulers"]
+            and opts == dict(cfg["scheduler_options"].get(sname) or {})):
+        return Point(log, version, "sched", sname)
+    return Point(log, version, "attr", "batch")
+
+
+def attr_batch(cfg: Mapping[str, Any], log: str, quick: bool = False,
+               full: bool = False) -> list[tuple[str, str]]:
+    """(reading, cancelled) of the attribution runs of ``log`` that are not main runs."""
+    return [(r, c) for lg, r, c in attribution_keys(cfg, [log], quick, full)
+            if attr_point(cfg, lg, r, c).kind == "attr"]
+
+
+def slack_reading(factor: float) -> str:
+    return f"flex_slack{factor:g}"
+
+
+def attr_reading(cfg: Mapping[str, Any], reading: str) -> tuple[str, dict[str, Any]]:
+    """(scheduler, options) of an attribution reading (``flex_slack<f>``: Flex with the configured
+    options and slack factor ``f``)."""
+    if reading.startswith("flex_slack"):
+        opts = dict(cfg["scheduler_options"].get("flex", {}))
+        opts["slack_factor"] = float(reading.removeprefix("flex_slack"))
+        return "flex", opts
+    try:
+        r = cfg["attribution"]["readings"][reading]
+    except KeyError:
+        raise ConfigError(f"talby2005: unknown attribution reading {reading!r}") from None
+    return r["scheduler"], dict(r.get("options") or {})
 
 
 def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
@@ -95,6 +164,9 @@ def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
         wbas |= {(b["maf"], b["switch_s"]) for b in wb["best"]}
         for maf, sw in sorted(wbas):
             pts.append(Point(log, version, "wbas", wbas_name(maf, sw)))
+    if "attribution" in cfg:
+        pts += [attr_point(cfg, *k) for k in attribution_keys(cfg, logs, quick, full)]
+    # (attribution runs equal to a main run are that run; the others are one batch per log)
     return sorted(set(pts), key=lambda p: p.path)
 
 
@@ -110,18 +182,23 @@ def parse_name(kind: str, name: str) -> dict[str, Any]:
         if kind == "wbas":
             maf, sw = name.split("-")
             return {"maf": float(maf.removeprefix("maf")), "time_frame": int(sw.removeprefix("sw"))}
+        if kind == "attr":
+            reading, cancelled = name.split("~")
+            return {"reading": reading, "cancelled": cancelled}
     except (ValueError, KeyError):
         pass
     raise ConfigError(f"talby2005: bad sweep point {kind}/{name}")
 
 
 def sim_jobs_from_trace(trace: pd.DataFrame, header: SWFHeader, machine_size: int,
-                        source: str) -> tuple[list[SimJob], dict[str, Any]]:
-    """The engine's normalization with its defaults, submit times kept relative to the log start
-    (``rebase=False``) so that calendar months follow the header's ``UnixStartTime``."""
+                        source: str, cancelled: str = "keep") -> tuple[list[SimJob], dict[str, Any]]:
+    """The engine's normalization (cancelled jobs by rule ``cancelled``), submit times kept
+    relative to the log start (``rebase=False``) so that calendar months follow the header's
+    ``UnixStartTime``."""
     from ..normalize import normalize  # lazy: keeps the Snakefile's import of grid() light
 
-    n = normalize(trace, header, machine_size=machine_size, rebase=False, source=source)
+    n = normalize(trace, header, machine_size=machine_size, cancelled=cancelled, rebase=False,
+                  source=source)
     return n.jobs, n.report
 
 
@@ -136,7 +213,8 @@ def scheduler_factory(name: str, options: Mapping[str, Mapping[str, Any]]):
 
 def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
               options: Mapping[str, Mapping[str, Any]], unix_start_time: int | None,
-              tz: str | None) -> tuple[pd.DataFrame, dict[str, Any]]:
+              tz: str | None, reading: tuple[str, Mapping[str, Any]] | None = None
+              ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Simulate one sweep point; returns (per-job results + ``month``, statistics).
 
     The statistics are deterministic (no wall time), so they can go into the parquet metadata."""
@@ -144,6 +222,11 @@ def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
     stats: dict[str, Any] = {"params": p}
     if kind == "sched":
         sched = scheduler_factory(p["scheduler"], options)()
+    elif kind == "attr":
+        if reading is None:
+            raise ConfigError(f"talby2005: attr/{name} needs its reading (scheduler, options)")
+        sname, opts = reading
+        sched = scheduler_factory(sname, {sname: opts})()
     else:
         cands = [(c, scheduler_factory(c, options)) for c in
                  (p["candidates"] if kind == "pbas" else ["flex", "maui"])]
@@ -154,10 +237,29 @@ def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
     res = simulate(jobs, machine_size, sched, record_timeline=False)
     out = res.jobs.copy()
     out["month"] = month_labels(out["submit"].to_numpy(), unix_start_time, tz).astype(str)
-    if kind != "sched":
+    if kind in ("pbas", "wbas"):
         stats["shares"] = sched.shares()
         stats["switches"] = sched.switches
         stats["frames_forked"] = getattr(sched, "frames_forked", 0)
     stats["scheduler_params"] = sched.params()
     stats["mean_wait"] = float(np.mean(out["wait"]))
     return out, stats
+
+
+def run_attr_batch(jobs_for: Any, machine_size: int, cfg: Mapping[str, Any],
+                   batch: Sequence[tuple[str, str]], unix_start_time: int | None,
+                   tz: str | None) -> pd.DataFrame:
+    """Run every (reading, cancelled) of ``batch``; ``jobs_for(cancelled)`` gives the normalized
+    jobs. Returns the monthly sums of each run with columns ``reading`` and ``cancelled``."""
+    from .talby2005_attribution import month_sums
+
+    parts = []
+    for reading, cancelled in batch:
+        out, _ = run_point(jobs_for(cancelled), machine_size, "attr",
+                           attr_name(reading, cancelled), cfg["scheduler_options"],
+                           unix_start_time, tz, attr_reading(cfg, reading))
+        parts.append(month_sums(out).assign(reading=reading, cancelled=cancelled))
+    if not parts:
+        return pd.DataFrame(columns=["month", "jobs", "wait_sum", "bsld_sum", "reading",
+                                     "cancelled"])
+    return pd.concat(parts, ignore_index=True)

@@ -9,8 +9,8 @@ scheduler run); the paper target ``talby2005`` runs them on the paper's logs. Th
 :func:`schedlab.papers.talby2005_runs.run_point` (the engine with the paper's schedulers and the
 options of ``config/papers/talby2005.yaml``, e.g. Flex's slack) and the tables are
 :func:`schedlab.papers.talby2005.build_tables`, so every reading documented there holds here too
-(months by submit time in the log's time zone, ties credit every tied scheduler and are counted in a
-``tie`` row, gap relative to the winner).
+(months by submit time in the log's time zone, a tie for the best is nobody's win and is counted in
+a ``tie`` row, gap relative to the winner).
 
 Readings chosen for a log the paper did not use:
 
@@ -43,7 +43,7 @@ TITLE = ("Talby & Feitelson 2005 §2.2-2.3, §4.1 (Tables 2-4, 7): Conservative,
 NOTES = ("Four schedulers simulated on a slice of this log (see settings: months from the log "
          "start, job cap) with the paper's scheduler options (config/papers/talby2005.yaml). "
          "Table 2 layout: mean wait (s) and mean bounded slowdown (10 s bound) per scheduler. "
-         "Table 3: months won (lowest monthly mean; a shared best credits every tied scheduler and "
+         "Table 3: months won (strictly lowest monthly mean; a shared best is nobody's win and "
          "is counted under 'tie'; 'maui_vs_flex' = months Maui beats Flex). Table 4: average and "
          "maximum monthly wait gap between Flex and Maui, percent of the winner's wait. Table 7: "
          "Pearson correlation over the months of each workload feature with the Flex-Maui wait "
@@ -103,7 +103,8 @@ def run(inputs: StudyInputs, settings: Mapping[str, Any]) -> dict[str, pd.DataFr
     trace = log_slice(inputs.jobs, months, settings["months"], settings["max_jobs"])
     if len(trace) == 0:
         raise ConfigError(f"talby2005 study: the slice of {inputs.trace} is empty")
-    jobs, _report = sim_jobs_from_trace(trace, h, inputs.machine_size, inputs.trace)
+    jobs, _report = sim_jobs_from_trace(trace, h, inputs.machine_size, inputs.trace,
+                                        inputs.paper.get("cancelled", "keep"))
     options = _options(settings, inputs.paper)
     runs, stats = {}, {}
     for s in SCHEDULERS:

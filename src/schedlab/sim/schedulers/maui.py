@@ -10,16 +10,25 @@ So at *every* scheduling pass the whole queue is sorted by priority, jobs start 
 they fit, the first one that does not fit gets the single reservation (shadow time / extra nodes as
 in EASY), and every other job is tried for backfilling in priority order.
 
-Priority (option; Maui's job-priority factors, Maui Administrator's Guide §5): ::
+Priority (option). What the paper says Maui's priority is: "backfill jobs by FCFS [...] all waiting
+jobs are sorted in order of ascending arrival time" (§2.1), i.e. Maui's default. Maui's documented
+priority is a weighted sum of factors (Maui Administrator's Guide §5.1.1-5.1.2): by default every
+subcomponent weight is 0 except QUEUETIME (minutes queued) = 1, "causing Maui to act as a simple
+FIFO"; the service component also has XFACTOR, the job's expansion factor
+``(queue time + wallclock limit) / wallclock limit``. We model ::
 
     priority = queue_time_weight * wait_minutes + xfactor_weight * (wait + estimate) / estimate
                + procs_weight * procs
 
-The default (1, 0, 0) is Talby's FCFS ordering (ties, and all orderings, broken by arrival order).
-With the default weights the schedule is the same as :class:`~.easy.EASY` with
-``backfill="every_event"`` (both reserve for the oldest job and re-backfill the whole queue); it
-differs from ``EASY(backfill="arrival_only")``, Talby's literal description of EASY. Maui's other
-features (reservation depth > 1, fairshare, throttling) are not modelled.
+The default (1, 0, 0) is Maui's default and Talby's FCFS ordering (ties, and all orderings, broken
+by arrival order). With the default weights the schedule is the same as :class:`~.easy.EASY` with
+``backfill="every_event"`` (both reserve for the oldest job and re-backfill the whole queue; the
+attribution experiment confirms it on all three logs); it differs from
+``EASY(backfill="arrival_only")``, Talby's literal description of EASY. Maui's other features
+(reservation depth > 1, fairshare, throttling) are not modelled.
+
+Attribution (issue 20; tables ``attr_easy_maui`` and ``attr_easy_maui_fit`` of the report, rule
+``talby2005``): ATTRIBUTION_PLACEHOLDER
 """
 
 from __future__ import annotations

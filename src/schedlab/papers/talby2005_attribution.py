@@ -1,0 +1,212 @@
+"""Talby & Feitelson 2005: the attribution experiment (issue 20) — readings side by side.
+
+Pure functions on the monthly sums of the attribution runs (:func:`month_sums`: per calendar
+month the job count and the sums of wait and bounded slowdown, from which every mean of Tables 2-3
+is exact), keyed ``(log, reading, cancelled)`` (``talby2005_runs.attribution_keys``); each reading
+is a scheduler with options (config ``attribution.readings``) or Flex with slack factor ``f``
+(``flex_slack<f>``).
+
+Tables (written under ``results/talby2005/tables`` by the pipeline, shown in the report):
+
+* ``attr_runs``: every run: mean wait and bounded slowdown beside the Table 2 value of the
+  scheduler it reads (relative error = ours / published - 1).
+* ``attr_easy_maui``: every (EASY reading, Maui reading) pair under the main cancelled rule, with
+  the main Conservative and Flex runs: per log the Table 2 errors of EASY and Maui and the Table 3
+  shares (months won, ties nobody's win) of the four schedulers and of Maui against Flex alone.
+* ``attr_easy_maui_fit``: the joint fit of each pair over all logs and both tables:
+  ``t2_err`` = mean |relative error| of the 12 Table 2 cells of EASY and Maui (wait and bounded
+  slowdown, three logs); ``t3_err`` = mean |share - published share| in points over the 27 Table 3
+  cells involving EASY or Maui (EASY and Maui shares, both metrics, three logs; Maui-vs-Flex share
+  against the paper's 75%); ``score = t2_err + t3_err / 100`` (a 10% error on a mean weighs like a
+  10-point error on a share); among the pairs run on every log, the lowest score is the best joint
+  fit (``rank`` 1); ``mean_tie_share`` = percent of months in which the best value is tied.
+* ``attr_cancelled``: per cancelled rule and log, Table 2 errors of the readings run under every
+  rule (Conservative, EASY, Flex), and per rule the mean |relative error| over all those cells.
+* ``attr_slack``: Flex's slack factor against Table 2's Flex column, per log and overall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .talby2005 import months_won
+
+MONTH_SUM_COLUMNS = ("month", "jobs", "wait_sum", "bsld_sum")
+
+
+def month_sums(jobs: pd.DataFrame) -> pd.DataFrame:
+    """Per calendar month (column ``month`` of per-job results): jobs, sum of waits (s), sum of
+    bounded slowdowns."""
+    g = pd.DataFrame({"month": jobs["month"].astype(str),
+                      "wait": jobs["wait"].to_numpy(dtype=float),
+                      "bsld": jobs["bounded_slowdown"].to_numpy(dtype=float)}).groupby(
+                          "month", sort=True)
+    out = pd.DataFrame({"jobs": g.size(), "wait_sum": g["wait"].sum(), "bsld_sum": g["bsld"].sum()})
+    return out.reset_index()[list(MONTH_SUM_COLUMNS)]
+
+
+def overall(sums: pd.DataFrame) -> tuple[float, float, int]:
+    """(mean wait, mean bounded slowdown, jobs) of a run from its monthly sums."""
+    n = int(sums["jobs"].sum())
+    return float(sums["wait_sum"].sum()) / n, float(sums["bsld_sum"].sum()) / n, n
+
+
+def monthly_from_sums(sums: pd.DataFrame, min_jobs: int = 1) -> pd.DataFrame:
+    """Monthly means (columns month, jobs, wait, bsld), months with < ``min_jobs`` jobs dropped."""
+    d = sums[sums["jobs"] >= min_jobs]
+    return pd.DataFrame({"month": d["month"].astype(str), "jobs": d["jobs"],
+                         "wait": d["wait_sum"] / d["jobs"], "bsld": d["bsld_sum"] / d["jobs"]})
+
+SCHEDULERS = ("conservative", "easy", "flex", "maui")
+
+
+def reading_role(reading: str, readings: Mapping[str, Mapping[str, Any]]) -> str:
+    """Which of the paper's four schedulers (Table 2 column) a reading stands for."""
+    if reading.startswith("flex_slack"):
+        return "flex"
+    return str(readings[reading]["scheduler"])
+
+
+def rel_err(ours: float, published: float) -> float:
+    """Relative error ``ours / published - 1`` (NaN when the published value is 0)."""
+    return ours / published - 1.0 if published else float("nan")
+
+
+def runs_table(runs: Mapping[tuple[str, str, str], pd.DataFrame],
+               readings: Mapping[str, Mapping[str, Any]],
+               table2: Mapping[str, Mapping[str, Mapping[str, float]]]) -> pd.DataFrame:
+    """``attr_runs``: one row per run with its Table 2 comparison."""
+    rows = []
+    for (log, reading, cancelled), sums in sorted(runs.items()):
+        role = reading_role(reading, readings)
+        w, b, n = overall(sums)
+        pw, pb = table2["wait"][log][role], table2["bsld"][log][role]
+        rows.append({"log": log, "reading": reading, "cancelled": cancelled, "role": role,
+                     "jobs": n, "wait": w, "published_wait": pw,
+                     "wait_err": rel_err(w, pw), "bsld": b, "published_bsld": pb,
+                     "bsld_err": rel_err(b, pb)})
+    return pd.DataFrame(rows)
+
+
+def pair_months(monthly: Mapping[str, pd.DataFrame], min_jobs: int = 1) -> dict[str, float]:
+    """Table 3 shares (percent of months, strict wins only) of the four schedulers and of Maui
+    against Flex alone, for both metrics, from the monthly sums of one run per scheduler."""
+    long = pd.concat([monthly_from_sums(j, min_jobs).assign(scheduler=s)
+                      for s, j in monthly.items()], ignore_index=True)
+    n = long["month"].nunique()
+    out: dict[str, float] = {"months": float(n)}
+    for metric in ("wait", "bsld"):
+        won = months_won(long, metric, list(SCHEDULERS))
+        for s in (*SCHEDULERS, "tie"):
+            out[f"{metric}_{s}"] = 100.0 * won[s] / n if n else float("nan")
+        pair = months_won(long[long["scheduler"].isin(["flex", "maui"])], metric, ["flex", "maui"])
+        out[f"{metric}_maui_vs_flex"] = 100.0 * pair["maui"] / n if n else float("nan")
+    return out
+
+
+def easy_maui_tables(runs: Mapping[tuple[str, str, str], pd.DataFrame],
+                     readings: Mapping[str, Mapping[str, Any]], cancelled: str,
+                     pub: Mapping[str, Any], min_jobs: int = 1
+                     ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``attr_easy_maui`` and ``attr_easy_maui_fit`` (module docstring)."""
+    t2, t3 = pub["table2"], pub["table3"]
+    logs = sorted({k[0] for k in runs})
+    easy = sorted({r for (_, r, c) in runs if c == cancelled
+                   and reading_role(r, readings) == "easy"})
+    maui = sorted({r for (_, r, c) in runs if c == cancelled
+                   and reading_role(r, readings) == "maui"})
+    rows = []
+    for e in easy:
+        for m in maui:
+            for log in logs:
+                keys = {"conservative": (log, "conservative", cancelled),
+                        "flex": (log, "flex", cancelled),
+                        "easy": (log, e, cancelled), "maui": (log, m, cancelled)}
+                if not all(k in runs for k in keys.values()):
+                    continue
+                row: dict[str, Any] = {"easy_reading": e, "maui_reading": m, "log": log}
+                for s in ("easy", "maui"):
+                    w, b, _ = overall(runs[keys[s]])
+                    for metric, v in (("wait", w), ("bsld", b)):
+                        row[f"{s}_{metric}"] = v
+                        row[f"{s}_{metric}_err"] = rel_err(v, t2[metric][log][s])
+                shares = pair_months({s: runs[k] for s, k in keys.items()}, min_jobs)
+                row |= shares
+                errs = []
+                for metric in ("wait", "bsld"):
+                    for s in ("easy", "maui"):
+                        errs.append(abs(shares[f"{metric}_{s}"] - t3[metric][log][s][1]))
+                    errs.append(abs(shares[f"{metric}_maui_vs_flex"] - t3["maui_vs_flex_share"]))
+                row["t3_err"] = float(np.mean(errs))
+                row["t2_err"] = float(np.mean([abs(row[f"{s}_{x}_err"]) for s in ("easy", "maui")
+                                               for x in ("wait", "bsld")]))
+                rows.append(row)
+    detail = pd.DataFrame(rows)
+    fit = []
+    if len(detail):
+        for (e, m), g in detail.groupby(["easy_reading", "maui_reading"], sort=True):
+            t2e, t3e = float(g["t2_err"].mean()), float(g["t3_err"].mean())
+            fit.append({"easy_reading": e, "maui_reading": m, "logs": len(g),
+                        "t2_err": t2e, "t3_err": t3e, "score": t2e + t3e / 100.0,
+                        "mean_tie_share": float((g["wait_tie"] + g["bsld_tie"]).mean() / 2)})
+    fit_df = pd.DataFrame(fit)
+    if len(fit_df):
+        # pairs run on every log first (a pair seen on fewer logs is not comparable)
+        fit_df = fit_df.assign(_n=-fit_df["logs"]).sort_values(
+            ["_n", "score", "easy_reading", "maui_reading"]).drop(columns="_n")
+        fit_df = fit_df.reset_index(drop=True)
+        fit_df["rank"] = np.arange(1, len(fit_df) + 1)
+    return detail, fit_df
+
+
+def by_rule_fit(runs_df: pd.DataFrame, rule_col: str, rows_filter: Sequence[str] | None = None
+                ) -> pd.DataFrame:
+    """Mean |relative error| (wait and bounded slowdown) per value of ``rule_col`` and log, and
+    over all logs (``log = "all"``), over the runs whose reading is in ``rows_filter``."""
+    d = runs_df if rows_filter is None else runs_df[runs_df["reading"].isin(rows_filter)]
+    out = []
+    for key, g in d.groupby(rule_col, sort=True):
+        for log, gg in [*g.groupby("log", sort=True), ("all", g)]:
+            out.append({rule_col: key, "log": log, "runs": len(gg),
+                        "wait_err": float(gg["wait_err"].abs().mean()),
+                        "bsld_err": float(gg["bsld_err"].abs().mean())})
+    df = pd.DataFrame(out)
+    if len(df):
+        df["err"] = (df["wait_err"] + df["bsld_err"]) / 2
+    return df
+
+
+def cancelled_table(runs_df: pd.DataFrame, readings_all_rules: Sequence[str]) -> pd.DataFrame:
+    """``attr_cancelled``: Table 2 errors per cancelled rule (readings run under every rule)."""
+    if not len(runs_df):
+        return pd.DataFrame()
+    return by_rule_fit(runs_df, "cancelled", list(readings_all_rules))
+
+
+def slack_table(runs_df: pd.DataFrame, cancelled: str) -> pd.DataFrame:
+    """``attr_slack``: Flex's Table 2 errors per slack factor (main cancelled rule)."""
+    if not len(runs_df):
+        return pd.DataFrame()
+    d = runs_df[runs_df["reading"].str.startswith("flex_slack") & (runs_df["cancelled"] == cancelled)]
+    if not len(d):
+        return pd.DataFrame()
+    d = d.assign(slack_factor=d["reading"].str.removeprefix("flex_slack").astype(float))
+    return by_rule_fit(d, "slack_factor")
+
+
+def build(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Mapping[str, Any],
+          min_jobs: int = 1) -> dict[str, pd.DataFrame]:
+    """All attribution tables from the runs (see module docstring)."""
+    at, pub = cfg["attribution"], cfg["published"]
+    readings = at["readings"]
+    rdf = runs_table(runs, readings, pub["table2"])
+    detail, fit = easy_maui_tables(runs, readings, cfg["cancelled"], pub, min_jobs)
+    out = {"attr_runs": rdf, "attr_easy_maui": detail, "attr_easy_maui_fit": fit,
+           "attr_cancelled": cancelled_table(rdf, at["cancelled_readings"]),
+           "attr_slack": slack_table(rdf, cfg["cancelled"])}
+    # which log version every number comes from (config main_version: clean | raw)
+    return {k: (v.assign(log_version=cfg["main_version"]) if len(v) else v) for k, v in out.items()}
