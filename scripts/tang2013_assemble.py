@@ -20,7 +20,7 @@ def main(sm):
         series.setdefault(label, {})[point] = read_parquet(p)[0]
     table4 = pd.concat([read_parquet(p)[0] for p in sm.input.table4], ignore_index=True)
     meta = {"paper": "tang2013", "logs": [s.describe() for s in specs],
-            "probe_runtime": cfg["probe_runtime"], "seed": None, "schedlab_version": __version__}
+            "fair_start": cfg["fair_start"], "seed": None, "schedlab_version": __version__}
     hours = float(cfg["plot_hours"])
     tables, maxqd = {}, {}
     for spec in specs:
