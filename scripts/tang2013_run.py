@@ -21,7 +21,7 @@ def main(sm):
     th_min = None
     if sm.input.get("base"):
         base, _ = read_parquet(sm.input.base)
-        th_min = qd_threshold_min(base, cfg)
+        th_min = qd_threshold_min(base, cfg, spec.label)
     t0 = time.perf_counter()
     per_job, series, summary = run_point(jobs, spec, point, cfg,
                                          None if th_min is None else th_min * 60.0)
@@ -31,7 +31,7 @@ def main(sm):
     provenance = {"paper": "tang2013", "log": spec.label, "trace": spec.trace,
                   "trace_sha256": meta.get("sha256"), "substitute": spec.substitute,
                   "description": spec.describe(), "point": point, "normalization": report,
-                  "probe_runtime": cfg["probe_runtime"], "loc_strict": cfg["loc_strict"],
+                  "fair_start": cfg["fair_start"], "loc_strict": cfg["loc_strict"],
                   "search_windows": spec.search_windows, "qd_threshold_min": th_min,
                   "seed": None, "schedlab_version": __version__}
     write_parquet(sm.output.jobs, per_job, provenance)

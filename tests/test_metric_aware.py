@@ -153,6 +153,35 @@ def test_probe_runtime_option_validated():
     sim = MetricAwareSimulator(*_sjf_workload(), 10, Policy())
     with pytest.raises(ConfigError, match="probe_runtime"):
         sim.fair_start_times(sim.run(), probe_runtime="oracle")
+    with pytest.raises(ConfigError, match="probe_order"):
+        sim.fair_start_times(sim.run(), probe_order="sorted")
+    with pytest.raises(ConfigError, match="probe_policy"):
+        sim.fair_start_times(sim.run(), probe_policy="sjf")
+
+
+def test_probe_policy_fcfs_reading():
+    # A fills the machine until 100; B (long, t=1) and D (short, t=3) wait; E (shorter, t=4)
+    # arrives later. SJF (BF = 0) runs E 100-105, D 105-115, B 115-215.
+    submit, runtime, estimate, procs = [0, 1, 3, 4], [100, 100, 10, 5], [100, 100, 10, 5], [10] * 4
+    sim = MetricAwareSimulator(submit, runtime, estimate, procs, 10, Policy(bf=0.0))
+    res = sim.run()
+    assert res.start.tolist() == [0, 115, 105, 100]
+    own = sim.fair_start_times(res)  # SJF in force; B alone at t=1 -> 100; D before B -> 100
+    assert own[2] == 100 and own[1] == 100
+    assert int(np.sum(res.start > own)) == 2  # B (115 > 100) and D (105 > 100)
+    fcfs = sim.fair_start_times(res, probe_policy="fcfs")  # B at 100, D at 200: D is fair
+    assert fcfs[1] == 100 and np.isnan(fcfs[2])
+    assert int(np.sum(res.start > fcfs)) == 1
+
+
+def test_probe_order_frozen_equals_dynamic_under_fcfs_order():
+    submit, runtime, estimate, procs = [0, 1, 3, 4], [100, 100, 10, 5], [100, 100, 10, 5], [10] * 4
+    sim = MetricAwareSimulator(submit, runtime, estimate, procs, 10, Policy(bf=1.0))
+    res = sim.run()
+    a = sim.fair_start_times(res)
+    b = sim.fair_start_times(res, probe_order="frozen")
+    assert np.array_equal(np.isnan(a), np.isnan(b)) and np.allclose(a[~np.isnan(a)],
+                                                                     b[~np.isnan(b)])
 
 
 def test_policy_validation_one_line_errors():

@@ -85,3 +85,57 @@ def test_run_point_small_workload():
     pd.testing.assert_frame_equal(per_job, again[0])
     with pytest.raises(ConfigError, match="threshold"):
         t.run_point(jobs, spec, "adapt-bf", CFG)
+
+
+def test_paper_thresholds_are_the_defaults():
+    base = pd.DataFrame({"queue_depth_min": [0.0, 800.0, 1000.0]})  # our own average: 600
+    assert t.qd_threshold_min(base, CFG, "SP2") == 400.0      # §4.4.1, stated
+    assert t.qd_threshold_min(base, CFG, "BGP") == 1000.0     # §4.4.1, stated
+    assert t.qd_threshold_min(base, CFG, t.SUBSTITUTE) == 600.0  # no published value: auto
+    assert t.month_average_threshold_min(base, CFG) == 600.0
+
+
+def test_gain_readings_on_the_papers_own_table3():
+    pub = t.published_table(CFG, "Table 3", "SP2")
+    g = t.all_gains(pub, CFG["weightings"])
+    avg = g[g["weighting"] == "average"].set_index(["reading", "configuration"])["gain"]
+    # score points: 2D = (wait 30.5 - unfair 28.4 + LoC 29.4 points) / 3 ~ 10.5%
+    assert avg["score_points", "2D Adapt."] == pytest.approx(0.105, abs=0.002)
+    assert avg["as_written", "2D Adapt."] == pytest.approx(-0.253, abs=0.002)
+    assert avg["score_points", "W Adapt."] > avg["score_points", "BF Adapt."]
+    with pytest.raises(ConfigError, match="gain reading"):
+        t.relative_gains(pub, CFG["weightings"], "ratio")
+
+
+def test_workload_selection_readings():
+    from schedlab.swf import SWF_COLUMNS
+
+    rows = []
+    for i in range(12):
+        r = dict.fromkeys(SWF_COLUMNS, -1)
+        r.update(job_id=i + 1, submit_time=10 * i, run_time=-1 if i % 4 == 0 else 50,
+                 req_procs=2, alloc_procs=2, req_time=100, status=1)
+        rows.append(r)
+    trace = pd.DataFrame(rows)[list(SWF_COLUMNS)]
+    spec = t.LogSpec("SP2", "synthetic", 8, 16, 1, "easy", "any", "Table 3", {}, False, None)
+    rec, rep = t.workload(trace, None, spec)
+    run, rep2 = t.workload(trace, None, spec, "runnable")
+    assert len(rec) == 6 and rep["input_jobs"] == 8            # 2 of the first 8 have no runtime
+    assert len(run) == 8 and rep2["input_jobs"] == 11 and rep2["selection"] == "runnable"
+    with pytest.raises(ConfigError, match="job selection"):
+        t.workload(trace, None, spec, "all")
+
+
+def test_attribution_table_ranks_readings():
+    rows = []
+    for fs, unfair in (("estimate/dynamic/submission", 2.0), ("actual/dynamic/submission", 1.0)):
+        for conf, point in CFG["configurations"].items():
+            w, u, loc = CFG["published"]["Table 3"][conf]
+            rows.append({"selection": "records", "threshold": "paper", "fair_start": fs,
+                         "point": point, "avg_wait_min": w, "unfair_jobs": u * unfair,
+                         "loc_pct": loc})
+    tab = t.attribution_table(pd.DataFrame(rows), CFG)
+    assert tab["fair_start"].tolist() == ["actual/dynamic/submission",
+                                          "estimate/dynamic/submission"]
+    assert tab["within_tolerance"].tolist() == [21, 14]
+    assert tab.loc[1, "mean_abs_err_unfair_jobs"] == pytest.approx(1.0)

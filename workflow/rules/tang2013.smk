@@ -22,9 +22,14 @@ TANG_POINTS = tang_sweep_points(TANG_CFG, TANG_QUICK, TANG_FULL)
 TANG_OUT = "results/tang2013"
 TANG_TIMING_JOBS = TANG_CFG["quick_settings"]["timing_jobs"] if TANG_QUICK else TANG_CFG["timing_jobs"]
 TANG_SERIES_KEYS = [(s.label, p) for s in TANG_SPECS for p in TANG_POINTS]
+# Attribution (issue 22): SP2 under both readings of "the first 5000 jobs", each with every
+# fair-start reading and both thresholds (tables attribution_runs / attribution_table3).
+TANG_SELECTIONS = ["records", "runnable"]
 TANG_OUTPUTS = [
     *[f"{TANG_OUT}/tables/table{s.table.split()[-1]}_{s.label}.parquet" for s in TANG_SPECS],
-    *[f"{TANG_OUT}/tables/{n}.parquet" for n in ("sweep", "scores", "gains", "table4")],
+    *[f"{TANG_OUT}/tables/{n}.parquet" for n in ("sweep", "scores", "gains", "gains_published",
+                                                 "table4", "thresholds", "attribution_runs",
+                                                 "attribution_table3")],
     *[f"{TANG_OUT}/figures/{s.figures[k]}_{s.label}.{ext}" for s in TANG_SPECS
       for k in ("metrics", "bf_adapt", "util", "twod") for ext in ("png", "pdf")],
     *[f"{TANG_OUT}/figures/{f}.{ext}" for f in ("fig11_radar", "fig12_gains")
@@ -77,8 +82,27 @@ rule tang2013_table4:
         "../../scripts/tang2013_table4.py"
 
 
+rule tang2013_attribution_run:
+    input:
+        trace=lambda wc: f"results/traces/{TANG_SPEC['SP2']['trace']}/jobs.parquet",
+    output:
+        f"{TANG_OUT}/attribution/SP2_{{selection}}.parquet",
+    wildcard_constraints:
+        selection="|".join(TANG_SELECTIONS),
+    params:
+        spec=TANG_SPEC["SP2"],
+        cfg=TANG_CFG,
+    conda:
+        "../envs/schedlab.yaml"
+    log:
+        "logs/tang2013/attribution_{selection}.log",
+    script:
+        "../../scripts/tang2013_attribution.py"
+
+
 rule tang2013_assemble:
     input:
+        attribution=[f"{TANG_OUT}/attribution/SP2_{s}.parquet" for s in TANG_SELECTIONS],
         summaries=[f"{TANG_OUT}/runs/{l}/{p}/summary.parquet" for l, p in TANG_SERIES_KEYS],
         series=[f"{TANG_OUT}/runs/{l}/{p}/series.parquet" for l, p in TANG_SERIES_KEYS],
         table4=[f"{TANG_OUT}/runs/{s.label}/table4.parquet" for s in TANG_SPECS],
@@ -99,6 +123,11 @@ rule tang2013_assemble:
 rule tang2013:
     input:
         TANG_OUTPUTS,
+
+
+rule tang2013_attribution:
+    input:
+        [f"{TANG_OUT}/tables/{n}.parquet" for n in ("attribution_runs", "attribution_table3")],
 
 
 ALL_TARGETS.extend(TANG_OUTPUTS)

@@ -82,6 +82,8 @@ from ..scheduler import Scheduler, Start
 BACKFILLS = ("easy", "conservative")
 ALLOCATIONS = ("any", "contiguous")
 PROBE_RUNTIMES = ("estimate", "actual")
+PROBE_ORDERS = ("dynamic", "frozen")
+PROBE_POLICIES = ("submission", "fcfs")
 CHECK_INTERVAL = 1800.0  # C_i, Table 1: 30 min
 INF = math.inf
 
@@ -247,13 +249,18 @@ def new_profile(allocation: str, n: int, now: float, running: Sequence[tuple[flo
 
 
 def window_allocation(
-    profile, now: float, sizes: Sequence[int], durs: Sequence[float]
+    profile, now: float, sizes: Sequence[int], durs: Sequence[float],
+    counter: list[int] | None = None,
 ) -> list[tuple[int, float, int]]:
     """Step 5 for one window: the greedy allocation, over all permutations of the window, with
     the least makespan. Returns (window position, start, first node) in the chosen order and
-    leaves those reservations in ``profile``. Ties: first permutation in priority order."""
+    leaves those reservations in ``profile``. Ties: first permutation in priority order.
+    ``counter[0]`` (if given) is increased by the number of placements tried (profile
+    ``earliest`` look-ups): Table 4's cost as an operation count."""
     w = len(sizes)
     if w == 1:
+        if counter is not None:
+            counter[0] += 1
         t, lo = profile.earliest(now, sizes[0], durs[0])
         profile.reserve(t, durs[0], sizes[0], lo)
         return [(0, t, lo)]
@@ -268,6 +275,8 @@ def window_allocation(
                 best[0], best[1] = span, list(plan)
             return
         for i in remaining:
+            if counter is not None:
+                counter[0] += 1
             t, lo = prof.earliest(now, sizes[i], durs[i])
             s = max(span, t + durs[i])
             if s >= best[0]:
@@ -440,8 +449,8 @@ def loss_of_capacity(
 
 def schedule_pass(now: float, queue: Sequence, submit, procs, est,
                   running: Sequence[tuple[float, int, int]], n: int, bf: float, w: int,
-                  backfill: str, allocation: str, search_windows: int | None = None
-                  ) -> list[tuple[Any, int]]:
+                  backfill: str, allocation: str, search_windows: int | None = None,
+                  counter: list[int] | None = None) -> list[tuple[Any, int]]:
     """One scheduling pass (Steps 1-6) at ``now``.
 
     ``search_windows``: only the first that many windows get the permutation search; later jobs
@@ -469,7 +478,8 @@ def schedule_pass(now: float, queue: Sequence, submit, procs, est,
         win = order[pos:pos + (w if search_windows is None or k < search_windows else 1)]
         pos += len(win)
         k += 1
-        plan = window_allocation(prof, now, [procs[j] for j in win], [est[j] for j in win])
+        plan = window_allocation(prof, now, [procs[j] for j in win], [est[j] for j in win],
+                                 counter)
         blocked = False
         for i, t, lo in plan:
             if t == now:
@@ -483,6 +493,8 @@ def schedule_pass(now: float, queue: Sequence, submit, procs, est,
         for j in order[pos:]:
             if procs[j] > free_now:
                 continue
+            if counter is not None:
+                counter[0] += 1
             lo = prof.fits_now(now, procs[j], est[j])
             if lo is not None:
                 prof.reserve(now, est[j], procs[j], lo)
@@ -502,6 +514,7 @@ class Result:
     passes: int = 0
     busy_passes: int = 0  # passes with a non-empty queue (Table 4's "scheduling iterations")
     pass_seconds: float = 0.0  # wall time of the busy passes (timing=True; not deterministic)
+    placements: int = 0  # profile look-ups of the busy passes (timing=True; deterministic)
 
 
 class MetricAwareSimulator:
@@ -534,16 +547,18 @@ class MetricAwareSimulator:
 
     # -------------------------------------------------------------- one scheduling pass
     def schedule_pass(self, now: float, queue: list[int], running: dict[int, tuple[float, int]],
-                      bf: float, w: int) -> list[tuple[int, int]]:
+                      bf: float, w: int, counter: list[int] | None = None
+                      ) -> list[tuple[int, int]]:
         """Steps 1-6 at ``now`` (see :func:`schedule_pass`)."""
         return schedule_pass(now, queue, self._submit_list, self._procs_list, self._est_list,
                              [(e, self._procs_list[j], lo) for j, (e, lo) in running.items()],
                              self.n, bf, w, self.policy.backfill, self.policy.allocation,
-                             self.policy.search_windows)
+                             self.policy.search_windows, counter)
 
     # -------------------------------------------------------------- the event loop
     def run(self, timing: bool = False) -> Result:
-        """Simulate the whole workload. ``timing`` records wall time per pass (Table 4)."""
+        """Simulate the whole workload. ``timing`` records the wall time and the profile look-ups
+        (placements) of the busy passes (Table 4)."""
         m = len(self.submit)
         start = np.full(m, INF)
         end = np.full(m, INF)
@@ -581,9 +596,11 @@ class MetricAwareSimulator:
                     res.tunables.append((now, bf, w))
                 next_check = now + ci if (queue or running) else INF
             c0 = time.perf_counter() if timing else 0.0
-            starts = self.schedule_pass(now, queue, running, bf, w)
+            counter = [0] if timing else None
+            starts = self.schedule_pass(now, queue, running, bf, w, counter)
             if timing and queue:
                 res.pass_seconds += time.perf_counter() - c0
+                res.placements += counter[0]
             res.passes += 1
             res.busy_passes += bool(queue)
             if starts:
@@ -613,17 +630,35 @@ class MetricAwareSimulator:
         return bf, w
 
     # -------------------------------------------------------------- fair start times
-    def fair_start_times(self, result: Result, probe_runtime: str = "estimate") -> np.ndarray:
-        """The fair start time of every job (NaN where the probe was cut at the real start, i.e.
-        the job is fair). See the module docstring for why this is fast and non-disturbing.
+    def fair_start_times(self, result: Result, probe_runtime: str = "estimate",
+                         probe_order: str = "dynamic", probe_policy: str = "submission"
+                         ) -> np.ndarray:
+        """The fair start time of every job (§4.2); NaN where the probe was cut at the real start
+        (the job is fair). See the module docstring for why this is fast and non-disturbing.
 
-        ``probe_runtime``: ``"estimate"`` (default) — inside the probe every job runs for its
-        estimate, as the scheduler itself would predict at submission time; ``"actual"`` — the
-        probe uses the true runtimes."""
-        if probe_runtime not in PROBE_RUNTIMES:
-            raise ConfigError(
-                f"unknown probe_runtime {probe_runtime!r}; choose from {PROBE_RUNTIMES}"
-            )
+        §4.2: "we assign a 'fair start time' to each job at its submission. Any job started
+        after its fair start time is considered to have been treated unfairly. The fair start
+        time is calculated as follows. Assuming there is no later arrival jobs, we simulate
+        scheduling under the current scheduling policy and determine when the job will be
+        started." The text leaves three choices open; each is an option here, and the
+        attribution target (``tang2013_attribution``, report table ``attribution_fairness``)
+        runs them side by side against Tables 2-3's unfair counts:
+
+        ``probe_runtime``: how long running and queued jobs last inside the probe —
+        ``"estimate"`` (default: the end times the scheduler itself predicts at submission) or
+        ``"actual"`` (the true runtimes, an after-the-fact schedule as in Sabin et al.).
+        ``probe_order``: ``"dynamic"`` (default: the priorities of eq. 3 are recomputed at every
+        probe pass, as the scheduler does) or ``"frozen"`` (the queue order at the submission
+        instant is kept for the whole probe).
+        ``probe_policy``: ``"submission"`` (default: the BF and W in force at the submission,
+        "the current scheduling policy") or ``"fcfs"`` (BF = 1, W = 1 — FCFS plus the same
+        backfilling, one common reference for every configuration).
+        """
+        for name, val, allowed in (("probe_runtime", probe_runtime, PROBE_RUNTIMES),
+                                   ("probe_order", probe_order, PROBE_ORDERS),
+                                   ("probe_policy", probe_policy, PROBE_POLICIES)):
+            if val not in allowed:
+                raise ConfigError(f"unknown {name} {val!r}; choose from {allowed}")
         dur = self.estimate if probe_runtime == "estimate" else self.runtime
         m = len(self.submit)
         fair = np.full(m, np.nan)
@@ -634,8 +669,11 @@ class MetricAwareSimulator:
             if start[j] <= s:
                 fair[j] = s
                 continue
-            k = bisect_right(times, s) - 1
-            _, bf, w = result.tunables[max(k, 0)]
+            if probe_policy == "fcfs":
+                bf, w = 1.0, 1
+            else:
+                k = bisect_right(times, s) - 1
+                _, bf, w = result.tunables[max(k, 0)]
             run_mask = (start < s) & (end > s)
             running = {
                 int(i): (start[i] + self.estimate[i], int(node[i]))
@@ -644,6 +682,10 @@ class MetricAwareSimulator:
             done = [(float(start[i] + dur[i]), int(i)) for i in running]
             heapq.heapify(done)
             queue = [int(i) for i in np.flatnonzero((start >= s) & (self.submit <= s)) if i <= j]
+            if probe_order == "frozen" and bf != 1.0:
+                idx = priority_order(s, self.submit[queue], self.estimate[queue], bf)
+                queue = [queue[i] for i in idx]
+                bf = 1.0  # schedule_pass keeps a BF = 1 queue in the order given
             fair[j] = self._probe(j, s, float(start[j]), queue, running, done, bf, w, dur)
         return fair
 
