@@ -77,3 +77,25 @@ def test_usage_errors_exit_nonzero(argv):
     with pytest.raises(SystemExit) as ei:
         main(argv)
     assert ei.value.code == 2
+
+
+def test_cli_choices_match_the_library():
+    # cli_sim repeats these so that `schedlab --help` does not import pandas
+    from schedlab import cli_sim, normalize
+    from schedlab.sim import engine, options
+
+    assert cli_sim.PROCS_RULES == normalize.PROCS_RULES
+    assert cli_sim.CANCELLED_RULES == normalize.CANCELLED_RULES
+    assert engine.TIE_RULES is options.TIE_RULES
+
+
+def test_help_imports_no_heavy_modules():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from schedlab.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('pandas', 'numpy', 'scipy', 'pyarrow') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -10,7 +10,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import __version__
 from .errors import SchedlabError
 
 #: Modules that contribute sub-commands; each defines ``register(subparsers)``.
@@ -88,11 +87,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_info)
 
 
+class _Version(argparse.Action):
+    """``--version``, looking the version up only when asked (start-up stays fast)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        from . import __version__
+
+        parser.exit(message=f"schedlab {__version__}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     import importlib
 
     parser = argparse.ArgumentParser(prog="schedlab", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"schedlab {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in SUBCOMMAND_MODULES:
         try:

@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 
 from .errors import ConfigError
-from .io import read_parquet
-from .report import format_scorecard_terminal
 
 
 def cmd_scorecard(args: argparse.Namespace) -> int:
+    from .io import read_parquet
+    from .report import format_scorecard_terminal
+
     path = Path(args.file)
     if not path.exists():
         raise ConfigError(f"{path}: no scorecard yet; build it with `snakemake {path}`")
