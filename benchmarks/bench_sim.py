@@ -1,84 +1,152 @@
-"""Speed and memory of the simulation engine on the real logs (issue 3 targets).
+"""Speed and memory of the simulation engine on the real logs, against pyss (issues 3 and 17).
 
 Usage: SCHEDLAB_TRACE_MIRROR=/work/shared/traces .venv/bin/python benchmarks/bench_sim.py
-       [--repeat R] [--cases easy:CTC-SP2-1996-3.1-cln ...] [--no-memory]
+       [--repeat R] [--cases easy:CTC-SP2-1996-3.1-cln ...] [--tie-rule RULE] [--no-memory]
+       [--no-scaling] [--no-cli]
 
-Per case: loading + normalization (not timed), then ``simulate`` timed (best of R, wall clock),
-jobs/s, and peak Python memory of one more run under tracemalloc (slower; reported separately). The
-"half" rows simulate the first half of the same log: peak memory should scale with the number of
-jobs (job table + per-event timeline), not with the simulated time span. Targets (2-core machine):
-EASY on CTC-SP2 <= 5 s, conservative on KTH-SP2 <= 5 s, conservative on lublin_256 <= 10 s.
+Per case: loading + normalization (not timed), then ``simulate`` timed: wall clock (best of R) and
+CPU time of the same run (``time.process_time``; on a shared machine the CPU time is the steadier
+number), jobs/s, peak Python memory of one more run under tracemalloc, and the speed-up over pyss's
+simulation time recorded in ``benchmarks/pyss_timings.csv`` (measured on this machine, CPython
+3.11). The scaling exponent ``b`` of ``time ~ jobs**b`` is fitted on the log's first quarter, half
+and whole (1.0 = linear). CLI start-up: ``schedlab --help`` and ``schedlab simulate`` up to the
+point where it starts reading the trace (a missing file: the command exits right there), best of 5.
+Issue 17 targets: CTC conservative >= 50x pyss (<= 2.2 s), KTH conservative >= 10x, EASY no slower
+than before; ``--help`` <= 0.3 s, simulate before reading <= 0.5 s.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import math
+import shutil
+import subprocess
+import sys
 import time
 import tracemalloc
+from pathlib import Path
 
 from schedlab.normalize import normalize
 from schedlab.sim import simulate
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.traces import load_trace
 
+HERE = Path(__file__).resolve().parent
 CASES = [
-    ("easy", "CTC-SP2-1996-3.1-cln", 5.0),
-    ("conservative", "KTH-SP2-1996-2.1-cln", 5.0),
-    ("conservative", "lublin_256", 10.0),
-    ("fcfs", "KTH-SP2-1996-2.1-cln", None),
-    ("easy", "KTH-SP2-1996-2.1-cln", None),
-    ("maui", "KTH-SP2-1996-2.1-cln", None),
-    ("conservative", "CTC-SP2-1996-3.1-cln", None),
+    ("easy", "KTH-SP2-1996-2.1-cln"),
+    ("conservative", "KTH-SP2-1996-2.1-cln"),
+    ("easy", "CTC-SP2-1996-3.1-cln"),
+    ("conservative", "CTC-SP2-1996-3.1-cln"),
+    ("easy", "SDSC-SP2-1998-4.2-cln"),
+    ("conservative", "SDSC-SP2-1998-4.2-cln"),
+    ("fcfs", "KTH-SP2-1996-2.1-cln"),
+    ("maui", "KTH-SP2-1996-2.1-cln"),
+    ("conservative", "lublin_256"),
 ]
 
 
-def run_case(sched: str, jobs, size: int, repeat: int, memory: bool) -> tuple[float, float | None]:
-    best = float("inf")
+def pyss_timings() -> dict[tuple[str, str], float]:
+    with open(HERE / "pyss_timings.csv") as f:
+        rows = csv.DictReader(line for line in f if not line.startswith("#"))
+        return {(r["trace"], r["scheduler"]): float(r["pyss_seconds"]) for r in rows}
+
+
+def timed(sched: str, jobs, size: int, rule: str, repeat: int) -> tuple[float, float]:
+    """(best wall seconds, CPU seconds of that run)."""
+    best = (math.inf, math.inf)
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        simulate(jobs, size, make_scheduler(sched))
-        best = min(best, time.perf_counter() - t0)
-    peak = None
-    if memory:
-        tracemalloc.start()
-        simulate(jobs, size, make_scheduler(sched))
-        peak = tracemalloc.get_traced_memory()[1] / 2**20
-        tracemalloc.stop()
-    return best, peak
+        t0, c0 = time.perf_counter(), time.process_time()
+        simulate(jobs, size, make_scheduler(sched), tie_rule=rule, record_timeline=True)
+        best = min(best, (time.perf_counter() - t0, time.process_time() - c0))
+    return best
+
+
+def peak_memory(sched: str, jobs, size: int, rule: str) -> float:
+    tracemalloc.start()
+    simulate(jobs, size, make_scheduler(sched), tie_rule=rule)
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return peak
+
+
+def exponent(sched: str, jobs, size: int, rule: str, full_cpu: float) -> float:
+    """Least-squares slope of log(CPU time) against log(jobs) over quarter, half, whole log."""
+    xs, ys = [], []
+    for frac in (4, 2):
+        part = jobs[: len(jobs) // frac]
+        _, cpu = timed(sched, part, size, rule, 1)
+        xs.append(math.log(len(part)))
+        ys.append(math.log(max(cpu, 1e-6)))
+    xs.append(math.log(len(jobs)))
+    ys.append(math.log(max(full_cpu, 1e-6)))
+    mx, my = sum(xs) / 3, sum(ys) / 3
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
+        (x - mx) ** 2 for x in xs
+    )
+
+
+def cli_startup() -> list[tuple[str, float]]:
+    exe = shutil.which("schedlab") or str(Path(sys.executable).with_name("schedlab"))
+    cmds = {
+        "schedlab --help": [exe, "--help"],
+        "schedlab simulate, before reading": [
+            exe, "simulate", "/nonexistent/trace.swf", "--scheduler", "easy"
+        ],
+    }  # fmt: skip
+    out = []
+    for label, cmd in cmds.items():
+        best = math.inf
+        for _ in range(5):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, capture_output=True, check=False)
+            best = min(best, time.perf_counter() - t0)
+        out.append((label, best))
+    return out
 
 
 def main() -> None:
+    from schedlab.sim import TIE_RULES
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--cases", nargs="*", help="scheduler:trace pairs (default: the table above)")
+    ap.add_argument("--tie-rule", choices=TIE_RULES, default="completions_first")
     ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--no-scaling", action="store_true")
+    ap.add_argument("--no-cli", action="store_true")
     args = ap.parse_args()
-    cases = (
-        [(c.split(":", 1)[0], c.split(":", 1)[1], None) for c in args.cases]
-        if args.cases
-        else CASES
+    cases = [tuple(c.split(":", 1)) for c in args.cases] if args.cases else CASES
+    pyss = pyss_timings()
+    print(f"tie rule: {args.tie_rule}; times in seconds; x pyss = pyss seconds / our CPU seconds")
+    header = (
+        f"{'scheduler':<13} {'trace':<24} {'jobs':>6} {'wall':>7} {'cpu':>7} {'jobs/s':>8} "
+        f"{'peak MiB':>8} {'pyss':>6} {'x pyss':>7} {'exp':>5}"
     )
-    header = f"{'scheduler':<13} {'trace':<31} {'jobs':>7} {'wall s':>7} {'jobs/s':>8} {'peak MiB':>9} {'target':>7}"
     print(header)
     print("-" * len(header))
     loaded: dict[str, tuple] = {}
-    for sched, trace, target in cases:
+    for sched, trace in cases:
         if trace not in loaded:
             tr = load_trace(trace)
             n = normalize(tr.jobs, tr.header)
             loaded[trace] = (n.jobs, n.machine_size)
         jobs, size = loaded[trace]
-        rows = [(trace, jobs, target)]
-        if not args.no_memory and target is not None:
-            rows.append((trace + " (half)", jobs[: len(jobs) // 2], None))
-        for label, js, tgt in rows:
-            wall, peak = run_case(sched, js, size, args.repeat, not args.no_memory)
-            ok = "" if tgt is None else ("ok" if wall <= tgt else "MISSED")
-            mem = "-" if peak is None else f"{peak:9.1f}"
-            print(
-                f"{sched:<13} {label:<31} {len(js):>7} {wall:>7.2f} {len(js) / wall:>8.0f} "
-                f"{mem:>9} {ok or '':>7}"
-            )
+        wall, cpu = timed(sched, jobs, size, args.tie_rule, args.repeat)
+        mem = "-" if args.no_memory else f"{peak_memory(sched, jobs, size, args.tie_rule):8.1f}"
+        ref = pyss.get((trace, sched))
+        ratio = "-" if ref is None else f"{ref / cpu:6.1f}x"
+        exp = "-" if args.no_scaling else f"{exponent(sched, jobs, size, args.tie_rule, cpu):5.2f}"
+        print(
+            f"{sched:<13} {trace[:24]:<24} {len(jobs):>6} {wall:>7.2f} {cpu:>7.2f} "
+            f"{len(jobs) / cpu:>8.0f} {mem:>8} {'-' if ref is None else ref:>6} {ratio:>7} "
+            f"{exp:>5}",
+            flush=True,
+        )
+    if not args.no_cli:
+        print()
+        for label, secs in cli_startup():
+            print(f"{label:<36} {secs:6.2f} s")
 
 
 if __name__ == "__main__":

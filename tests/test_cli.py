@@ -77,3 +77,28 @@ def test_usage_errors_exit_nonzero(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("schedlab: error: ") and err.count("\n") == 1
+
+
+def test_cli_choices_match_the_library():
+    # cli_sim repeats these so that `schedlab --help` does not import pandas
+    from schedlab import cli_sim, normalize
+    from schedlab.sim import engine, options
+
+    assert cli_sim.PROCS_RULES == normalize.PROCS_RULES
+    assert cli_sim.CANCELLED_RULES == normalize.CANCELLED_RULES
+    assert engine.TIE_RULES is options.TIE_RULES
+    from schedlab import cli_report, scorecard
+
+    assert cli_report.VERDICTS == scorecard.VERDICTS
+
+
+def test_help_imports_no_heavy_modules():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from schedlab.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('pandas', 'numpy', 'scipy', 'pyarrow') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

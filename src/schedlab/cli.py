@@ -12,7 +12,6 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 
-from . import __version__
 from .errors import ConfigError, SchedlabError
 
 
@@ -136,11 +135,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_info)
 
 
+class _Version(argparse.Action):
+    """``--version``, looking the version up only when asked (start-up stays fast)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        from . import __version__
+
+        parser.exit(message=f"schedlab {__version__}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     import importlib
 
     parser = OneLineParser(prog="schedlab", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"schedlab {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     parser.add_argument("--debug", action="store_true",
                         help="show the Python traceback of an error")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

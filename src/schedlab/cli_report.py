@@ -5,18 +5,23 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .errors import ConfigError
-from .io import read_parquet
-from .report import format_scorecard_terminal, format_summary_terminal
-from .scorecard import COLUMNS as SCORECARD_COLUMNS
-from .scorecard import VERDICTS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: ``--verdict`` choices: :data:`schedlab.scorecard.VERDICTS`, repeated here so that ``--help`` need
+#: not import pandas (a test checks they agree).
+VERDICTS = ("match", "close", "differs", "holds", "fails", "not_run")
 
 
 def read_scorecard(path: Path) -> pd.DataFrame:
     """A scorecard parquet, checked: a file, parquet, with the needed columns and some rows."""
+    from .io import read_parquet
+    from .scorecard import COLUMNS as SCORECARD_COLUMNS
+
     if not path.exists():
         raise ConfigError(f"{path}: no scorecard yet; build it with `snakemake {path}`")
     if path.is_dir():
@@ -36,6 +41,8 @@ def read_scorecard(path: Path) -> pd.DataFrame:
 
 
 def cmd_scorecard(args: argparse.Namespace) -> int:
+    from .report import format_scorecard_terminal, format_summary_terminal
+
     sc = read_scorecard(Path(args.file))
     if args.paper:
         unknown = set(args.paper) - set(sc["paper"])

@@ -9,12 +9,18 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import __version__
 from .cli import check_mirror, number, print_rows
-from .normalize import CANCELLED_RULES, PROCS_RULES, Normalized, normalize
-from .swf import SWFHeader
+
+if TYPE_CHECKING:
+    from .normalize import Normalized
+    from .swf import SWFHeader
+
+#: choices of --procs-field / --cancelled: :data:`schedlab.normalize.PROCS_RULES` /
+#: ``CANCELLED_RULES`` (repeated here so that ``--help`` need not import pandas; a test checks)
+PROCS_RULES = ("requested", "allocated")
+CANCELLED_RULES = ("keep", "drop", "withdraw")
 
 #: seconds before the progress bar appears
 PROGRESS_DELAY_S = 3.0
@@ -30,6 +36,7 @@ def load_sim_jobs(
     mirror: str | None = None,
 ) -> tuple[Normalized, SWFHeader, dict[str, Any]]:
     """Load a trace (registry name or path), normalize it; return (jobs, header, provenance)."""
+    from .normalize import normalize
     from .registry import load_registry
     from .traces import load_trace
 
@@ -54,6 +61,7 @@ def run_simulation(
     provenance: dict[str, Any] | None = None,
 ) -> tuple[Any, dict[str, Any], dict[str, Any]]:
     """Simulate; return (per-job DataFrame, summary dict, parquet metadata)."""
+    from . import __version__
     from .sim import simulate
     from .sim.metrics import summarize
     from .sim.schedulers import make_scheduler
@@ -129,7 +137,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """The ``simulate`` sub-command."""
-    from .sim.engine import TIE_RULES
+    from .sim.options import TIE_RULES
     from .sim.schedulers import SCHEDULERS
 
     p = sub.add_parser("simulate", help="simulate a baseline scheduler on a trace")

@@ -17,20 +17,35 @@ scheduler*), :mod:`.state` (Run, MachineView, Snapshot), :mod:`.profile` (availa
 
 from __future__ import annotations
 
-from .engine import (
-    ALLOCATIONS,
-    JOB_COLUMNS,
-    TIE_RULES,
-    TIMELINE_COLUMNS,
-    SimResult,
-    simulate,
-    simulate_from,
-)
-from .errors import SimulationError
-from .job import Alternative, SimJob
-from .profile import Profile
-from .scheduler import Scheduler, Start
-from .state import MachineView, Run, Snapshot
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from .options import ALLOCATIONS, TIE_RULES
+
+if TYPE_CHECKING:
+    from .engine import JOB_COLUMNS, TIMELINE_COLUMNS, SimResult, simulate, simulate_from
+    from .errors import SimulationError
+    from .job import Alternative, SimJob
+    from .profile import Profile
+    from .scheduler import Scheduler, Start
+    from .state import MachineView, Run, Snapshot
+
+#: public name -> submodule; imported on first use (``import schedlab.sim`` stays light for the CLI)
+_LAZY = {
+    "JOB_COLUMNS": "engine", "TIMELINE_COLUMNS": "engine", "SimResult": "engine",
+    "simulate": "engine", "simulate_from": "engine", "SimulationError": "errors",
+    "Alternative": "job", "SimJob": "job", "Profile": "profile", "Scheduler": "scheduler",
+    "Start": "scheduler", "MachineView": "state", "Run": "state", "Snapshot": "state",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ALLOCATIONS",

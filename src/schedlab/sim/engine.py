@@ -91,13 +91,13 @@ import pandas as pd
 from .errors import SimulationError
 from .job import SimJob
 from .machine import Machine, make_machine
+from .options import ALLOCATIONS as ALLOCATIONS  # re-exported
+from .options import TIE_RULES
 from .scheduler import Scheduler, Start
 from .state import Run, Snapshot
 
 TieRule = Literal["completions_first", "arrivals_first", "per_event"]
 Allocation = Literal["any", "contiguous"]
-TIE_RULES: tuple[str, ...] = ("completions_first", "arrivals_first", "per_event")
-ALLOCATIONS: tuple[str, ...] = ("any", "contiguous")
 
 #: Per-job result columns (DESIGN §3 "Per-job result").
 JOB_COLUMNS: tuple[str, ...] = (

@@ -12,7 +12,8 @@ Reserving more than is free raises :class:`~schedlab.sim.errors.SimulationError`
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
 
 from .errors import SimulationError
 
@@ -27,12 +28,13 @@ class Profile:
         origin: first time of the profile (usually ``ctx.now``).
     """
 
-    __slots__ = ("free", "machine_size", "t")
+    __slots__ = ("_pm", "free", "machine_size", "t")
 
     def __init__(self, machine_size: int, origin: int = 0) -> None:
         self.machine_size = machine_size
         self.t: list[int] = [origin]
         self.free: list[int] = [machine_size]
+        self._pm: list[int] | None = None  # prefix maxima of ``free``; None = stale
 
     # --- queries -----------------------------------------------------------------------------
     @property
@@ -42,6 +44,14 @@ class Profile:
     def free_at(self, time: int) -> int:
         """Processors free at ``time`` (>= origin)."""
         return self.free[max(0, bisect_right(self.t, time) - 1)]
+
+    def prefix_max(self) -> list[int]:
+        """``m[i] = max(free[:i + 1])`` (cached until the profile changes): the first step with
+        ``procs`` processors free is ``bisect_left(m, procs)``."""
+        pm = self._pm
+        if pm is None:
+            pm = self._pm = list(accumulate(self.free, max))
+        return pm
 
     def segments(self) -> list[tuple[int, float, int]]:
         """The availability list: ``(from, to, free)`` per step, the last one ending at ``inf``."""
@@ -89,8 +99,10 @@ class Profile:
         """
         t, free = self.t, self.free
         n = len(t)
-        i = 0
-        start = t[0]
+        i = bisect_left(self.prefix_max(), procs)  # steps before i have fewer than procs free
+        if i >= n:
+            return current
+        start = t[i]
         stop = current if latest is None else min(current, latest + 1)
         while start < stop:
             if free[i] < procs:  # steps before ``current``: no own reservation in them
@@ -131,6 +143,7 @@ class Profile:
         i = bisect_right(t, time) - 1
         if t[i] == time:
             return i
+        self._pm = None
         t.insert(i + 1, time)
         self.free.insert(i + 1, self.free[i])
         return i + 1
@@ -152,6 +165,7 @@ class Profile:
                 f"(machine {self.machine_size}, free during that span {free[i:j]})"
             )
         free[i:j] = seg
+        self._pm = None
         # interior steps stay distinct; only the two boundaries can merge (right one first)
         self._merge_at(j)
         self._merge_at(i)
@@ -162,6 +176,7 @@ class Profile:
         if 0 < k < len(free) and free[k] == free[k - 1]:
             del self.t[k]
             del free[k]
+            self._pm = None
 
     def reserve(self, start: int, duration: int, procs: int) -> None:
         """Take ``procs`` processors during ``[start, start + duration)``."""
@@ -180,6 +195,7 @@ class Profile:
         if i > 0:
             del t[:i]
             del self.free[:i]
+            self._pm = None
         t[0] = now
 
     def copy(self) -> Profile:
@@ -188,6 +204,7 @@ class Profile:
         p.machine_size = self.machine_size
         p.t = self.t.copy()
         p.free = self.free.copy()
+        p._pm = None
         return p
 
     def __len__(self) -> int:

@@ -32,7 +32,7 @@ fragmentation): use Tang's contiguous scheduler for BG/P-style machines.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from heapq import heappop, heappush
 
 from ..errors import SimulationError
@@ -125,7 +125,8 @@ class Conservative(Scheduler):
         Exact pruning (a job is skipped only if it provably cannot move): a job can start before
         its reservation ``s`` only at a time before ``s`` with ``procs`` processors free; and unless
         the step just before ``s`` has them (a window reaching ``s``), only in a window of its whole
-        estimate lying before ``s``, which needs ``estimate <= s - now``.
+        estimate lying before ``s``, which needs ``estimate <= s - now`` and a step starting by
+        ``s - estimate`` with ``procs`` free (the profile's cached prefix maxima: O(1)).
         """
         self.dirty = False
         res, t, free = self.res, p.t, p.free
@@ -137,7 +138,12 @@ class Conservative(Scheduler):
             k = bisect_left(t, s)  # steps 0..k-1 start before s
             latest = None
             if free[k - 1] < procs:  # only a window wholly before s: start <= s - d
-                if d > s - now or max(free[:k]) < procs:
+                if d > s - now:
+                    continue
+                pm = p._pm
+                if pm is None:
+                    pm = p.prefix_max()
+                if pm[bisect_right(t, s - d) - 1] < procs:
                     continue
                 latest = s - d
             s2 = p.earliest_move(procs, d, s, latest)
