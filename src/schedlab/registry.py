@@ -66,8 +66,9 @@ class Registry:
         try:
             return self.entries[name]
         except KeyError:
-            close = sorted(n for n in self.entries if name.lower() in n.lower())
-            hint = f"; did you mean {', '.join(close[:3])}?" if close else ""
+            close = sorted(n for n in self.entries if name.lower() in n.lower())[:3] or \
+                difflib.get_close_matches(name, list(self.entries), n=3, cutoff=0.6)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise RegistryError(
                 f"{self.source}: no trace named {name!r} in the registry{hint}"
             ) from None
@@ -205,8 +206,8 @@ def check_local_changes(registry: Registry, accept: list[str] | tuple[str, ...] 
                         resources: Path = Path("resources") / "traces") -> list[str]:
     """Compare every local ``path:`` trace with the hash recorded in the lock file.
 
-    A changed file named in ``accept`` gets its new hash recorded and its stale copy under
-    ``resources`` removed (so it is copied and parsed again); returns those names. Any other
+    A changed file named in ``accept`` gets its new hash recorded and its copy under ``resources``
+    replaced (newer, so everything built from it is rebuilt); returns those names. Any other
     changed file raises RegistryError saying how to accept it.
     """
     for n in accept:
@@ -229,8 +230,11 @@ def check_local_changes(registry: Registry, accept: list[str] | tuple[str, ...] 
                 f"file is right, run with --config 'accept_trace_changes=[{entry.name}]'"
             )
         record_lock(registry.lock_path, entry.name, actual)
-        for stale in (resources / f"{entry.name}.swf.gz",):
-            stale.unlink(missing_ok=True)
+        stale = resources / f"{entry.name}.swf.gz"
+        if stale.exists():  # copy the new file now: its newer mtime reruns what depends on it
+            from .download import fetch_trace  # here: download imports this module
+
+            fetch_trace(registry, entry.name, stale)
         accepted.append(entry.name)
     return accepted
 
