@@ -58,7 +58,8 @@ def main(sm):
         save_figure(fig, out / "figures" / stem)
     rows = tf.scorecard_rows(cfg["published"], tables, cfg["main_version"],
                              sm.params.raw_available, cfg.get("tolerance"), cfg["cancelled"],
-                             cfg.get("claim_tolerance"), sm.params.adaptive_logs)
+                             cfg.get("claim_tolerance"), sm.params.adaptive_logs,
+                             cfg.get("blue_cost_note", ""))
     write_parquet(out / "scorecard.parquet", scorecard_frame(rows), prov)
 
 

@@ -31,9 +31,8 @@ def test_grid_sizes(cfg):
             == set(cfg["default"]["adaptive_logs"]))
     # the attribution runs cover every log; a reading equal to a main scheduler reuses its run
     assert {p.log for p in default if p.kind == "attr"} == set(cfg["logs"])
-    assert not any(p.kind == "attr" and p.name in {"easy_every_event~drop", "flex~drop",
-                                                   "flex_slack3~drop", "maui_fcfs~drop"}
-                   for p in default)
+    # one attribution batch job per log
+    assert sorted(p.name for p in default if p.kind == "attr") == ["batch"] * len(cfg["logs"])
     assert {p.log for p in default if p.kind == "sched"} == set(cfg["logs"])
     # raw-log points only when the raw log is local
     assert not any(p.version == "raw" for p in default)
@@ -43,9 +42,12 @@ def test_grid_sizes(cfg):
 
 def test_attr_points_and_readings(cfg):
     cfg = dict(cfg) | {"cancelled": "drop"}
-    assert tr.attr_point(cfg, "KTH", "maui_fcfs", "drop") == tr.Point("KTH", "clean", "sched",
-                                                                      "maui")
-    assert tr.attr_point(cfg, "KTH", "maui_fcfs", "keep").kind == "attr"
+    # the configured Maui (queue time + XFACTOR 100) is the main run; Maui's FCFS default is not
+    assert tr.attr_point(cfg, "KTH", "maui_xfactor100", "drop") == tr.Point("KTH", "clean",
+                                                                            "sched", "maui")
+    assert tr.attr_point(cfg, "KTH", "maui_fcfs", "drop").kind == "attr"
+    assert tr.attr_point(cfg, "KTH", "easy_every_event", "keep").kind == "attr"
+    assert ("maui_fcfs", "drop") in tr.attr_batch(cfg, "KTH")
     assert tr.attr_point(cfg, "KTH", "flex_slack3", "drop").name == "flex"
     assert tr.attr_reading(cfg, "flex_slack2")[1]["slack_factor"] == 2.0
     assert tr.attr_reading(cfg, "easy_arrival_only") == ("easy", {"backfill": "arrival_only"})

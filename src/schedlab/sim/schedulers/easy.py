@@ -31,10 +31,14 @@ tries to backfill. Instead, all waiting jobs are sorted [...] and are then backf
     Talby's literal wording throughout: backfilling is tried only for newly submitted jobs; on a
     completion only jobs at the head start.
 
-Attribution (Talby §2.1 vs Table 2/3; rule ``talby2005``, report table ``attr_easy_maui``): the
-first three readings give one schedule, identical to Maui with its default FCFS priority
-(:mod:`.maui`); ``arrival_only`` waits several times longer than Table 2 on every log (KTH: 33,000 s
-against 6,806 s), so it cannot be the paper's EASY. ``every_event`` stays the default.
+Attribution (Talby §2.1 vs Tables 2-3; rule ``talby2005``, report tables ``attr_easy_maui``,
+``attr_easy_maui_fit``; cleaned logs, cancelled jobs dropped): the first three readings give one
+schedule (``every_event_rescan`` = ``every_event`` on every log), identical to Maui with its default
+FCFS priority (:mod:`.maui`), and match Table 2's EASY column: BLUE 2080 s (paper 2083), KTH
+6843 s (6806), SDSC-SP2 7541 s (6033, +25%, as every scheduler on that log). ``arrival_only`` waits
+2.3-4.9 times longer than Table 2 (BLUE 4838 s, SDSC-SP2 21325 s, KTH 33226 s): jobs that miss
+their one backfilling chance wait until they reach the head, so it cannot be the paper's EASY.
+``every_event`` stays the default.
 
 Under ``allocation="contiguous"`` starts are checked against a copy of the 1-D machine, but the
 shadow time is computed from processor counts (fragmentation ignored in the plan).

@@ -47,6 +47,25 @@ Our reading, precisely (every choice is a constructor option where cheap):
   reference and no slack no job is ever delayed relative to its current reservation, which is
   conservative backfilling (the tests check both).
 
+Slack factor (not in the 2005 paper; the Talby config uses 3.0). Sensitivity against Table 2's
+Flex column (attribution table ``attr_slack``; cleaned logs, cancelled jobs dropped; SDSC-BLUE only
+with ``full=True``), mean wait (s) and relative error:
+
+======  ===============  ===============  ==========================
+factor  KTH (6250)       SDSC-SP2 (5500)  mean |err| wait / wait+bsld
+======  ===============  ===============  ==========================
+1       5654 -10%        6523 +19%        0.141 / 0.124
+2       5420 -13%        6434 +17%        0.151 / 0.136
+3       5158 -17%        6142 +12%        0.146 / 0.156
+4       5223 -16%        6070 +10%        0.134 / 0.147
+5       4827 -23%        5904 +7%         0.151 / 0.195
+======  ===============  ===============  ==========================
+
+The two logs pull in opposite directions (KTH wants less slack, SDSC-SP2 more) and the wait fit is
+flat (13-15% for every factor); 3.0 is kept. By wait and bounded slowdown together factor 1 fits
+better (0.124 against 0.156); switching would change every PBAS/WBAS run and was not done in this
+round (an open item, reported).
+
 Ties inside the profile search: the earliest feasible time wins; among jobs due at the same time,
 queue order decides.
 """
