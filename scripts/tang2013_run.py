@@ -17,7 +17,7 @@ def main(sm):
     point = sm.wildcards.point
     trace, meta = read_parquet(sm.input.trace)
     header = SWFHeader.from_dict(meta["swf_header"]) if "swf_header" in meta else None
-    jobs, report = workload(trace, header, spec)
+    jobs, report = workload(trace, header, spec, cfg.get("job_selection", "records"))
     th_min = None
     if sm.input.get("base"):
         base, _ = read_parquet(sm.input.base)

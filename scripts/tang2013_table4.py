@@ -13,7 +13,7 @@ def main(sm):
     spec = LogSpec(**{**sm.params.spec, "jobs": int(sm.params.jobs)})
     trace, meta = read_parquet(sm.input.trace)
     header = SWFHeader.from_dict(meta["swf_header"]) if "swf_header" in meta else None
-    jobs, report = workload(trace, header, spec)
+    jobs, report = workload(trace, header, spec, sm.params.selection)
     table = iteration_seconds(jobs, spec, list(sm.params.windows))
     smk.log_to(sm)(table.to_string())
     write_parquet(sm.output[0], table, {"paper": "tang2013", "trace": spec.trace,

@@ -241,3 +241,21 @@ def test_engine_adapter_gives_same_schedule(backfill, allocation, bf, w, tuned):
     sched = MetricAware(bf, w, backfill, qd_threshold=20000.0 if tuned else None, adapt_window=tuned)
     eng = simulate(jobs, n, sched, allocation=allocation)
     assert eng.jobs["start"].tolist() == res.start.astype(int).tolist()
+
+
+def test_contiguous_earliest_vectorized_equals_reference():
+    from schedlab.sim.schedulers.metric_aware import ContiguousProfile
+
+    rng = np.random.default_rng(np.random.SeedSequence(22))
+    for _ in range(60):
+        n = int(rng.integers(8, 64))
+        prof = ContiguousProfile(n, 0.0)
+        for _ in range(int(rng.integers(0, 25))):
+            size = int(rng.integers(1, n + 1))
+            dur = float(rng.integers(1, 50))
+            t, lo = prof.earliest_reference(float(rng.integers(0, 30)), size, dur)
+            prof.reserve(t, dur, size, lo)
+        for _ in range(10):
+            now, size, dur = float(rng.integers(0, 60)), int(rng.integers(1, n + 1)), \
+                float(rng.integers(1, 80))
+            assert prof.earliest(now, size, dur) == prof.earliest_reference(now, size, dur)

@@ -73,6 +73,7 @@ rule tang2013_table4:
     params:
         spec=lambda wc: TANG_SPEC[wc.log],
         jobs=TANG_TIMING_JOBS,
+        selection=TANG_CFG.get("job_selection", "records"),
         windows=[1, 2, 3, 4, 5],
     conda:
         "../envs/schedlab.yaml"
