@@ -137,7 +137,7 @@ def scorecard_rows(tables: dict[str, pd.DataFrame], fits: dict[str, dict[str, di
         for r in df.itertuples():
             note = NOTES.get(name, VERSION_NOTE.format(tol=tolerance))
             reason = None
-            if r.trace is None:
+            if r.trace is None or pd.isna(r.trace) or workloads.get(r.workload, "") is None:
                 note, reason = "the thesis' log is not in the archive mirror", OFFLINE
             rep = None if pd.isna(r.reproduced) else r.reproduced
             rows.append(value_row(PAPER, r.ref, r.quantity, r.workload, r.published, rep, r.unit,
