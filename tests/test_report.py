@@ -28,11 +28,12 @@ from schedlab.swf import parse_swf_text
 def test_value_and_claim_rows():
     r = value_row("p", "Table 3", "mean wait", "BF=1", 77.4, 80.0, "min")
     assert r["verdict"] == "match" and math.isclose(r["relative_error"], (80.0 - 77.4) / 77.4)
+    assert r["tolerance"] == 0.15
     assert value_row("p", "T", "q", "c", 10.0, 20.0)["verdict"] == "differs"
-    assert value_row("p", "T", "q", "c", 10.0, None)["verdict"] == "not_run"
+    assert value_row("p", "T", "q", "c", 10.0, None)["verdict"] == "fails"
     assert claim_row("p", "§5", "ordering", "c", True)["verdict"] == "holds"
     assert claim_row("p", "§5", "ordering", "c", False)["verdict"] == "fails"
-    assert claim_row("p", "§5", "ordering", "c", None)["verdict"] == "not_run"
+    assert claim_row("p", "§5", "ordering", "c", None)["verdict"] == "fails"
     with pytest.raises(ValueError, match="unknown scorecard verdicts"):
         scorecard_frame([r | {"verdict": "great"}])
 
@@ -43,7 +44,8 @@ def make_results(root):
                                      12.0, 13.0),
                            value_row("schroeder2004", "Figure 2", "mean slowdown", "rho=0.7",
                                      31.5, 27.25),
-                           claim_row("schroeder2004", "§4", "Random worst", "2 hosts", True)])
+                           claim_row("schroeder2004", "§4", "Random worst", "2 hosts", True,
+                                     headline=True, note="Random is worst at every load")])
     write_parquet(root / "schroeder2004" / "scorecard.parquet", sc1)
     write_parquet(root / "schroeder2004" / "tables" / "table1.parquet",
                   pd.DataFrame({"log": ["CTC"], "jobs": [1000], "scv": [43.2]}))
@@ -52,7 +54,9 @@ def make_results(root):
         ax.plot(np.arange(5), np.arange(5) ** 2)
         save_figure(fig, root / "schroeder2004" / "figures" / name)
     sc2 = scorecard_frame([claim_row("tang2013", "Table 3", "BF 0.5 lowers wait", "SP2", False,
-                                     note="reason")])
+                                     note="reason"),
+                           claim_row("tang2013", "Table 2", "BG/P claim", "BG/P", None,
+                                     not_run_reason="needs download", note="log ANL-Intrepid")])
     write_parquet(root / "tang2013" / "scorecard.parquet", sc2)
     return sc1, sc2
 
@@ -118,9 +122,21 @@ def test_build_report_and_combined_scorecard(tmp_path):
     build_report(res, ["schroeder2004", "tang2013", "cirne2001"], out, res / "scorecard.parquet",
                  {"schedlab_version": "test"})
     combined, meta = read_parquet(res / "scorecard.parquet")
-    assert len(combined) == 4 and meta["schedlab_version"] == "test"
+    assert len(combined) == 5 and meta["schedlab_version"] == "test"
     pd.testing.assert_frame_equal(combined, combine_scorecards([sc1, sc2]))
     page = out.read_text()
+    # The first section is the summary: counts per paper, the headline claims, the rules.
+    first = page.index("<section")
+    assert page.index('<section id="summary">') == first < page.index('<section id="schroeder2004">')
+    summary = page[first:page.index("</section>", first)]
+    assert "Headline claims" in summary and "Random is worst at every load" in summary
+    assert "BF 0.5 lowers wait" not in summary  # not a headline
+    assert "How verdicts are decided" in summary and "default 15%" in summary
+    # not_run rows: out of the paper's scorecard, at the end of the page with their reason
+    tang = page[page.index('<section id="tang2013">'):page.index('<section id="cirne2001">')]
+    assert "BG/P claim" not in tang and "1 rows not run here" in tang
+    assert page.index('<section id="not-run">') > page.index('<section id="cirne2001">')
+    assert "needs download; log ANL-Intrepid" in page[page.index('<section id="not-run">'):]
     assert page.count("<figure>") == 2
     assert (res / "report" / "figures" / "schroeder2004" / "fig2.png").exists()
     assert (res / "report" / "figures" / "schroeder2004" / "fig2.pdf").exists()
@@ -135,10 +151,24 @@ def test_scorecard_cli_filters_and_colors(tmp_path, capsys):
     build_report(res, ["schroeder2004", "tang2013"], res / "report" / "index.html",
                  res / "scorecard.parquet", {})
     assert main(["scorecard", "--file", str(res / "scorecard.parquet"), "--paper", "tang2013",
-                 "--color", "always"]) == 0
+                 "--rows", "--color", "always"]) == 0
     out = capsys.readouterr().out
     assert "tang2013" in out and "schroeder2004" not in out
     assert "\x1b[31mfails" in out and "1 fails" in out
+    # Default: the summary (counts per paper, headline claims with their reasons).
+    assert main(["scorecard", "--file", str(res / "scorecard.parquet"), "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].split() == ["paper", "match", "close", "differs", "holds", "fails", "not_run",
+                                "rows"]
+    assert lines[1].split() == ["schroeder2004", "2", "0", "0", "1", "0", "0", "3"]
+    assert lines[2].split() == ["tang2013", "0", "0", "0", "0", "1", "1", "2"]
+    assert "schroeder2004: headline claims" in out and "Random is worst at every load" in out
+    assert "BF 0.5 lowers wait" not in out
+    assert main(["scorecard", "--file", str(res / "scorecard.parquet"), "--verdict", "not_run",
+                 "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "BG/P claim" in out and "BF 0.5" not in out and "1 not_run" in out
     assert main(["scorecard", "--file", str(res / "scorecard.parquet"), "--paper", "nope"]) == 2
     assert "no scorecard rows for paper(s) ['nope']" in capsys.readouterr().err
     assert main(["scorecard", "--file", str(tmp_path / "missing.parquet")]) == 2
@@ -169,7 +199,7 @@ def test_report_in_headless_chromium(tmp_path):
         cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                "--no-first-run", "--disable-background-networking", "--disable-component-update",
                "--disable-sync", f"--user-data-dir={tmp_path / 'chrome'}",
-               "--virtual-time-budget=10000", "--dump-dom", url]
+               "--window-size=1280,800", "--virtual-time-budget=10000", "--dump-dom", url]
         dom = subprocess.run(cmd, capture_output=True, text=True, timeout=120).stdout
     finally:
         httpd.shutdown()
@@ -179,9 +209,12 @@ def test_report_in_headless_chromium(tmp_path):
     attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1)))
     assert attrs.get("figures") == "3"
     assert attrs.get("figures-loaded") == "3"  # every figure really loaded in the browser
-    # two scorecards, Figure 2 published beside reproduced (two tables), table1, then the studied
-    # log's characteristics + its study's table2
-    assert int(attrs.get("tables", 0)) == 7
+    # the summary's counts and headline tables, two scorecards, Figure 2 published beside
+    # reproduced (two tables), table1, the studied log's characteristics + its study's table2, and
+    # the not-run rows
+    assert int(attrs.get("tables", 0)) == 10
+    # The first screen (1280 x 800) shows the summary: its top and its headline table start there.
+    assert 0 <= float(attrs["summary-top"]) < 800 and 0 < float(attrs["headlines-top"]) < 800
     pair = re.search(r'<h4>Figure 2</h4>\s*<div class="pair">(.*?)</div></div>', dom, re.S)
     assert pair and "Published" in pair.group(1) and "Reproduced here" in pair.group(1)
     assert "31.5" in pair.group(1) and "27.25" in pair.group(1)

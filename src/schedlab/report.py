@@ -23,7 +23,15 @@ import pandas as pd
 
 from .io import read_parquet, read_parquet_metadata, write_parquet, write_text
 from .report_compare import item_of_table, items_with_numbers, side_by_side
-from .scorecard import COLUMNS, scorecard_frame
+from .scorecard import (
+    COLUMNS,
+    VERDICT_RULES,
+    VERDICTS,
+    headlines,
+    scorecard_frame,
+    sort_rows,
+    verdict_summary,
+)
 from .swf import SWFHeader, SWFTrace
 from .trace_studies import STUDIES
 from .traces import trace_characteristics
@@ -42,8 +50,8 @@ PAPER_TITLES = {
 }
 #: A paper's scorecards kept outside results/<key>/ (the Cirne thesis' chapter-3 workload models).
 EXTRA_SCORECARDS = {"cirne2001": ("models/cirne2001/scorecard.parquet",)}
-VERDICT_COLORS = {"match": "#1a7f37", "holds": "#1a7f37", "differs": "#b35900", "fails": "#cf222e",
-                  "not_run": "#6e7781"}
+VERDICT_COLORS = {"match": "#1a7f37", "holds": "#1a7f37", "close": "#9a6700", "differs": "#b35900",
+                  "fails": "#cf222e", "not_run": "#6e7781"}
 MAX_TABLE_ROWS = 60
 
 _CSS = """
@@ -66,7 +74,10 @@ nav a{margin-right:1em}img.missing{outline:3px solid #cf222e;min-width:200px;min
 _SCRIPT = """<script>window.addEventListener('load',function(){var im=Array.from(document.images);
 document.body.dataset.figures=im.length;
 document.body.dataset.figuresLoaded=im.filter(function(i){return i.complete&&i.naturalWidth>0}).length;
-document.body.dataset.tables=document.querySelectorAll('table').length;});</script>"""
+document.body.dataset.tables=document.querySelectorAll('table').length;
+var top=function(sel){var e=document.querySelector(sel);return e?e.getBoundingClientRect().top:-1;};
+document.body.dataset.summaryTop=top('#summary');
+document.body.dataset.headlinesTop=top('table.headlines');});</script>"""
 
 
 @dataclass
@@ -145,10 +156,11 @@ def collect_studies(results_dir: Path, traces: Mapping[str, int | None]) -> list
 
 def combine_scorecards(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
     """All papers' scorecards in one frame with exactly the scorecard columns."""
-    frames = [f[COLUMNS] for f in frames if f is not None and len(f)]
+    frames = [f.reindex(columns=COLUMNS) for f in frames if f is not None and len(f)]
     if not frames:
         return scorecard_frame([])
-    return scorecard_frame(pd.concat(frames, ignore_index=True).to_dict("records"))
+    return sort_rows(scorecard_frame(pd.concat(frames, ignore_index=True).to_dict("records"))
+                     ).reset_index(drop=True)
 
 
 def verdict_counts(sc: pd.DataFrame) -> dict[str, int]:
@@ -295,8 +307,12 @@ def paper_section(pr: PaperResults, figure_prefix: str) -> str:
             f'<span><span class="verdict" style="background:{VERDICT_COLORS[v]}">{v}</span> {n}</span>'
             for v, n in counts.items()) + "</p>")
         parts.append("<h3>Scorecard: published vs reproduced</h3>")
-        sc = pr.scorecard.drop(columns=["paper"])
-        parts.append(html_table(sc, max_rows=500, cls="scorecard"))
+        run = pr.scorecard[pr.scorecard["verdict"] != "not_run"]
+        parts.append(html_table(run.drop(columns=["paper", "headline"]), max_rows=500,
+                                cls="scorecard"))
+        if len(run) < len(pr.scorecard):
+            parts.append(f'<p class="note">{len(pr.scorecard) - len(run)} rows not run here are '
+                         f'listed at the end (<a href="#not-run">not run</a>).</p>')
         parts += published_beside_reproduced(pr.scorecard, pr.tables)
     else:
         parts.append('<p class="note">No scorecard was produced for this paper.</p>')
@@ -305,16 +321,56 @@ def paper_section(pr: PaperResults, figure_prefix: str) -> str:
     return "\n".join(parts)
 
 
+def _badge(v: str) -> str:
+    return f'<span class="verdict" style="background:{VERDICT_COLORS.get(v, "#6e7781")}">{v}</span>'
+
+
+def summary_section(overall: pd.DataFrame) -> str:
+    """The first screen: per paper the number of rows of each verdict and the paper's headline
+    claims with their verdicts and one-line reasons; then the verdict rules."""
+    parts = ['<section id="summary"><h2>Summary: does each paper reproduce?</h2>']
+    if not len(overall):
+        parts.append('<p class="note">No scorecard rows yet.</p></section>')
+        return "\n".join(parts)
+    counts = verdict_summary(overall)
+    head = "".join(f"<th>{_badge(v)}</th>" for v in VERDICTS)
+    body = "".join(
+        f'<tr><td class="t"><a href="#{html.escape(p)}">{html.escape(PAPER_TITLES.get(p, p).split(" — ")[0])}</a></td>'
+        + "".join(f"<td>{int(counts.loc[p, v])}</td>" for v in VERDICTS)
+        + f"<td>{int(counts.loc[p, 'rows'])}</td></tr>" for p in counts.index)
+    parts.append(f'<table class="verdict-summary"><thead><tr><th>paper</th>{head}<th>rows</th>'
+                 f"</tr></thead><tbody>{body}</tbody></table>")
+    h = headlines(overall)
+    if len(h):
+        parts.append("<h3>Headline claims</h3>")
+        parts.append(html_table(h[["paper", "item", "quantity", "condition", "published",
+                                   "reproduced", "unit", "verdict", "note"]],
+                                max_rows=100, cls="headlines"))
+    rules = "".join(f"<li>{_badge(v)} {html.escape(r)}</li>" for v, r in VERDICT_RULES.items())
+    parts.append(f'<details><summary>How verdicts are decided</summary><ul class="note">{rules}'
+                 "</ul><p class=\"note\">Each row's tolerance is in its <code>tolerance</code> "
+                 "column (set per paper in <code>config/papers/&lt;paper&gt;.yaml</code>); relative "
+                 "error = (reproduced − published) / |published|.</p></details></section>")
+    return "\n".join(parts)
+
+
+def not_run_section(overall: pd.DataFrame) -> str:
+    """All rows not reproduced here, with their listed reasons, at the end of the page."""
+    nr = overall[overall["verdict"] == "not_run"] if len(overall) else overall
+    if not len(nr):
+        return ""
+    return ('<section id="not-run"><h2>Not run here</h2><p class="note">Rows that could not be '
+            "reproduced in this run, each with its reason from the closed list.</p>"
+            + html_table(nr.drop(columns=["headline"]), max_rows=1000, cls="not-run")
+            + "</section>")
+
+
 def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenance: dict,
                 studied: Sequence[StudiedTrace] | None = None) -> str:
     """The whole page (the "Studies on other logs" section when ``studied`` is not None)."""
     nav = "".join(f'<a href="#{p.key}">{html.escape(p.key)}</a>' for p in papers)
     if studied is not None:
         nav += '<a href="#studies">studies on other logs</a>'
-    counts = verdict_counts(overall) if len(overall) else {}
-    summary = "".join(
-        f'<span><span class="verdict" style="background:{VERDICT_COLORS[v]}">{v}</span> {n}</span>'
-        for v, n in counts.items())
     prov = "".join(f"<li>{html.escape(k)}: {html.escape(str(v))}</li>" for k, v in provenance.items())
     body = "\n".join(paper_section(p, "figures") for p in papers)
     if studied is not None:
@@ -323,14 +379,11 @@ def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenanc
 <html lang="en"><head><meta charset="utf-8"><title>schedlab reproduction report</title>
 <style>{_CSS}</style></head><body>
 <h1>schedlab reproduction report</h1>
-<p>Five classic parallel-job-scheduling studies re-run from Parallel Workloads Archive logs.
-Each claim of each paper is a scorecard row: <b>match</b>/<b>differs</b> compare a published number
-with ours (relative error within 10%), <b>holds</b>/<b>fails</b> check a qualitative claim (ordering,
-ratio, trend) on our data, <b>not_run</b> marks what could not be reproduced here (with the reason).</p>
-<p class="summary">All papers: {summary or "no scorecard rows"}</p>
+{summary_section(overall)}
 <nav>{nav}</nav>
 <ul class="note">{prov}</ul>
 {body}
+{not_run_section(overall)}
 {_SCRIPT}
 </body></html>
 """
@@ -358,18 +411,54 @@ def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_s
     write_text(out_html, render_html(found, overall, provenance, studied))
 
 
+_ANSI = {"match": "32", "holds": "32", "close": "33", "differs": "33", "fails": "31",
+         "not_run": "90"}
+
+
+def _paint(text: str, verdict: str, color: bool) -> str:
+    return f"\x1b[{_ANSI.get(verdict.strip(), '0')}m{text}\x1b[0m" if color else text
+
+
+def format_summary_terminal(sc: pd.DataFrame, color: bool = True) -> str:
+    """The report's first screen as text: verdict counts per paper, then each paper's headline
+    claims with verdict and one-line reason."""
+    if not len(sc):
+        return "no scorecard rows"
+    counts = verdict_summary(sc)
+    w = max(len("paper"), *(len(p) for p in counts.index))
+    lines = ["paper".ljust(w) + "".join(_paint(v.rjust(9), v, color) for v in VERDICTS)
+             + "     rows"]
+    for p in counts.index:
+        lines.append(p.ljust(w) + "".join(f"{int(counts.loc[p, v]):>9}" for v in VERDICTS)
+                     + f"{int(counts.loc[p, 'rows']):>9}")
+    tot = counts.sum()
+    lines.append("all".ljust(w) + "".join(f"{int(tot[v]):>9}" for v in VERDICTS)
+                 + f"{int(tot['rows']):>9}")
+    h = headlines(sc)
+    for p, rows in h.groupby("paper", sort=False):
+        lines += ["", f"{p}: headline claims"]
+        for r in rows.to_dict("records"):
+            nums = ""
+            if not (math.isnan(r["published"]) and math.isnan(r["reproduced"])):
+                nums = (f" [published {_plain(r['published'], '')}, reproduced "
+                        f"{_plain(r['reproduced'], '')}{(' ' + r['unit']) if r['unit'] else ''}]")
+            lines.append(f"  {_paint(r['verdict'].ljust(8), r['verdict'], color)} {r['item']}: "
+                         f"{r['quantity']} ({r['condition']}){nums}")
+            if r["note"]:
+                lines.append(f"           {r['note'][:160]}")
+    return "\n".join(lines)
+
+
 def format_scorecard_terminal(sc: pd.DataFrame, color: bool = True) -> str:
-    """The scorecard as aligned text, verdicts colored with ANSI codes when ``color``."""
-    ansi = {"match": "32", "holds": "32", "differs": "33", "fails": "31", "not_run": "90"}
+    """The scorecard rows as aligned text, verdicts colored with ANSI codes when ``color``."""
     cols = ["paper", "item", "quantity", "condition", "published", "reproduced", "unit",
-            "relative_error", "verdict"]
+            "relative_error", "tolerance", "verdict"]
     rows = [[_plain(r[c], c) for c in cols] for r in sc.to_dict("records")]
     widths = [min(40, max([len(c)] + [len(row[i]) for row in rows])) for i, c in enumerate(cols)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True))]
     for row in rows:
         cells = [v[:w].ljust(w) for v, w in zip(row, widths, strict=True)]
-        if color:
-            cells[-1] = f"\x1b[{ansi.get(row[-1], '0')}m{cells[-1]}\x1b[0m"
+        cells[-1] = _paint(cells[-1], row[-1], color)
         lines.append("  ".join(cells))
     counts = verdict_counts(sc) if len(sc) else {}
     lines.append("")
@@ -381,5 +470,7 @@ def _plain(v: object, col: str) -> str:
     if isinstance(v, float):
         if math.isnan(v):
             return "-"
-        return f"{100 * v:+.1f}%" if col == "relative_error" else f"{v:.4g}"
+        if col == "relative_error":
+            return f"{100 * v:+.1f}%"
+        return f"{100 * v:.0f}%" if col == "tolerance" else f"{v:.4g}"
     return str(v)
