@@ -8,6 +8,12 @@ extends to infinity. Cirne's Figure 3 list
 
 Invariants: 0 <= free[i] <= machine_size; adjacent steps with equal ``free`` are merged.
 Reserving more than is free raises :class:`~schedlab.sim.errors.SimulationError`.
+
+Why lists and not a balanced tree (issue 17, measured): under conservative backfilling on
+CTC-SP2 the profile has 47 steps on average when the queue is compressed (KTH-SP2: 17); the cost
+is the number of queue visits (3.46 M in 69 k compressions, 2.17 M slot searches, 431 k moves),
+not the profile's length. The searches use C-level ``bisect``/``min`` over these short lists and
+cached prefix maxima (:meth:`Profile.prefix_max`).
 """
 
 from __future__ import annotations
