@@ -81,9 +81,10 @@ def test_usage_errors_exit_nonzero(argv, capsys):
 
 def test_cli_choices_match_the_library():
     # cli_sim repeats these so that `schedlab --help` does not import pandas
-    from schedlab import cli_sim, normalize
+    from schedlab import cli_report, cli_sim, normalize, scorecard
     from schedlab.sim import engine, options
 
+    assert cli_report.VERDICTS == scorecard.VERDICTS
     assert cli_sim.PROCS_RULES == normalize.PROCS_RULES
     assert cli_sim.CANCELLED_RULES == normalize.CANCELLED_RULES
     assert engine.TIE_RULES is options.TIE_RULES

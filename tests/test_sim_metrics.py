@@ -84,6 +84,10 @@ def test_cli_simulate_writes_per_job_table(tmp_path, capsys):
     assert meta["normalization"]["dropped_too_wide"] == 1
     assert main(["simulate", str(swf), "--scheduler", "easy", "--procs", "0"]) == 2
     assert "argument --procs: must be >= 1" in capsys.readouterr().err
+    assert main(["simulate", str(swf), "--scheduler", "conservative", "--tie-rule", "per_event",
+                 "--out", str(out)]) == 0  # fmt: skip
+    df, meta = read_parquet(out)
+    assert list(df.start) == [0, 10] and meta["settings"]["tie_rule"] == "per_event"
 
 
 def test_cli_real_logs(mirror, capsys):
