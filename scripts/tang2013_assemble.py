@@ -54,16 +54,12 @@ def main(sm):
     gains_pub = pd.concat([t.all_gains(published[s.label], cfg["weightings"]).assign(
         source=f"published {s.table}") for s in specs], ignore_index=True)
     scores = pd.concat([t.scores(tables[s.label]) for s in specs], ignore_index=True)
-    attribution = pd.concat([read_parquet(p)[0] for p in sm.input.attribution], ignore_index=True)
     write_parquet(f"{out}/tables/sweep.parquet", summary, meta)
     write_parquet(f"{out}/tables/scores.parquet", scores, meta)
     write_parquet(f"{out}/tables/gains.parquet", gains, meta)
     write_parquet(f"{out}/tables/gains_published.parquet", gains_pub,
                   {**meta, "note": "Fig. 12 gains computed from the paper's own Tables 2-3"})
     write_parquet(f"{out}/tables/thresholds.parquet", pd.DataFrame(th_rows), meta)
-    write_parquet(f"{out}/tables/attribution_runs.parquet", attribution, meta)
-    write_parquet(f"{out}/tables/attribution_table3.parquet",
-                  t.attribution_table(attribution, cfg), meta)
     write_parquet(f"{out}/tables/table4.parquet", table4,
                   {**meta, "note": "placements: deterministic; seconds: wall-clock measurements "
                    "on this machine (not byte-identical between runs, no verdict)"})
