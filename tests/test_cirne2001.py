@@ -195,4 +195,16 @@ def test_tables_and_scorecard_end_to_end_on_tiny_runs():
     sc = C.scorecard(tables, s)
     t16 = sc[sc["item"].isin(["Table 16", "Figure 57"])]
     assert len(t16) == 6 and (t16["verdict"] == "not_run").all()
-    assert "sample: 6 experiments in 2 workloads" in sc["note"].iloc[0]
+    assert "6 experiments in 2 workloads" in sc["condition"].iloc[0]
+    assert set(sc["verdict"]) <= {"match", "close", "differs", "holds", "fails", "not_run"}
+    # every claim row names its check; the headline rows are marked
+    claims = sc[sc["verdict"].isin(["holds", "fails"])]
+    assert (claims["check"] != "").all()
+    assert sc["headline"].sum() >= 3
+    t13 = tables["table13"].set_index("request")
+    assert {"sa/user", "best/user", "sa/best"} <= set(t13.index)
+    assert (t13.loc["sa/user", "ci_low"] <= t13.loc["sa/user", "geomean_s"]
+            <= t13.loc["sa/user", "ci_high"])
+    gen = tables["generator_check"]
+    assert {"arrival_factor 1", "arrival_factor 0.5", "condition_on_request True",
+            "condition_on_request False"} <= set(gen["reading"])

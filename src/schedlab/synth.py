@@ -82,6 +82,9 @@ class RigidParams:
     alpha_a: float = 0.6                                            # accuracy gamma shape
     beta_a: float = 0.6                                             # accuracy gamma scale
     kappa_L: float = 1.0                                            # load multiplier (§3.5)
+    # multiplies the arrival rate only (not the requested time): 1.0 reads Table 3 as arrivals
+    # per minute (as printed; see the module docstring "Arrival rate" for the 0.5 reading)
+    arrival_factor: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,7 @@ class MoldabilityParams:
     sd_sigma: float = 1.132
     kappa_sigma: float = 1.0  # multiplies mu_sigma (§6.2.2)
     condition_on_request: bool = True  # redraw until c_min <= n <= c_max (module docstring)
+    kind: str = "per_request"  # power-of-2 rounding of the alternatives (module docstring)
     max_redraws: int = 200
 
 
@@ -155,9 +159,11 @@ def validate_params(p: WorkloadParams) -> None:
         (0 <= r.pb <= 1, "rigid.pb must be in [0, 1]"),
         (r.alpha_a > 0 and r.beta_a > 0, "rigid.alpha_a and beta_a must be > 0"),
         (r.kappa_L > 0, "rigid.kappa_L must be > 0"),
+        (r.arrival_factor > 0, "rigid.arrival_factor must be > 0"),
         (len(r.arrival) > 0, "rigid.arrival needs at least one polynomial"),
         (0 <= m.p_cu1 <= 1, "moldability.p_cu1 must be in [0, 1]"),
         (m.sd_sigma >= 0 and m.kappa_sigma > 0, "moldability sd_sigma >= 0, kappa_sigma > 0"),
+        (m.kind in ("per_request", "per_job"), "moldability.kind must be per_request or per_job"),
     ]
     for ok, msg in checks:
         if not ok:
@@ -224,7 +230,7 @@ def rigid_workload(params: WorkloadParams, n_jobs: int,
     rng = np.random.default_rng(s_arr)
     which = int(rng.integers(len(r.arrival)))
     poly = r.arrival[which]
-    t = arrival_instants(poly, P / poly.procs * r.kappa_L, n_jobs, rng)
+    t = arrival_instants(poly, P / poly.procs * r.kappa_L * r.arrival_factor, n_jobs, rng)
     rng = np.random.default_rng(s_job)
     n = r.n.sample_int(rng, n_jobs, high=P)
     to_p2 = rng.uniform(size=n_jobs) < r.pb
@@ -247,7 +253,8 @@ def rigid_workload(params: WorkloadParams, n_jobs: int,
         "cancel_time": np.where(cancelled, submit + lag, np.nan),
         "te": te, "tr": tr, "accuracy": a,
     })
-    info = {"arrival_polynomial": poly.name, "arrival_scale": P / poly.procs * r.kappa_L,
+    info = {"arrival_polynomial": poly.name,
+            "arrival_scale": P / poly.procs * r.kappa_L * r.arrival_factor,
             "entropy": str(ss.entropy), "spawn_key": list(ss.spawn_key), "n_jobs": n_jobs}
     return jobs, info
 
@@ -324,7 +331,10 @@ def apply_moldability(jobs: pd.DataFrame, params: WorkloadParams,
     p2 = np.where(p2 > hi, p2 // 2, p2)
     p2 = np.where(p2 < lo, p2 * 2, p2)
     inside = (p2 >= lo) & (p2 <= hi)
-    size = np.where((rng.uniform(size=owner.size) < params.rigid.pb) & inside, p2, size)
+    coin = rng.uniform(size=owner.size) < params.rigid.pb
+    if m.kind == "per_job":  # a power-of-2 job's requests are all powers of two; others never
+        coin = (n[owner] & (n[owner] - 1)) == 0
+    size = np.where(coin & inside, p2, size)
     user = np.arange(k)
     if not m.condition_on_request:
         user = user[(cmin <= n) & (n <= cmax)]
