@@ -208,3 +208,30 @@ def test_tables_and_scorecard_end_to_end_on_tiny_runs():
     gen = tables["generator_check"]
     assert {"arrival_factor 1", "arrival_factor 0.5", "condition_on_request True",
             "condition_on_request False"} <= set(gen["reading"])
+
+
+def test_attribution_runs_share_seeds_and_differ_by_reading():
+    from pathlib import Path
+
+    import yaml
+
+    from schedlab.papers.cirne2001_checks import attribution_table
+
+    path = Path(__file__).resolve().parents[1] / "config/papers/cirne2001_sa.yaml"
+    s = C.settings(yaml.safe_load(path.read_text()))
+    s["attribution"] = {"readings": {"a": {}, "b": {"rigid": {"arrival_factor": 0.5}}},
+                        "workloads": 1, "targets_per_workload": 3, "jobs_per_workload": 80}
+    a, ma = C.run_attribution_workload(s, "a", 0)
+    b, meta = C.run_attribution_workload(s, "b", 0)
+    assert meta["overrides"] == {"rigid": {"arrival_factor": 0.5}}
+    assert len(a) == len(b) == 3 and set(a["reading"]) == {"a"}
+    # same workload seed, same polynomial, half the arrival rate
+    wa, wb = ma["workload_info"], meta["workload_info"]
+    assert wa["arrival_polynomial"] == wb["arrival_polynomial"]
+    assert wb["arrival_scale"] == pytest.approx(wa["arrival_scale"] / 2)
+    assert list(a["job_id"]) == list(b["job_id"])
+    t = attribution_table({"a": a, "b": b}, s["published"]).set_index("reading")
+    assert list(t.index) == ["a", "b", "thesis"]
+    assert t.loc["thesis", "sa_over_user"] == pytest.approx(1429 / 2878)
+    with pytest.raises(ConfigError, match="no reading"):
+        C.run_attribution_workload(s, "zzz", 0)

@@ -42,12 +42,30 @@ Choices where the thesis is silent or ambiguous (each documented where it is mad
   condition: §5.3.1 reports c_min = 1 in 62.6% of experiments, the unconditioned rate (62.8%);
   conditioning gives about 78%. ``condition_on_request=False`` draws (c_min, A, sigma) once and
   includes the user's request among the alternatives only when it lies in [c_min, c_max].
-* Alternatives: the user's n plus c_u - 1 sizes uniform on the integers of [c_min, c_max], each
-  turned into the closest power of two inside [c_min, c_max] with probability pb; duplicates
-  dropped, so v <= c_u (§3.4.1).
+* Alternatives: the user's n plus c_u - 1 sizes uniform on the integers of [c_min, c_max], turned
+  into the closest power of two inside [c_min, c_max]; duplicates dropped, so v <= c_u (§3.4.1).
+  Which sizes are rounded is ambiguous. §3.4.1: "a chosen partition size is turned into its
+  closest power-of-2 with probability pb" (``kind="per_request"``: each size, independently).
+  §5.3.2: "there are no power-of-2 jobs with nu > 9 ... power-of-2 jobs cannot have more than 9
+  requests (1, 2, 4, ..., 256)", which holds only if a power-of-2 job's requests are all powers
+  of two (``kind="per_job"``: the sizes of a job whose user request is a power of two are all
+  rounded, the others' never). Evidence (cirne2001 generator_check table, 20,000 jobs): per
+  request gives power-of-2 targets with up to 14-15 requests, nu = 2 for 27% and sum(1/nu)/J =
+  0.35; per job gives at most 7-8, 32% and 0.40 (thesis: 9, 37.1%, 0.448, §5.2-5.3.2). Neither
+  reaches the thesis' nu statistics (the c_u discretisation is another unstated choice); the
+  SA/user attribution is in the report's attribution table.
 * Closest power of two = 2**round(log2 n) (ties impossible for integers > 2; 3 -> 4).
 * Arrivals: a non-homogeneous Poisson process with the polynomial's rate (clipped at 0), by
   thinning. The polynomials are in arrivals per minute (see :mod:`schedlab.models.arrival`).
+  Arrival rate: integrated over a day, Table 3's polynomials give about twice the job counts of
+  the thesis' own logs (Table 1 jobs / Table 2 days: ANL 196 vs 102.5, CTC 457 vs 234, KTH 76 vs
+  38, SDSC 208 vs 109 jobs/day on the origin machine; ``arrival_factor = 0.5`` matches them
+  within 4%). Whether Cirne simulated the printed polynomials or the logs' rates is not stated;
+  ``arrival_factor`` (default 1.0, as printed) multiplies the rate only. Evidence from his own
+  results (whole 10,000-job runs, user requests, one workload per polynomial): the geometric mean
+  turn-around of the user request is about 3,300 s as printed vs about 1,300 s at 0.5 (Table 13:
+  2,878 s), so the default keeps the polynomials as printed; the attribution table of the report
+  gives SA/user under both.
 """
 
 from __future__ import annotations
