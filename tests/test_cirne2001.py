@@ -175,7 +175,7 @@ def test_run_single_workload_is_byte_reproducible(tmp_path):
     assert len(df) == 2 and df["sag_agrees"].dropna().all()
 
 
-def test_tables_and_scorecard_end_to_end_on_tiny_runs():
+def test_tables_and_scorecard_end_to_end_on_tiny_runs(tmp_path, request):
     from pathlib import Path
 
     import yaml
@@ -208,6 +208,9 @@ def test_tables_and_scorecard_end_to_end_on_tiny_runs():
     gen = tables["generator_check"]
     assert {"arrival_factor 1", "arrival_factor 0.5", "condition_on_request True",
             "condition_on_request False"} <= set(gen["reading"])
+    if request.config.getoption("-m") == "slow":  # figures: ~40 PNG + PDF files
+        C.make_figures(tables, str(tmp_path), published=s["published"])
+        assert all((tmp_path / f"{f}.png").exists() for f in C.FIGURES)
 
 
 def test_attribution_runs_share_seeds_and_differ_by_reading():

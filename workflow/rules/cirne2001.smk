@@ -172,6 +172,8 @@ rule cirne2001_figures:
         tables=C01_TABLES,
     output:
         C01_FIGURES,
+    params:
+        settings=C01_S,
     conda:
         "../envs/schedlab.yaml"
     log:

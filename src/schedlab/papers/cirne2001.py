@@ -971,7 +971,15 @@ def _ecdf(ax: Any, x: np.ndarray, label: str) -> None:
         ax.step(x, np.arange(1, x.size + 1) / x.size, where="post", label=label)
 
 
-def _breakdown_figure(bd: pd.DataFrame, factor: str, measure: str, title: str):
+FACTOR_UNITS = {"L": "L, sequential execution time [s]", "A": "A, average parallelism [processors]",
+                "sigma": "sigma (Downey) [dimensionless]", "c_min": "c_min [processors]",
+                "c_max": "c_max [processors]", "kind": "kind of partition size",
+                "accuracy": "accuracy a = te/tr [fraction]", "nu": "nu, number of requests",
+                "D": "load per processor D [s]"}
+
+
+def _breakdown_figure(bd: pd.DataFrame, factor: str, measure: str, title: str,
+                      published: dict[str, Any] | None = None):
     from ..plotting import new_figure
 
     fig, axes = new_figure(1, 2, width=5.5)
@@ -989,19 +997,27 @@ def _breakdown_figure(bd: pd.DataFrame, factor: str, measure: str, title: str):
                              marker="o", capsize=2, label=req)
     for ax in axes:
         ax.set_xticks(range(len(order)), order, rotation=60, fontsize=6)
-        ax.set_xlabel(factor)
-        ax.legend()
+        ax.set_xlabel(f"{FACTOR_UNITS.get(factor, factor)} (decile)")
+    if published and measure == "tt":  # the thesis' overall ratios (Table 13) as references
+        p13 = published["table13_geomean_tt_s"]
+        for req, ls in (("sa", "--"), ("best", ":")):
+            axes[1].axhline(p13[req] / p13["user"], color="black", ls=ls, lw=0.9,
+                            label=f"published overall {req}/user (Table 13)")
+    for ax in axes:
+        ax.legend(fontsize=6)
     axes[0].set_yscale("log")
     axes[0].set_ylabel(f"(a) geometric mean {_LABEL[measure]}")
-    axes[1].set_ylabel("(b) relative to the user request")
+    axes[1].set_ylabel("(b) relative to the user request [ratio]")
     axes[1].axhline(1.0, color="grey", lw=0.8)
     fig.suptitle(title)
     return fig
 
 
-def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = False) -> None:
+def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = False,
+                 published: dict[str, Any] | None = None) -> None:
     """Write every figure of :data:`FIGURES` (PNG + PDF) into ``outdir``, and Figure 57 (NAS
-    validation, :data:`NAS_FIGURE`) when ``fig57``."""
+    validation, :data:`NAS_FIGURE`) when ``fig57``; ``published`` (config ``published``) values
+    are drawn on the same axes, labelled "published"."""
     from pathlib import Path
 
     from ..plotting import new_figure, save_figure
@@ -1011,15 +1027,21 @@ def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = Fal
     fig, ax = new_figure()
     for req in ("sa", "best"):
         _ecdf(ax, exp[f"{req}_tt"] / exp["user_tt"], req)
+    if published:  # Table 14: SA better in 45.8%, worse in 8.8% -> the ECDF just below / at 1
+        sa14 = published["table14_share_pct"]["sa"]
+        ax.plot([0.999, 1.0], [sa14["better"] / 100, 1 - sa14["worse"] / 100], "kx", ms=7,
+                label="published SA (Table 14)")
+        ax.plot([0.999], [published["table14_share_pct"]["best"]["better"] / 100], "k+", ms=9,
+                label="published best (Table 14)")
     ax.set_xscale("log")
-    ax.set_xlabel("relative turn-around time (adaptive / user request)")
+    ax.set_xlabel("relative turn-around time (adaptive / user request) [ratio]")
     ax.set_ylabel("fraction of experiments")
     ax.legend()
     ax.set_title("Figure 38 - distribution of relative turn-around time")
     save_figure(fig, out / "fig38_relative_tt_distribution")
     for name, (factor, measure) in BREAKDOWN_FIGURES.items():
         title = f"Figure {name[3:5]} - {_LABEL[measure].split(' [')[0]} by {factor}"
-        save_figure(_breakdown_figure(bd, factor, measure, title), out / name)
+        save_figure(_breakdown_figure(bd, factor, measure, title, published), out / name)
     fig, ax = new_figure()
     g = bd[(bd["factor"] == "D") & (bd["measure"] == "wait_over_tt")].sort_values("bin_median")
     ax.plot(g["bin_median"], g["geomean"], marker="o", label="user request")
@@ -1045,6 +1067,9 @@ def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = Fal
     fig, ax = new_figure()
     _ecdf(ax, exp["D_static"], "static workload")
     _ecdf(ax, exp["D_adaptive"], "adaptive workload")
+    if published:
+        ax.plot([5e5], [published["fig59_D_below_500k_fraction"]], "ko",
+                label="published: 60% below D = 500,000 s")
     ax.set_xscale("symlog")
     ax.set_xlabel("load per processor D at the target's arrival [s]")
     ax.set_ylabel("fraction of experiments")
@@ -1066,11 +1091,14 @@ def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = Fal
                              yerr=_yerr(h["relative_tt"], h["rel_ci_low"], h["rel_ci_high"]),
                              marker="o", capsize=2,
                              label="SA / user")
+            if published and param == "kappa_L":
+                axes[1].plot([0.5], [published["fig63_relative_tt_kappa_L_0_5"]], "ks",
+                             label="published (§6.2.1: 0.27)")
         axes[0].set_yscale("log")
         axes[0].set_ylabel("(a) geometric mean turn-around time [s]")
-        axes[1].set_ylabel("(b) relative turn-around time")
+        axes[1].set_ylabel("(b) relative turn-around time [ratio]")
         for ax in axes:
-            ax.set_xlabel(param)
+            ax.set_xlabel(f"{param} (multiplier) [dimensionless]")
             ax.legend()
         fig.suptitle(f"Figure {fig_no} - all jobs SA vs all jobs user request")
         save_figure(fig, out / name)
@@ -1078,7 +1106,7 @@ def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = Fal
     sd = tables["sigma_distribution"]
     for v, h in (sd.groupby("kappa_sigma") if not sd.empty else []):
         ax.plot(h["sigma"], h["quantile"], label=f"kappa_sigma = {v:g}")
-    ax.set_xlabel("sigma")
+    ax.set_xlabel("sigma (Downey) [dimensionless]")
     ax.set_ylabel("cumulative fraction of jobs")
     ax.legend()
     ax.set_title("Figure 64 - distributions of sigma")
@@ -1088,7 +1116,7 @@ def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = Fal
     if not h.empty:
         for pol in ("user", "sa"):
             ax.plot(h["value"], h[f"{pol}_offered_load"], marker="o", label=pol)
-    ax.set_xlabel("kappa_sigma")
+    ax.set_xlabel("kappa_sigma (multiplier of mu_sigma) [dimensionless]")
     ax.set_ylabel("processor-seconds used / (P x arrival span)")
     ax.legend()
     ax.set_title("Figure 65 - offered load as a function of kappa_sigma")
