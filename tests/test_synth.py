@@ -28,7 +28,8 @@ SEED = 20010601
 
 @pytest.fixture(scope="module")
 def workload():
-    return moldable_workload(WorkloadParams(), 4000, SEED)
+    return moldable_workload(params_from_dict({"moldability": {"condition_on_request": True}}),
+                             4000, SEED)
 
 
 def test_downey_hand_values():
@@ -98,8 +99,10 @@ def test_rigid_samples_match_model():
 
 
 def test_moldability_marginals():
-    jobs, _ = moldable_workload(WorkloadParams(), 6000, SEED + 1)
+    jobs, _ = moldable_workload(params_from_dict({"moldability": {"condition_on_request": True}}),
+                                6000, SEED + 1)
     p = WorkloadParams().moldability
+    assert p.condition_on_request is False  # the default (evidence in schedlab.synth)
     # c_u: 5% ones, the rest ceil of a uniform-log conditioned on > 1
     assert abs((jobs["c_u"] == 1).mean() - p.p_cu1) < 0.015
     assert jobs["sigma"].min() >= 0
