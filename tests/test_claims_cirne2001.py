@@ -20,6 +20,7 @@ CASES = [
     # the precision target of the Table 13 ratios
     (K.ci_narrower_than, (0.47, 0.52, 0.03), True),
     (K.ci_narrower_than, (0.40, 0.60, 0.03), False),
+    (K.ci_narrower_than, (0.47, 0.52, 0.03, 40), True),
     # Table 18 / Figure 59: lower in the second condition
     (K.lower_in_second, (1429.0, 1357.0), True),
     (K.lower_in_second, (1357.0, 1429.0), False),
@@ -60,6 +61,7 @@ def test_every_cirne_check_has_a_holding_and_a_failing_case():
 def test_missing_inputs_give_none():
     assert K.adaptive_requests_order(math.nan, 1.0, 2.0) is None
     assert K.ci_narrower_than(None, 0.5, 0.03) is None
+    assert K.ci_narrower_than(0.49, 0.50, 0.03, groups=2) is None  # two workloads: untrustworthy
     assert K.lower_in_second(None, 1.0) is None
     assert K.rises_with([1, 2], [0.1, 0.2]) is None  # fewer than 3 bins
     assert K.all_below_one([]) is None
