@@ -69,13 +69,14 @@ def main() -> None:
                               experiments=a.targets)
     s["offered_load"]["jobs_per_workload"] = a.jobs
     cpu, wall, _ = _cpu(lambda: C.run_single_workload(s, 0))
-    rows.append((f"single-target workload, {a.targets} targets", a.jobs, cpu, wall))
+    rows.append((f"single-target workload, {a.targets} targets "
+                 f"({a.targets / cpu:.2f} experiments/CPU-s)", a.jobs, cpu, wall))
     for v in (1.0, 4.0):
         cpu, wall, _ = _cpu(lambda v=v: C.run_sweep_point(s, "kappa_L", v, 0))
         rows.append((f"sweep point kappa_L={v:g} (SA + user runs)", a.jobs, cpu, wall))
-    print(f"{'what':48s} {'jobs':>6s} {'cpu s':>8s} {'wall s':>8s}")
+    print(f"{'what':60s} {'jobs':>6s} {'cpu s':>8s} {'wall s':>8s}")
     for name, n, cpu, wall in rows:
-        print(f"{name:48s} {n:6d} {cpu:8.2f} {wall:8.2f}")
+        print(f"{name:60s} {n:6d} {cpu:8.2f} {wall:8.2f}")
 
 
 def _bench_nas(times: Path, experiments: int) -> None:

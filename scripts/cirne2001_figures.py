@@ -12,7 +12,8 @@ def main(snakemake):
     tables = {Path(p).stem: read_parquet(p)[0] for p in snakemake.input
               if Path(p).parent.name == "tables" and Path(p).stem in cirne2001.TABLES}
     fig57 = any(Path(p).stem == cirne2001.NAS_FIGURE for p in snakemake.output)
-    cirne2001.make_figures(tables, Path(snakemake.output[0]).parent, fig57=fig57)
+    cirne2001.make_figures(tables, Path(snakemake.output[0]).parent, fig57=fig57,
+                           published=snakemake.params.settings["published"])
 
 
 smk.run(main, snakemake)

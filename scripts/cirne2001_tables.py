@@ -22,7 +22,7 @@ def main(snakemake):
         single = [read_parquet(p)[0] for p in inp.single]
         sweep = [read_parquet(p)[0] for p in inp.sweep]
         nas = [read_parquet(p)[0] for p in inp.nas]
-    tables = cirne2001.build_tables(single, sweep, s, nas)
+    tables = cirne2001.build_tables(single, sweep, s, nas, snakemake.params.model)
     meta = {"paper": cirne2001.PAPER, "seed_entropy": int(s["seed"]),
             "runs": len(single) + len(sweep) + len(nas)}
     dest = {Path(p).stem: p for p in snakemake.output}

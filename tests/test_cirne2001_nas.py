@@ -256,4 +256,5 @@ def test_table15_request_counts_from_the_configured_sizes():
     rows = N.scorecard_rows(N.table16(pd.DataFrame(), None, reason="x"),
                             N.table16_by_kind(pd.DataFrame(), None, reason="x"), pd.DataFrame(),
                             {"published": cfg["published"], "nas_validation": cfg["nas_validation"]})
-    assert [r["verdict"] for r in rows if r["item"] == "Table 15"] == ["holds"] * 5
+    # Table 15 is our configuration, not a result: no scorecard row (it would hold by construction)
+    assert [r for r in rows if r["item"] == "Table 15"] == []

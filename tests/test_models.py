@@ -152,15 +152,6 @@ def test_comparison_tables_and_scorecard(synthetic_log):
     assert "Table 8" in set(card["item"])
 
 
-def test_synthetic_cmin_rows():
-    from schedlab.models.compare import synthetic_rows
-
-    rows = synthetic_rows(seed=3, n_jobs=3000)
-    by = {r["condition"].split()[0]: r for r in rows}
-    assert by["unconditioned"]["verdict"] == "match"  # ~0.628 vs 0.626
-    assert by["c_min"]["reproduced"] > by["unconditioned"]["reproduced"] + 0.05
-
-
 def test_kth_reproduction(mirror):
     """Facts of the real KTH log the thesis also reports (Tables 6-7 are counts, not fits)."""
     from schedlab.swf import read_swf

@@ -28,7 +28,8 @@ SEED = 20010601
 
 @pytest.fixture(scope="module")
 def workload():
-    return moldable_workload(WorkloadParams(), 4000, SEED)
+    return moldable_workload(params_from_dict({"moldability": {"condition_on_request": True}}),
+                             4000, SEED)
 
 
 def test_downey_hand_values():
@@ -98,8 +99,10 @@ def test_rigid_samples_match_model():
 
 
 def test_moldability_marginals():
-    jobs, _ = moldable_workload(WorkloadParams(), 6000, SEED + 1)
+    jobs, _ = moldable_workload(params_from_dict({"moldability": {"condition_on_request": True}}),
+                                6000, SEED + 1)
     p = WorkloadParams().moldability
+    assert p.condition_on_request is False  # the default (evidence in schedlab.synth)
     # c_u: 5% ones, the rest ceil of a uniform-log conditioned on > 1
     assert abs((jobs["c_u"] == 1).mean() - p.p_cu1) < 0.015
     assert jobs["sigma"].min() >= 0
@@ -180,3 +183,34 @@ def test_cli_synth_writes_readable_files(tmp_path, capsys):
     assert set(alts["job_id"]) == set(jobs["job_id"])
     assert main(["synth", str(tmp_path / "x"), "--n-jobs", "0"]) == 2
     assert "argument --n-jobs: must be >= 1" in capsys.readouterr().err
+
+
+def test_kind_per_job_rounds_every_request_of_power_of_two_jobs():
+    """§5.3.2 reading: a power-of-2 job's requests are all powers of two (so at most 9 on 500
+    processors); a non-power-of-2 job's extra sizes are never rounded."""
+    p = params_from_dict({"moldability": {"kind": "per_job"}})
+    jobs, alts = moldable_workload(p, 4000, SEED + 2)
+    own = jobs.set_index("job_id")["procs"]
+    is_p2 = lambda x: (x & (x - 1)) == 0  # noqa: E731
+    a = alts.assign(user_p2=is_p2(own.loc[alts["job_id"]].to_numpy()))
+    assert is_p2(a.loc[a["user_p2"], "procs"]).all()
+    assert a[a["user_p2"]].groupby("job_id").size().max() <= 9
+    assert (~is_p2(a.loc[~a["user_p2"], "procs"])).any()
+    # per_request (default) rounds each size independently: power-of-2 jobs get odd sizes too
+    _, alts2 = moldable_workload(WorkloadParams(), 4000, SEED + 2)
+    b = alts2.assign(user_p2=is_p2(own.loc[alts2["job_id"]].to_numpy()))
+    assert (~is_p2(b.loc[b["user_p2"], "procs"])).any()
+    with pytest.raises(ConfigError, match="kind"):
+        params_from_dict({"moldability": {"kind": "sometimes"}})
+
+
+def test_arrival_factor_scales_the_rate_only():
+    fast, finfo = rigid_workload(WorkloadParams(), 3000, SEED)
+    slow, info = rigid_workload(params_from_dict({"rigid": {"arrival_factor": 0.5}}), 3000, SEED)
+    span = lambda j: j["submit"].iloc[-1] - j["submit"].iloc[0]  # noqa: E731
+    assert 1.7 < span(slow) / span(fast) < 2.3
+    assert np.array_equal(slow["estimate"], fast["estimate"])  # requested times unchanged
+    assert info["arrival_polynomial"] == finfo["arrival_polynomial"]
+    assert info["arrival_scale"] == pytest.approx(finfo["arrival_scale"] / 2)
+    with pytest.raises(ConfigError, match="arrival_factor"):
+        params_from_dict({"rigid": {"arrival_factor": 0}})

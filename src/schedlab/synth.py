@@ -35,19 +35,42 @@ Choices where the thesis is silent or ambiguous (each documented where it is mad
 * accuracy is gamma(alpha, scale beta) truncated to (0, 1] by redrawing (a = te/tr <= 1, §3.3.4).
 * A given c_min: the joint uniform-log's conditional law of log2 A is uniform (see
   :meth:`JointUniformLog.conditional_log2_range`), truncated to A >= c_min.
-* The user's request must be feasible (§5.1 lists it among the job's requests): by default
-  (``condition_on_request=True``) (c_min, A, sigma) are redrawn until c_min <= n <= c_max; after
-  ``max_redraws`` rounds the range is widened to include n (counted in
-  ``info["moldability"]["widened"]``). c_max is also capped at P. Evidence that Cirne did not
-  condition: §5.3.1 reports c_min = 1 in 62.6% of experiments, the unconditioned rate (62.8%);
-  conditioning gives about 78%. ``condition_on_request=False`` draws (c_min, A, sigma) once and
-  includes the user's request among the alternatives only when it lies in [c_min, c_max].
-* Alternatives: the user's n plus c_u - 1 sizes uniform on the integers of [c_min, c_max], each
-  turned into the closest power of two inside [c_min, c_max] with probability pb; duplicates
-  dropped, so v <= c_u (§3.4.1).
+* The user's request and the moldability range (§5.1 lists the user request among the job's
+  requests; whether (c_min, A, sigma) are drawn knowing n is not stated).
+  ``condition_on_request=False`` (default) draws (c_min, A, sigma) once and includes the user's
+  request among the alternatives only when it lies in [c_min, c_max] (the experiment driver
+  :mod:`schedlab.papers.cirne2001` always keeps it as one request); ``True`` redraws until
+  c_min <= n <= c_max; after ``max_redraws`` rounds the range is widened to include n (counted in
+  ``info["moldability"]["widened"]``). c_max is also capped at P. Evidence for the default (issue
+  23): §5.3.1 reports c_min = 1 in 62.6% of the experiments — unconditioned draws give 62.6%,
+  conditioned 78%; and single-target experiments (attribution table, 150-175 experiments on
+  1,000-job workloads, same seeds) give SA/user 0.480 / best/user 0.412 / SA/best 1.166
+  unconditioned against 0.568 / 0.487 / 1.167 conditioned (thesis Table 13: 0.497 / 0.439 /
+  1.131).
+* Alternatives: the user's n plus c_u - 1 sizes uniform on the integers of [c_min, c_max], turned
+  into the closest power of two inside [c_min, c_max]; duplicates dropped, so v <= c_u (§3.4.1).
+  Which sizes are rounded is ambiguous. §3.4.1: "a chosen partition size is turned into its
+  closest power-of-2 with probability pb" (``kind="per_request"``: each size, independently).
+  §5.3.2: "there are no power-of-2 jobs with nu > 9 ... power-of-2 jobs cannot have more than 9
+  requests (1, 2, 4, ..., 256)", which holds only if a power-of-2 job's requests are all powers
+  of two (``kind="per_job"``: the sizes of a job whose user request is a power of two are all
+  rounded, the others' never). Evidence (cirne2001 generator_check table, 20,000 jobs): per
+  request gives power-of-2 targets with up to 14-15 requests, nu = 2 for 27% and sum(1/nu)/J =
+  0.35; per job gives at most 7-8, 32% and 0.40 (thesis: 9, 37.1%, 0.448, §5.2-5.3.2). Neither
+  reaches the thesis' nu statistics (the c_u discretisation is another unstated choice); the
+  SA/user attribution is in the report's attribution table.
 * Closest power of two = 2**round(log2 n) (ties impossible for integers > 2; 3 -> 4).
 * Arrivals: a non-homogeneous Poisson process with the polynomial's rate (clipped at 0), by
   thinning. The polynomials are in arrivals per minute (see :mod:`schedlab.models.arrival`).
+  Arrival rate: integrated over a day, Table 3's polynomials give about twice the job counts of
+  the thesis' own logs (Table 1 jobs / Table 2 days: ANL 196 vs 102.5, CTC 457 vs 234, KTH 76 vs
+  38, SDSC 208 vs 109 jobs/day on the origin machine; ``arrival_factor = 0.5`` matches them
+  within 4%). Whether Cirne simulated the printed polynomials or the logs' rates is not stated;
+  ``arrival_factor`` (default 1.0, as printed) multiplies the rate only. Evidence from his own
+  results (whole 10,000-job runs, user requests, one workload per polynomial): the geometric mean
+  turn-around of the user request is about 3,300 s as printed vs about 1,300 s at 0.5 (Table 13:
+  2,878 s), so the default keeps the polynomials as printed; the attribution table of the report
+  gives SA/user under both.
 """
 
 from __future__ import annotations
@@ -82,6 +105,9 @@ class RigidParams:
     alpha_a: float = 0.6                                            # accuracy gamma shape
     beta_a: float = 0.6                                             # accuracy gamma scale
     kappa_L: float = 1.0                                            # load multiplier (§3.5)
+    # multiplies the arrival rate only (not the requested time): 1.0 reads Table 3 as arrivals
+    # per minute (as printed; see the module docstring "Arrival rate" for the 0.5 reading)
+    arrival_factor: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -95,7 +121,8 @@ class MoldabilityParams:
     mu_sigma: float = 1.209
     sd_sigma: float = 1.132
     kappa_sigma: float = 1.0  # multiplies mu_sigma (§6.2.2)
-    condition_on_request: bool = True  # redraw until c_min <= n <= c_max (module docstring)
+    condition_on_request: bool = False  # True: redraw until c_min <= n <= c_max (docstring)
+    kind: str = "per_request"  # power-of-2 rounding of the alternatives (module docstring)
     max_redraws: int = 200
 
 
@@ -155,9 +182,11 @@ def validate_params(p: WorkloadParams) -> None:
         (0 <= r.pb <= 1, "rigid.pb must be in [0, 1]"),
         (r.alpha_a > 0 and r.beta_a > 0, "rigid.alpha_a and beta_a must be > 0"),
         (r.kappa_L > 0, "rigid.kappa_L must be > 0"),
+        (r.arrival_factor > 0, "rigid.arrival_factor must be > 0"),
         (len(r.arrival) > 0, "rigid.arrival needs at least one polynomial"),
         (0 <= m.p_cu1 <= 1, "moldability.p_cu1 must be in [0, 1]"),
         (m.sd_sigma >= 0 and m.kappa_sigma > 0, "moldability sd_sigma >= 0, kappa_sigma > 0"),
+        (m.kind in ("per_request", "per_job"), "moldability.kind must be per_request or per_job"),
     ]
     for ok, msg in checks:
         if not ok:
@@ -224,7 +253,7 @@ def rigid_workload(params: WorkloadParams, n_jobs: int,
     rng = np.random.default_rng(s_arr)
     which = int(rng.integers(len(r.arrival)))
     poly = r.arrival[which]
-    t = arrival_instants(poly, P / poly.procs * r.kappa_L, n_jobs, rng)
+    t = arrival_instants(poly, P / poly.procs * r.kappa_L * r.arrival_factor, n_jobs, rng)
     rng = np.random.default_rng(s_job)
     n = r.n.sample_int(rng, n_jobs, high=P)
     to_p2 = rng.uniform(size=n_jobs) < r.pb
@@ -247,7 +276,8 @@ def rigid_workload(params: WorkloadParams, n_jobs: int,
         "cancel_time": np.where(cancelled, submit + lag, np.nan),
         "te": te, "tr": tr, "accuracy": a,
     })
-    info = {"arrival_polynomial": poly.name, "arrival_scale": P / poly.procs * r.kappa_L,
+    info = {"arrival_polynomial": poly.name,
+            "arrival_scale": P / poly.procs * r.kappa_L * r.arrival_factor,
             "entropy": str(ss.entropy), "spawn_key": list(ss.spawn_key), "n_jobs": n_jobs}
     return jobs, info
 
@@ -282,7 +312,8 @@ def _moldability_draws(n: np.ndarray, P: int, m: MoldabilityParams,
         todo = todo[~ok]
     widened = np.zeros(k, bool)
     if not m.condition_on_request:
-        return cmin, A, sig, cmax, widened
+        # a machine smaller than c_min caps c_max below it: the range keeps c_max only
+        return np.minimum(cmin, cmax), A, sig, cmax, widened
     widened[todo] = True
     cmin[todo] = np.minimum(cmin[todo], n[todo])
     cmax[todo] = np.maximum(cmax[todo], n[todo])
@@ -324,14 +355,24 @@ def apply_moldability(jobs: pd.DataFrame, params: WorkloadParams,
     p2 = np.where(p2 > hi, p2 // 2, p2)
     p2 = np.where(p2 < lo, p2 * 2, p2)
     inside = (p2 >= lo) & (p2 <= hi)
-    size = np.where((rng.uniform(size=owner.size) < params.rigid.pb) & inside, p2, size)
+    coin = rng.uniform(size=owner.size) < params.rigid.pb
+    if m.kind == "per_job":  # a power-of-2 job's requests are all powers of two; others never
+        coin = (n[owner] & (n[owner] - 1)) == 0
+    size = np.where(coin & inside, p2, size)
     user = np.arange(k)
     if not m.condition_on_request:
         user = user[(cmin <= n) & (n <= cmax)]
         # keep c_u choices: a user request outside the range is replaced by one more draw
         more = np.setdiff1d(np.arange(k), user)
         owner = np.concatenate([owner, more])
-        size = np.concatenate([size, rng.integers(cmin[more], cmax[more] + 1)])
+        extra_n = rng.integers(cmin[more], cmax[more] + 1)
+        if m.kind == "per_job":  # the replacement size of a power-of-2 job is one too
+            q = closest_power_of_two(extra_n)
+            q = np.where(q > cmax[more], q // 2, q)
+            q = np.where(q < cmin[more], q * 2, q)
+            ok = (q >= cmin[more]) & (q <= cmax[more]) & ((n[more] & (n[more] - 1)) == 0)
+            extra_n = np.where(ok, q, extra_n)
+        size = np.concatenate([size, extra_n])
     alt_owner = np.concatenate([user, owner])
     alt_n = np.concatenate([n[user], size])
     alts = pd.DataFrame({"i": alt_owner, "procs": alt_n}).drop_duplicates()

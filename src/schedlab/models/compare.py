@@ -171,22 +171,3 @@ def scorecard_rows(tables: dict[str, pd.DataFrame], fits: dict[str, dict[str, di
                               not_run_reason=OFFLINE if trace not in fits else None,
                               check=uncommon_day_excluded))
     return rows
-
-
-def synthetic_rows(seed: int = 20010601, n_jobs: int = 10000) -> list[dict[str, Any]]:
-    """§5.3.1 reports c_min = 1 for 62.6% of its experiments: compare with our moldability model
-    in both readings of the user-request constraint (see :mod:`schedlab.synth`)."""
-    from ..synth import moldable_workload, params_from_dict
-
-    rows = []
-    for cond in (True, False):
-        p = params_from_dict({"moldability": {"condition_on_request": cond}})
-        jobs, _ = moldable_workload(p, n_jobs, seed)
-        frac = float((jobs["c_min"] == 1).mean())
-        reading = ("c_min <= n <= c_max enforced (default)" if cond
-                   else "unconditioned draws (condition_on_request: false)")
-        rows.append(value_row(
-            PAPER, "§5.3.1", "fraction of jobs with c_min = 1", reading, 0.626, frac, "fraction",
-            0.05, f"{n_jobs} synthetic jobs, seed {seed}; the unconditioned rate of Table 12's "
-            "c_min model is rho = 0.628"))
-    return rows

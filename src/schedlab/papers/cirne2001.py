@@ -31,6 +31,14 @@ turn-around is read from the corresponding fork (SA is deterministic given the s
 per workload (``targets_per_workload``) are an option; the thesis used one target per 10,000-job
 workload (equivalent in expectation; ours are correlated within a workload, which the bootstrap
 resamples by workload).
+Why not the engine's ``simulate_from``: a fork there rebuilds an engine over every future arrival
+(O(workload) per fork) and ``sync`` re-places the waiting jobs from scratch, which is not the
+conservative schedule at that instant; so :class:`CBMachine` keeps its own event loop but uses the
+engine's :class:`~schedlab.sim.profile.Profile` and compression (issue 23). Measured (CPU seconds,
+ANL polynomial, 1,000-job workload, 25 targets, Theorem-1 check on): 82.8 s before, 11.4 s after
+(0.30 -> 2.2 experiments per CPU-second), identical results; a whole 3,000-job KTH run: 7.75 ->
+0.66 s (user requests), 12.9 -> 2.35 s (SA). The cost of an experiment is dominated by the forks,
+each simulating the target's wait, so it grows with the load the target meets.
 
 Choices where the thesis is silent (documented, see also :mod:`schedlab.sim.schedulers.sa`):
 targets are drawn uniformly among jobs that are not cancelled (a cancelled job has no turn-around);
@@ -43,6 +51,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,7 +59,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
-from ..sim.schedulers.sa import INF, first_fit, load_per_processor, sacb_select, sag_select
+from ..sim.profile import Profile
+from ..sim.schedulers.sa import INF, load_per_processor, sacb_select, sag_select
 
 PAPER = "cirne2001"
 _COMPLETE, _CANCEL = 0, 1
@@ -136,7 +146,13 @@ class CBMachine:
     with its user request (``policy="user"``) or the request SA picks (``policy="sa"``);
     ``overrides[k]`` forces job k's request (a global alternative index, or ``"sa"``/``"user"``).
 
-    ``sa_version``: ``"cb"`` (SAcb, Figure 5) or ``"g"`` (SAg: one forked simulation per request)."""
+    ``sa_version``: ``"cb"`` (SAcb, Figure 5) or ``"g"`` (SAg: one forked simulation per request).
+
+    The availability list is the engine's :class:`~schedlab.sim.profile.Profile` (plain lists,
+    first fit, ``earliest_move``) and compression is the engine's
+    :meth:`~schedlab.sim.schedulers.conservative.Conservative._compress` loop with its exact
+    pruning, so schedules equal the engine's (tests/test_sa.py); forks copy two lists and the
+    queue (issue 23: 5-9x faster than the earlier numpy profile, measured in the report)."""
 
     def __init__(self, wl: Workload, machine_procs: int, policy: str = "user",
                  sa_version: str = "cb", first_job: int = 0) -> None:
@@ -146,12 +162,12 @@ class CBMachine:
         self.overrides: dict[int, Any] = {}
         # first_job > 0: an empty machine at that job's arrival (earlier jobs are never simulated)
         self.now = float(wl.submit[first_job]) if wl.n_jobs else 0.0
-        self.t = np.array([self.now])
-        self.f = np.array([machine_procs], dtype=np.int64)
+        self.profile = Profile(machine_procs, self.now)
         self.next_arrival = first_job
         self.arrivals = True
         self.te_is_tr = False  # SAg's simulations: every job runs for its requested time
         self.fixpoint = False  # compression: one pass (default) or passes until no job moves
+        self.dirty = False  # capacity was released since the last compression
         self.res: dict[int, list] = {}  # waiting job -> [start, end, procs, alt]; arrival order
         self.running: dict[int, list] = {}  # job -> [start, reserved end, procs, alt]
         self.events: list[tuple[float, int, int]] = []  # (time, kind, job)
@@ -162,47 +178,28 @@ class CBMachine:
         self.end = np.full(n, np.nan)
         self.cancelled = np.zeros(n, dtype=bool)
         self.first_reservation = np.full(n, np.nan)  # conservative: a job never starts later
-        self._horizon = self.now  # end of the capacity freed since the last compression
 
     # -- profile -----------------------------------------------------------------------------
-    def _breakpoint(self, x: float) -> None:
-        i = int(np.searchsorted(self.t, x, side="right")) - 1
-        if self.t[i] != x:
-            self.t = np.insert(self.t, i + 1, x)
-            self.f = np.insert(self.f, i + 1, self.f[i])
+    @property
+    def t(self) -> list:
+        """Availability list: period starts (from now on)."""
+        return self.profile.t
 
-    def _add(self, s: float, e: float, delta: int) -> None:
-        """Add ``delta`` free processors over [s, e)."""
-        self._breakpoint(s)
-        if e < INF:
-            self._breakpoint(e)
-        i0 = int(np.searchsorted(self.t, s, side="left"))
-        i1 = int(np.searchsorted(self.t, e, side="left")) if e < INF else len(self.t)
-        self.f[i0:i1] += delta
-        if delta < 0 and self.f[i0:i1].min() < 0:
-            raise RuntimeError(f"over-allocation at t={s}")  # a bug, never user input
-
-    def _trim(self) -> None:
-        i = int(np.searchsorted(self.t, self.now, side="right")) - 1
-        if i > 0:
-            self.t, self.f = self.t[i:].copy(), self.f[i:].copy()
-        self.t[0] = self.now
-        keep = np.empty(len(self.f), dtype=bool)
-        keep[0] = True
-        np.not_equal(self.f[1:], self.f[:-1], out=keep[1:])
-        if not keep.all():
-            self.t, self.f = self.t[keep], self.f[keep]
+    @property
+    def f(self) -> list:
+        """Availability list: free processors per period."""
+        return self.profile.free
 
     def availability(self) -> tuple[np.ndarray, np.ndarray]:
         """The availability list (period starts, free processors) from now on."""
-        return self.t.copy(), self.f.copy()
+        return np.array(self.profile.t, dtype=float), np.array(self.profile.free, dtype=np.int64)
 
     # -- forks -------------------------------------------------------------------------------
     def fork(self) -> CBMachine:
         """An independent copy of the current state (the workload arrays are shared, read-only)."""
         m = object.__new__(CBMachine)
         m.__dict__.update(self.__dict__)
-        m.t, m.f = self.t.copy(), self.f.copy()
+        m.profile = self.profile.copy()
         m.overrides = dict(self.overrides)
         m.res = {k: list(v) for k, v in self.res.items()}
         m.running = {k: list(v) for k, v in self.running.items()}
@@ -236,57 +233,22 @@ class CBMachine:
 
     def sa_choice(self, k: int):
         """SA's choice for job k on the current state (SAcb or SAg)."""
+        if self.dirty and self.res:
+            self._compress()
         r = self.wl.alts(k)
         procs, est = self.wl.alt_procs[r.start:r.stop], self.wl.alt_est[r.start:r.stop]
         if self.sa_version == "cb":
-            return sacb_select(self.t, self.f, procs, est)
+            return sacb_select(self.profile.t, self.profile.free, procs, est)
         return sag_select(procs, lambda i: self.expected_completion(k, r.start + i))
 
     def _place(self, k: int, alt: int) -> None:
         p, est = int(self.wl.alt_procs[alt]), float(self.wl.alt_est[alt])
-        s = first_fit(self.t, self.f, p, est, self.now)
-        self._add(s, s + est, -p)
+        s = self.profile.earliest_start(p, est, self.now)
+        self.profile.reserve(s, est, p)
         self.res[k] = [s, s + est, p, alt]
         self.chosen[k] = alt
         self.first_reservation[k] = s
         heapq.heappush(self.starts, (s, k))
-
-    def _first_movable(self, keys: list[int], horizon: float) -> tuple[int, float]:
-        """The first job in ``keys`` that can start earlier, and its new start ((-1, nan) if none).
-
-        Cheap vectorised necessary conditions select candidates; each is then checked exactly, in
-        order, on the profile up to its reservation (beyond it the job's own slot guarantees the
-        processors, so the profile is cut there and treated as fully free)."""
-        if not keys:
-            return -1, math.nan
-        t, f, now = self.t, self.f, self.now
-        n_h = int(np.searchsorted(t, horizon, side="left"))
-        if n_h == 0:
-            return -1, math.nan
-        res = self.res
-        st = np.fromiter((res[k][0] for k in keys), float, len(keys))
-        en = np.fromiter((res[k][1] for k in keys), float, len(keys))
-        pr = np.fromiter((res[k][2] for k in keys), np.int64, len(keys))
-        idx = np.searchsorted(t, st, side="left")
-        before = f[np.maximum(idx - 1, 0)]
-        cm = np.maximum.accumulate(f[:n_h])
-        reach = cm[np.clip(np.minimum(idx, n_h) - 1, 0, None)]
-        dur = en - st
-        cand = np.flatnonzero((st > now) & (idx > 0)
-                              & ((before >= pr) | ((dur <= st - now) & (reach >= pr))))
-        for j in cand:
-            i, p, s, d = int(idx[j]), int(pr[j]), float(st[j]), float(dur[j])
-            fi = f[:i]
-            ok = np.flatnonzero(fi >= p)  # possible window starts (period indices before s)
-            if ok.size == 0:
-                continue
-            nb = np.flatnonzero(fi < p)  # blocking periods; a run ends at the next one, or at s
-            ends = np.append(t[nb], s)[np.searchsorted(nb, ok)]
-            c = np.maximum(t[ok], now)
-            fit = np.flatnonzero((ends >= s) | (ends - c >= d))
-            if fit.size:
-                return int(j), float(c[fit[0]])
-        return -1, math.nan
 
     def _compress(self) -> None:
         """Compression after an early end (§2.2.1): each waiting job, in submission order, is taken
@@ -294,32 +256,35 @@ class CBMachine:
         pass, as the engine's :class:`~schedlab.sim.schedulers.conservative.Conservative` and
         Mu'alem & Feitelson; ``fixpoint=True`` repeats passes until no job moves).
 
-        Exact pruning (:meth:`_first_movable`): a new window must start before ``_horizon`` —
-        capacity released since a job was last checked lies before it — and either reach the
-        job's reservation with its processors free just before it, or fit wholly before it."""
-        pass_releases = self.now
+        Exact pruning (the engine's): a job can start before its reservation ``s`` only at a time
+        before ``s`` with its processors free; unless the step just before ``s`` has them, only in
+        a window of its whole estimate lying before ``s``."""
+        self.dirty = False
+        p, now = self.profile, self.now
         while True:
-            keys = list(self.res)
-            pos, moved_any = 0, False
-            while pos < len(keys):
-                j, ns = self._first_movable(keys[pos:], self._horizon)
-                if j < 0:
-                    break
-                k = keys[pos + j]
-                s, e, p, alt = self.res[k]
-                self._add(s, e, p)
-                self._add(ns, ns + (e - s), -p)
-                self.res[k] = [ns, ns + (e - s), p, alt]
-                heapq.heappush(self.starts, (ns, k))
-                self._horizon = max(self._horizon, e)  # its old slot is free now
-                pass_releases = max(pass_releases, e)
-                moved_any = True
-                pos += j + 1
-            if not (self.fixpoint and moved_any):
-                # jobs checked before a release of this pass may use it at the next compression
-                self._horizon = pass_releases if not self.fixpoint else self.now
+            moved = False
+            t, free = p.t, p.free
+            for k, r in self.res.items():
+                s, e, procs = r[0], r[1], r[2]
+                if s <= now:
+                    continue
+                d = e - s
+                i = bisect_left(t, s)
+                latest = None
+                if free[i - 1] < procs:
+                    if d > s - now or max(free[:i]) < procs:
+                        continue
+                    latest = s - d
+                s2 = p.earliest_move(procs, d, s, latest)
+                if s2 != s:
+                    p.release(s, d, procs)
+                    p.reserve(s2, d, procs)
+                    r[0], r[1] = s2, s2 + d
+                    heapq.heappush(self.starts, (s2, k))
+                    moved = True
+                t, free = p.t, p.free
+            if not (self.fixpoint and moved):
                 return
-            pass_releases = self.now
 
     def _next_time(self) -> float:
         cand = INF
@@ -344,15 +309,14 @@ class CBMachine:
             self.end[k] = now
             self.cancelled[k] = how == _CANCEL
             if rend > now:
-                self._add(now, rend, p)
-                self._horizon = max(self._horizon, rend)
+                self.profile.release(now, rend - now, p)
                 return True
             return False
         if how == _CANCEL and k in self.res:
             s, e, p, _ = self.res.pop(k)
             self.cancelled[k] = True
-            self._add(s, e, p)
-            self._horizon = max(self._horizon, e)
+            b = max(s, now)
+            self.profile.release(b, e - b, p)
             return True
         return False
 
@@ -362,6 +326,8 @@ class CBMachine:
         or once job ``until_started`` has started; otherwise runs to the end, or until the next
         event would come after ``deadline`` (False)."""
         wl = self.wl
+        submit, cancel = wl.submit, wl.cancel
+        n = wl.n_jobs
         while True:
             if until_started is not None and not math.isnan(self.start[until_started]):
                 return True
@@ -370,22 +336,23 @@ class CBMachine:
                 return False
             if tn > self.now:
                 self.now = tn
-                self._trim()
-            changed = False
+                self.profile.advance(tn)
             while self.events and self.events[0][0] <= tn:
                 _, how, k = heapq.heappop(self.events)
-                changed |= self._free_job(k, how)
-            if changed and self.res:
-                self._compress()
-            while self.arrivals and self.next_arrival < wl.n_jobs and \
-                    wl.submit[self.next_arrival] <= tn:
+                if self._free_job(k, how):
+                    self.dirty = True
+            if self.dirty:
+                if self.res:
+                    self._compress()
+                self.dirty = False
+            while self.arrivals and self.next_arrival < n and submit[self.next_arrival] <= tn:
                 k = self.next_arrival
                 if k == stop_before:
                     return True
                 self.next_arrival += 1
                 self._place(k, self.choose(k))
-                if wl.cancel[k] < INF:
-                    heapq.heappush(self.events, (float(wl.cancel[k]), _CANCEL, k))
+                if cancel[k] < INF:
+                    heapq.heappush(self.events, (float(cancel[k]), _CANCEL, k))
             while self.starts and self.starts[0][0] <= tn:
                 s, k = heapq.heappop(self.starts)
                 r = self.res.get(k)
@@ -649,9 +616,24 @@ def _gm_rows(df: pd.DataFrame, cols: dict[str, str], rng: np.random.Generator, r
 
 def table13(df: pd.DataFrame, rng: np.random.Generator, resamples: int = 1000,
             confidence: float = 0.95) -> pd.DataFrame:
-    """Table 13: geometric mean of the target's turn-around time, best / SA / user request."""
-    return pd.DataFrame(_gm_rows(df, {"best": "best_tt", "sa": "sa_tt", "user": "user_tt"}, rng,
-                                 resamples, confidence))
+    """Table 13: geometric mean of the target's turn-around time, best / SA / user request, and
+    the ratios SA/user, best/user, SA/best: the geometric mean of per-experiment ratios (equal to
+    the ratio of the geometric means, the experiments being paired), with a bootstrap CI that
+    resamples whole workloads."""
+    rows = _gm_rows(df, {"best": "best_tt", "sa": "sa_tt", "user": "user_tt"}, rng, resamples,
+                    confidence)
+    for label, (a, b) in RATIOS.items():
+        r = np.maximum(df[f"{a}_tt"].to_numpy(float), FLOOR_S) / np.maximum(
+            df[f"{b}_tt"].to_numpy(float), FLOOR_S)
+        gm, lo, hi = geomean_ci(r, df["workload"], rng, resamples, confidence)
+        rows.append({"request": label, "geomean_s": gm, "ci_low": lo, "ci_high": hi,
+                     "n": len(df)})
+    out = pd.DataFrame(rows)
+    out["unit"] = np.where(out["request"].str.contains("/"), "ratio", "s")
+    return out
+
+
+RATIOS = {"sa/user": ("sa", "user"), "best/user": ("best", "user"), "sa/best": ("sa", "best")}
 
 
 def table14(df: pd.DataFrame) -> pd.DataFrame:
@@ -845,6 +827,25 @@ def run_sweep(s: dict[str, Any], param: str, w: int, model: dict[str, Any] | Non
     return pd.concat([r[0] for r in runs], ignore_index=True), meta
 
 
+def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
+                             model: dict[str, Any] | None = None
+                             ) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Workload ``w`` of the attribution experiment (config ``attribution``): the single-target
+    experiments with the synthetic-model overrides of ``reading`` applied on top of ``model``
+    (same seeds for every reading: common random numbers)."""
+    att = s.get("attribution") or {}
+    readings = att.get("readings") or {}
+    if reading not in readings:
+        raise ConfigError(f"{PAPER}: attribution.readings has no reading {reading!r}")
+    sub = _merge(s, {"single_target": {
+        "jobs_per_workload": int(att.get("jobs_per_workload", 1000)),
+        "targets_per_workload": int(att.get("targets_per_workload", 25)),
+        "experiments": int(att.get("workloads", 1)) * int(att.get("targets_per_workload", 25))}})
+    df, meta = run_single_workload(sub, w, _merge(model or {}, readings[reading] or {}))
+    df.insert(0, "reading", reading)
+    return df, {**meta, "reading": reading, "overrides": readings[reading]}
+
+
 def inline_runs(s: dict[str, Any], model: dict[str, Any] | None = None
                 ) -> tuple[list[pd.DataFrame], list[pd.DataFrame]]:
     """Every single-target workload and sweep run in this process (the quick profile's one job)."""
@@ -858,7 +859,8 @@ def inline_runs(s: dict[str, Any], model: dict[str, Any] | None = None
 # Table assembly
 # --------------------------------------------------------------------------------------------------
 TABLES = ("experiments", "table13", "table14", "table18", "breakdowns", "emergent", "sweep",
-          "sigma_distribution", "nas_experiments", "table15", "table16", "table16_by_kind")
+          "sigma_distribution", "nas_experiments", "table15", "table16", "table16_by_kind",
+          "generator_check")
 SCENARIOS = {"sa_static": ("sa", "D_static"), "sa_adaptive": ("sa_adaptive", "D_adaptive"),
              "user_static": ("user", "D_static"), "user_adaptive": ("user_adaptive", "D_adaptive")}
 
@@ -896,9 +898,11 @@ def sigma_distribution(sweep: pd.DataFrame) -> pd.DataFrame:
 
 
 def build_tables(single: list[pd.DataFrame], sweep: list[pd.DataFrame], s: dict[str, Any],
-                 nas: list[pd.DataFrame] | None = None) -> dict[str, pd.DataFrame]:
+                 nas: list[pd.DataFrame] | None = None, model: dict[str, Any] | None = None
+                 ) -> dict[str, pd.DataFrame]:
     """All tables of the reproduction from the per-workload run frames (and the per-log NAS
     validation frames of :mod:`schedlab.papers.cirne2001_nas`)."""
+    from .cirne2001_checks import generator_check
     from .cirne2001_nas import nas_tables
 
     exp = pd.concat(single, ignore_index=True).sort_values(["workload", "job_id"],
@@ -924,6 +928,9 @@ def build_tables(single: list[pd.DataFrame], sweep: list[pd.DataFrame], s: dict[
         "sigma_distribution": sigma_distribution(sw) if not sw.empty else pd.DataFrame(),
         **nas_tables(nas or [], s, np.random.default_rng(
             np.random.SeedSequence(int(s["seed"]), spawn_key=(5,)))),
+        "generator_check": generator_check(s["published"]["generator"], s["machine_procs"],
+                                           int(s.get("generator_check_jobs", 20000)),
+                                           int(s["seed"]), model),
     }
 
 
@@ -964,7 +971,15 @@ def _ecdf(ax: Any, x: np.ndarray, label: str) -> None:
         ax.step(x, np.arange(1, x.size + 1) / x.size, where="post", label=label)
 
 
-def _breakdown_figure(bd: pd.DataFrame, factor: str, measure: str, title: str):
+FACTOR_UNITS = {"L": "L, sequential execution time [s]", "A": "A, average parallelism [processors]",
+                "sigma": "sigma (Downey) [dimensionless]", "c_min": "c_min [processors]",
+                "c_max": "c_max [processors]", "kind": "kind of partition size",
+                "accuracy": "accuracy a = te/tr [fraction]", "nu": "nu, number of requests",
+                "D": "load per processor D [s]"}
+
+
+def _breakdown_figure(bd: pd.DataFrame, factor: str, measure: str, title: str,
+                      published: dict[str, Any] | None = None):
     from ..plotting import new_figure
 
     fig, axes = new_figure(1, 2, width=5.5)
@@ -982,19 +997,27 @@ def _breakdown_figure(bd: pd.DataFrame, factor: str, measure: str, title: str):
                              marker="o", capsize=2, label=req)
     for ax in axes:
         ax.set_xticks(range(len(order)), order, rotation=60, fontsize=6)
-        ax.set_xlabel(factor)
-        ax.legend()
+        ax.set_xlabel(f"{FACTOR_UNITS.get(factor, factor)} (decile)")
+    if published and measure == "tt":  # the thesis' overall ratios (Table 13) as references
+        p13 = published["table13_geomean_tt_s"]
+        for req, ls in (("sa", "--"), ("best", ":")):
+            axes[1].axhline(p13[req] / p13["user"], color="black", ls=ls, lw=0.9,
+                            label=f"published overall {req}/user (Table 13)")
+    for ax in axes:
+        ax.legend(fontsize=6)
     axes[0].set_yscale("log")
     axes[0].set_ylabel(f"(a) geometric mean {_LABEL[measure]}")
-    axes[1].set_ylabel("(b) relative to the user request")
+    axes[1].set_ylabel("(b) relative to the user request [ratio]")
     axes[1].axhline(1.0, color="grey", lw=0.8)
     fig.suptitle(title)
     return fig
 
 
-def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = False) -> None:
+def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = False,
+                 published: dict[str, Any] | None = None) -> None:
     """Write every figure of :data:`FIGURES` (PNG + PDF) into ``outdir``, and Figure 57 (NAS
-    validation, :data:`NAS_FIGURE`) when ``fig57``."""
+    validation, :data:`NAS_FIGURE`) when ``fig57``; ``published`` (config ``published``) values
+    are drawn on the same axes, labelled "published"."""
     from pathlib import Path
 
     from ..plotting import new_figure, save_figure
@@ -1004,15 +1027,21 @@ def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = Fal
     fig, ax = new_figure()
     for req in ("sa", "best"):
         _ecdf(ax, exp[f"{req}_tt"] / exp["user_tt"], req)
+    if published:  # Table 14: SA better in 45.8%, worse in 8.8% -> the ECDF just below / at 1
+        sa14 = published["table14_share_pct"]["sa"]
+        ax.plot([0.999, 1.0], [sa14["better"] / 100, 1 - sa14["worse"] / 100], "kx", ms=7,
+                label="published SA (Table 14)")
+        ax.plot([0.999], [published["table14_share_pct"]["best"]["better"] / 100], "k+", ms=9,
+                label="published best (Table 14)")
     ax.set_xscale("log")
-    ax.set_xlabel("relative turn-around time (adaptive / user request)")
+    ax.set_xlabel("relative turn-around time (adaptive / user request) [ratio]")
     ax.set_ylabel("fraction of experiments")
     ax.legend()
     ax.set_title("Figure 38 - distribution of relative turn-around time")
     save_figure(fig, out / "fig38_relative_tt_distribution")
     for name, (factor, measure) in BREAKDOWN_FIGURES.items():
         title = f"Figure {name[3:5]} - {_LABEL[measure].split(' [')[0]} by {factor}"
-        save_figure(_breakdown_figure(bd, factor, measure, title), out / name)
+        save_figure(_breakdown_figure(bd, factor, measure, title, published), out / name)
     fig, ax = new_figure()
     g = bd[(bd["factor"] == "D") & (bd["measure"] == "wait_over_tt")].sort_values("bin_median")
     ax.plot(g["bin_median"], g["geomean"], marker="o", label="user request")
@@ -1038,6 +1067,9 @@ def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = Fal
     fig, ax = new_figure()
     _ecdf(ax, exp["D_static"], "static workload")
     _ecdf(ax, exp["D_adaptive"], "adaptive workload")
+    if published:
+        ax.plot([5e5], [published["fig59_D_below_500k_fraction"]], "ko",
+                label="published: 60% below D = 500,000 s")
     ax.set_xscale("symlog")
     ax.set_xlabel("load per processor D at the target's arrival [s]")
     ax.set_ylabel("fraction of experiments")
@@ -1059,11 +1091,14 @@ def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = Fal
                              yerr=_yerr(h["relative_tt"], h["rel_ci_low"], h["rel_ci_high"]),
                              marker="o", capsize=2,
                              label="SA / user")
+            if published and param == "kappa_L":
+                axes[1].plot([0.5], [published["fig63_relative_tt_kappa_L_0_5"]], "ks",
+                             label="published (§6.2.1: 0.27)")
         axes[0].set_yscale("log")
         axes[0].set_ylabel("(a) geometric mean turn-around time [s]")
-        axes[1].set_ylabel("(b) relative turn-around time")
+        axes[1].set_ylabel("(b) relative turn-around time [ratio]")
         for ax in axes:
-            ax.set_xlabel(param)
+            ax.set_xlabel(f"{param} (multiplier) [dimensionless]")
             ax.legend()
         fig.suptitle(f"Figure {fig_no} - all jobs SA vs all jobs user request")
         save_figure(fig, out / name)
@@ -1071,7 +1106,7 @@ def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = Fal
     sd = tables["sigma_distribution"]
     for v, h in (sd.groupby("kappa_sigma") if not sd.empty else []):
         ax.plot(h["sigma"], h["quantile"], label=f"kappa_sigma = {v:g}")
-    ax.set_xlabel("sigma")
+    ax.set_xlabel("sigma (Downey) [dimensionless]")
     ax.set_ylabel("cumulative fraction of jobs")
     ax.legend()
     ax.set_title("Figure 64 - distributions of sigma")
@@ -1081,7 +1116,7 @@ def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = Fal
     if not h.empty:
         for pol in ("user", "sa"):
             ax.plot(h["value"], h[f"{pol}_offered_load"], marker="o", label=pol)
-    ax.set_xlabel("kappa_sigma")
+    ax.set_xlabel("kappa_sigma (multiplier of mu_sigma) [dimensionless]")
     ax.set_ylabel("processor-seconds used / (P x arrival span)")
     ax.legend()
     ax.set_title("Figure 65 - offered load as a function of kappa_sigma")
@@ -1095,117 +1130,181 @@ def make_figures(tables: dict[str, pd.DataFrame], outdir: str, fig57: bool = Fal
 # --------------------------------------------------------------------------------------------------
 # Scorecard
 # --------------------------------------------------------------------------------------------------
-def _gm(t: pd.DataFrame, req: str) -> float:
-    r = t[t["request"] == req]["geomean_s"]
+def _gm(t: pd.DataFrame, req: str, col: str = "geomean_s") -> float:
+    r = t[t["request"] == req][col] if len(t) else []
     return float(r.iloc[0]) if len(r) else math.nan
 
 
+def _ci_note(t: pd.DataFrame, req: str, fmt: str = ".0f") -> str:
+    lo, hi = _gm(t, req, "ci_low"), _gm(t, req, "ci_high")
+    return "" if math.isnan(lo) else f"95% CI [{lo:{fmt}}, {hi:{fmt}}]"
+
+
 def scorecard(tables: dict[str, pd.DataFrame], s: dict[str, Any]) -> pd.DataFrame:
-    """Published vs reproduced (Tables 13, 14, 16, 18; chapter 6 claims)."""
-    from ..scorecard import claim_row, scorecard_frame, value_row
+    """Published vs reproduced (Tables 13, 14, 16, 18; Figures 39-66 claims). Claims are checked by
+    the named functions of :mod:`schedlab.papers.cirne2001_checks`; tolerances come from config
+    ``tolerance:`` (a number or {default, <item>: value})."""
+    from ..scorecard import claim_row, scorecard_frame, tolerance_for, value_row
+    from . import cirne2001_checks as K
 
     pub = s["published"]
+    tol_cfg = s.get("tolerance")
+
+    def tol(item: str) -> float:
+        return tolerance_for(tol_cfg, item)
+
     st = s["single_target"]
-    scale = (f"{len(tables['experiments'])} experiments on {st['jobs_per_workload']}-job "
-             f"workloads, {s['machine_procs']} processors, conservative backfilling")
-    n_wl = tables["experiments"]["workload"].nunique()
-    why = (f"sample: {len(tables['experiments'])} experiments in {n_wl} workloads of "
-           f"{st['jobs_per_workload']} jobs (thesis: 360,000 experiments on 10,000-job "
-           "workloads); absolute turn-around depends on the synthetic model's load and on the "
-           "workload size")
+    exp = tables["experiments"]
+    n_wl = exp["workload"].nunique()
+    scale = (f"{len(exp)} experiments in {n_wl} workloads of {st['jobs_per_workload']} jobs, "
+             f"{s['machine_procs']} processors, conservative backfilling")
+    why = ("thesis: 360,000 experiments on 10,000-job workloads; absolute turn-around depends on "
+           "the synthetic model's load and on the workload size (see the attribution table)")
     rows = []
     t13 = tables["table13"]
     for req in ("best", "sa", "user"):
-        lo = t13[t13["request"] == req]
-        ci = f"95% CI [{lo['ci_low'].iloc[0]:.0f}, {lo['ci_high'].iloc[0]:.0f}] s; " if len(lo) else ""
         rows.append(value_row(PAPER, "Table 13", f"geometric mean turn-around, {req} request",
                               scale, pub["table13_geomean_tt_s"][req], _gm(t13, req), "s",
-                              note=ci + why))
-    b, sa, u = (_gm(t13, r) for r in ("best", "sa", "user"))
+                              tol("Table 13"), note=f"{_ci_note(t13, req)}; {why}"))
     p13 = pub["table13_geomean_tt_s"]
-    for q, pv, rv in (("SA / user", p13["sa"] / p13["user"], sa / u),
-                      ("best / user", p13["best"] / p13["user"], b / u),
-                      ("SA / best", p13["sa"] / p13["best"], sa / b)):
-        rows.append(value_row(PAPER, "Table 13", f"ratio {q} of geometric means", scale, pv, rv,
-                              "ratio", note="the thesis' headline: SA about half of user, "
-                                            "best about 0.44, SA 13% above best"))
-    rows.append(claim_row(PAPER, "Table 13", "best <= SA < user", scale, b <= sa < u,
-                          note=f"best {b:.0f} s, SA {sa:.0f} s, user {u:.0f} s"))
+    half = float(s.get("ci_half_width_target", 0.03))
+    for label, (a, b) in RATIOS.items():
+        pv = p13[a] / p13[b]
+        rv = _gm(t13, label)
+        rows.append(value_row(PAPER, "Table 13", f"ratio {label} of geometric means", scale, pv,
+                              rv, "ratio", tol("Table 13 ratios"),
+                              note=f"{_ci_note(t13, label, '.3f')} (paired, workloads "
+                                   "resampled); SA/user is the thesis' headline: SA halves the "
+                                   "user request's turn-around",
+                              headline=label == "sa/user"))
+        ok = K.ci_narrower_than(_gm(t13, label, "ci_low"), _gm(t13, label, "ci_high"), half,
+                                n_wl)
+        rows.append(claim_row(PAPER, "Table 13", f"95% CI of {label} within ±{half:g}", scale, ok,
+                              reproduced=(_gm(t13, label, "ci_high")
+                                          - _gm(t13, label, "ci_low")) / 2,
+                              unit="half-width", check=K.ci_narrower_than,
+                              note="issue 23's precision target (workloads resampled; needs "
+                                   ">= 20 workloads to be checked); full=True runs 30,000"))
+    b, sa, u = (_gm(t13, r) for r in ("best", "sa", "user"))
+    rows.append(claim_row(PAPER, "Table 13", "best <= SA < user", scale,
+                          K.adaptive_requests_order(b, sa, u), check=K.adaptive_requests_order,
+                          headline=True,
+                          note=f"adaptive requests beat the user's: best {b:.0f} s, SA {sa:.0f} s,"
+                               f" user {u:.0f} s"))
     t14 = tables["table14"]
     for req, outcomes in pub["table14_share_pct"].items():
         for oc, pv in outcomes.items():
             r = t14[(t14["request"] == req) & (t14["outcome"] == oc)]["percent"]
             rows.append(value_row(PAPER, "Table 14", f"{req}: jobs with {oc} turn-around", scale,
-                                  pv, float(r.iloc[0]) if len(r) else None, "%",
-                                  note="'same' = equal turn-around (SA/best picked a request "
-                                       "equivalent to the user's, mostly the user's own)"))
+                                  pv, float(r.iloc[0]) if len(r) else None, "%", tol("Table 14"),
+                                  note="'same' = equal turn-around (mostly the user's own "
+                                       "request chosen)"))
     r = t14[t14["request"] == "expected"]["percent"]
     rows.append(value_row(PAPER, "§5.2", "expected share with adaptive == user, sum(1/nu)/J",
-                          scale, 100 * pub["expected_same_fraction"], float(r.iloc[0]), "%",
-                          note="a property of the moldability model's nu distribution"))
+                          scale, 100 * pub["expected_same_fraction"],
+                          float(r.iloc[0]) if len(r) else None, "%", tol("§5.2"),
+                          note="a property of the moldability model's nu distribution (see the "
+                               "generator table)"))
+    # §5.3 decile trends (Figures 39-52b): relative turn-around of SA by factor
+    bd = tables["breakdowns"]
+    trends = (("Figure 39b", "L", K.rises_with, "SA's relative turn-around rises with L"),
+              ("Figure 42b", "A", K.falls_with, "SA's relative turn-around falls as A grows"),
+              ("Figure 45b", "c_min", K.rises_with, "SA's relative turn-around rises with c_min"),
+              ("Figure 51", "nu", K.falls_with, "SA's relative turn-around falls as nu grows"),
+              ("Figure 52b", "D", K.rises_with, "SA's relative turn-around rises with load D"))
+    for item, factor, fn, what in trends:
+        x, y = K.bins_of(bd, factor) if len(bd) else (np.array([]), np.array([]))
+        rows.append(claim_row(PAPER, item, what, f"{scale}; {len(x)} bins", fn(x, y), check=fn,
+                              note="Spearman rank correlation over the decile bins >= 0.5 in the "
+                                   "stated direction"))
+    kind = bd[(bd["factor"] == "kind") & (bd["measure"] == "tt") & (bd["request"] == "sa")] \
+        if len(bd) else bd
+    rel = kind.set_index("bin")["relative"] if len(kind) else pd.Series(dtype=float)
+    rows.append(claim_row(PAPER, "Figure 49", "SA improves power-of-2 jobs more than others",
+                          scale, K.lower_in_second(rel.get("other"), rel.get("power of 2")),
+                          check=K.lower_in_second,
+                          note="relative turn-around SA/user: power of 2 "
+                               f"{rel.get('power of 2', math.nan):.3f}, other "
+                               f"{rel.get('other', math.nan):.3f}"))
+    # Table 18 and §6.1
     t18 = tables["table18"]
-    for req, pv in pub["table18_geomean_tt_s"].items():
-        rows.append(value_row(PAPER, "Table 18", f"geometric mean turn-around, {req}", scale, pv,
-                              _gm(t18, req), "s", note=why))
     g18 = {q: _gm(t18, q) for q in pub["table18_geomean_tt_s"]}
-    rows.append(claim_row(PAPER, "Table 18", "SA does better in adaptive than static workloads",
-                          scale, g18["sa_adaptive"] < g18["sa_static"],
-                          published=1357 / 1429, reproduced=g18["sa_adaptive"] / g18["sa_static"],
-                          unit="ratio"))
-    rows.append(claim_row(PAPER, "Table 18", "user request does better in adaptive workloads",
-                          scale, g18["user_adaptive"] < g18["user_static"],
-                          published=2721 / 2878,
-                          reproduced=g18["user_adaptive"] / g18["user_static"], unit="ratio"))
+    p18 = pub["table18_geomean_tt_s"]
+    for who in ("sa", "user"):
+        rows.append(value_row(PAPER, "Table 18", f"{who}: change in geometric mean turn-around, "
+                              "adaptive vs static workload", scale,
+                              p18[f"{who}_adaptive"] / p18[f"{who}_static"] - 1,
+                              g18[f"{who}_adaptive"] / g18[f"{who}_static"] - 1, "fraction",
+                              tol("Table 18 changes"),
+                              note="the thesis: both do better (-5.0%, -5.5%) in adaptive "
+                                   "workloads; opposite signs are 'differs'",
+                              headline=who == "sa"))
+    for req, pv in p18.items():
+        rows.append(value_row(PAPER, "Table 18", f"geometric mean turn-around, {req}", scale, pv,
+                              g18[req], "s", tol("Table 18"), note=why))
     em = tables["emergent"]
     thr = float(pub["d_threshold_adaptive_helps"])
     for who in ("sa", "user"):
         for light in (False, True):
-            h = em[em["measure"] == "tt"]
-            h = h[h["bin_high"] <= thr] if light else h[h["bin_low"] >= thr]
-            st_ = geomean(h[h["scenario"] == f"{who}_static"]["geomean"])
-            ad_ = geomean(h[h["scenario"] == f"{who}_adaptive"]["geomean"])
-            ok = None if math.isnan(st_) or math.isnan(ad_) else (
-                ad_ > st_ if light else ad_ < st_)
+            h = em[em["measure"] == "tt"] if len(em) else em
+            if len(h):
+                h = h[h["bin_high"] <= thr] if light else h[h["bin_low"] >= thr]
+            st_ = geomean(h[h["scenario"] == f"{who}_static"]["geomean"]) if len(h) else math.nan
+            ad_ = geomean(h[h["scenario"] == f"{who}_adaptive"]["geomean"]) if len(h) else math.nan
+            ok = K.lower_in_second(ad_, st_) if light else K.lower_in_second(st_, ad_)
             what = ("static better at light load (D <= 110000 s)" if light
                     else "adaptive better at moderate-to-high load (D >= 110000 s)")
             rows.append(claim_row(PAPER, "§6.1 Figure 60", f"{who}: {what}", scale, ok,
-                                  reproduced=ad_ / st_ if ok is not None else None,
-                                  unit="adaptive/static", note="geometric mean over D bins"))
-    exp = tables["experiments"]
+                                  reproduced=ad_ / st_ if not math.isnan(ad_ + st_) else None,
+                                  unit="adaptive/static", check=K.lower_in_second,
+                                  note="geometric mean over the D bins"))
+    d_static = exp["D_static"].to_numpy(float)
+    rows.append(value_row(PAPER, "§6.1 Figure 59", "fraction of targets meeting D < 500,000 s "
+                          "(static workload)", scale, pub["fig59_D_below_500k_fraction"],
+                          float(np.mean(d_static < 5e5)), "fraction", tol("Figure 59"),
+                          note="how loaded the synthetic machine is when a target arrives; "
+                               "depends on the arrival-rate reading (attribution table)"))
     rows.append(claim_row(PAPER, "§6.1 Figure 59", "adaptive workloads reduce high-load states "
                           "(median D at arrival)", scale,
-                          bool(exp["D_adaptive"].median() < exp["D_static"].median()),
+                          K.lower_in_second(float(exp["D_static"].median()),
+                                            float(exp["D_adaptive"].median())),
                           reproduced=float(exp["D_adaptive"].median() / exp["D_static"].median()),
-                          unit="adaptive/static"))
+                          unit="adaptive/static", check=K.lower_in_second))
     if "sag_agrees" in exp:
         ag = exp["sag_agrees"].dropna().astype(bool)
         rows.append(claim_row(PAPER, "Theorem 1", "SAg and SAcb choose the same request",
-                              f"{len(ag)} target-arrival states", bool(ag.all()) if len(ag) else None,
-                              published=1.0, reproduced=float(ag.mean()) if len(ag) else None,
-                              unit="agreement"))
+                              f"{len(ag)} target-arrival states", K.all_agree(ag),
+                              reproduced=float(ag.mean()) if len(ag) else None,
+                              unit="agreement", check=K.all_agree,
+                              note="SAg simulates each request (§2.1), SAcb walks the "
+                                   "availability list (Figure 5): independent computations"))
     sw = tables["sweep"]
-    if not sw.empty:
-        kl = sw[sw["param"] == "kappa_L"].sort_values("value")
-        cond = (f"{s['offered_load']['workloads_per_point']} x "
-                f"{s['offered_load']['jobs_per_workload']}-job workloads per point")
-        half = kl[kl["value"] == 0.5]["relative_tt"]
-        rows.append(value_row(PAPER, "Figure 63", "SA relative turn-around at kappa_L = 0.5", cond,
-                              pub["fig63_relative_tt_kappa_L_0_5"],
-                              float(half.iloc[0]) if len(half) else None, "ratio"))
-        rows.append(claim_row(PAPER, "Figure 63", "SA better than user at every kappa_L", cond,
-                              bool((kl["relative_tt"] < 1).all()),
-                              reproduced=float(kl["relative_tt"].max()), unit="max ratio"))
-        rows.append(claim_row(PAPER, "Figure 63", "system turn-around grows with kappa_L", cond,
-                              bool(kl["user_geomean_tt"].iloc[-1] > kl["user_geomean_tt"].iloc[0])))
-        ks = sw[sw["param"] == "kappa_sigma"].sort_values("value")
-        if len(ks) > 1:
-            rows.append(claim_row(PAPER, "Figure 65", "offered load with SA grows with kappa_sigma",
-                                  cond, bool(ks["sa_offered_load"].iloc[-1]
-                                             > ks["sa_offered_load"].iloc[0])))
-            rows.append(claim_row(PAPER, "Figure 66", "SA's advantage shrinks as kappa_sigma grows"
-                                  " but SA stays better", cond,
-                                  bool(ks["relative_tt"].iloc[-1] > ks["relative_tt"].iloc[0]
-                                       and (ks["relative_tt"] < 1).all())))
+    ol = s["offered_load"]
+    cond = f"{ol['workloads_per_point']} x {ol['jobs_per_workload']}-job workloads per point"
+    kl = sw[sw["param"] == "kappa_L"].sort_values("value") if len(sw) else sw
+    ks = sw[sw["param"] == "kappa_sigma"].sort_values("value") if len(sw) else sw
+    half_l = kl[kl["value"] == 0.5]["relative_tt"] if len(kl) else []
+    rows.append(value_row(PAPER, "Figure 63", "SA relative turn-around at kappa_L = 0.5", cond,
+                          pub["fig63_relative_tt_kappa_L_0_5"],
+                          float(half_l.iloc[0]) if len(half_l) else None, "ratio",
+                          tol("Figure 63"), headline=True,
+                          note="all jobs SA vs all jobs user request (§6.2.1)"))
+    rows.append(claim_row(PAPER, "Figure 63", "SA better than user at every kappa_L", cond,
+                          K.all_below_one(kl["relative_tt"] if len(kl) else []),
+                          reproduced=float(kl["relative_tt"].max()) if len(kl) else None,
+                          unit="max ratio", check=K.all_below_one))
+    rows.append(claim_row(PAPER, "Figure 63", "system turn-around grows with kappa_L", cond,
+                          K.last_above_first(kl["user_geomean_tt"] if len(kl) else []),
+                          check=K.last_above_first))
+    rows.append(claim_row(PAPER, "Figure 65", "offered load with SA grows with kappa_sigma", cond,
+                          K.last_above_first(ks["sa_offered_load"] if len(ks) else []),
+                          check=K.last_above_first))
+    rows.append(claim_row(PAPER, "Figure 66", "SA's advantage shrinks as kappa_sigma grows", cond,
+                          K.last_above_first(ks["relative_tt"] if len(ks) else []),
+                          check=K.last_above_first))
+    rows.append(claim_row(PAPER, "Figure 66", "SA stays better than user at every kappa_sigma",
+                          cond, K.all_below_one(ks["relative_tt"] if len(ks) else []),
+                          check=K.all_below_one))
     from .cirne2001_nas import scorecard_rows
 
     rows += scorecard_rows(tables["table16"], tables["table16_by_kind"],
