@@ -37,7 +37,6 @@ PK_OUTPUTS = [
     *[f"{PK_OUT}/tables/{t}.parquet" for t in ("summary", "table1", "table2", "table3")],
     *[f"{PK_OUT}/figures/{f}.{ext}" for f in PK_FIGURES for ext in ("parquet", "png", "pdf")],
     *[f"{PK_OUT}/figures/fig3_{m}.{ext}" for m in PK_EXTRA for ext in ("parquet", "png", "pdf")],
-    *[f"{PK_OUT}/figures/fig3_paper.{ext}" for ext in ("parquet", "png", "pdf") if PK_PAPER_POINTS],
     f"{PK_OUT}/scorecard.parquet",
 ]
 
@@ -107,3 +106,47 @@ rule perkovic2000:
 
 
 ALL_TARGETS.extend(PK_OUTPUTS)
+
+
+# Attribution of the load gap (issue 24): the base experiment under each reading of the paper's
+# setup, on the whole log. Target: `snakemake perkovic2000_attribution` (~25 CPU-min; part of
+# `all` only with full=true).
+PK_READINGS = PK_CFG.get("attribution", {}).get("readings", {})
+
+
+rule perkovic2000_attribution_run:
+    input:
+        f"results/traces/{PK_SETTINGS['trace']}/jobs.parquet",
+    output:
+        f"{PK_OUT}/attribution/{{reading}}.parquet",
+    wildcard_constraints:
+        reading="|".join(PK_READINGS) or "none",
+    params:
+        settings=PK_SETTINGS,
+        reading=lambda wc: PK_READINGS[wc.reading],
+    log:
+        "logs/perkovic2000/attribution_{reading}.log",
+    conda:
+        "../envs/schedlab.yaml"
+    script:
+        "../../scripts/perkovic2000_attribution_run.py"
+
+
+rule perkovic2000_attribution:
+    input:
+        [f"{PK_OUT}/attribution/{r}.parquet" for r in PK_READINGS],
+    output:
+        table=f"{PK_OUT}/tables/attribution.parquet",
+        markdown=f"{PK_OUT}/tables/attribution.md",
+    params:
+        settings=PK_SETTINGS,
+    log:
+        "logs/perkovic2000/attribution.log",
+    conda:
+        "../envs/schedlab.yaml"
+    script:
+        "../../scripts/perkovic2000_attribution.py"
+
+
+if PK_FULL:
+    ALL_TARGETS.extend([f"{PK_OUT}/tables/attribution.parquet", f"{PK_OUT}/tables/attribution.md"])
