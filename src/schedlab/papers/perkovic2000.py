@@ -823,9 +823,14 @@ def published_ratios(pub: Mapping[str, Any] | None) -> dict[tuple[str, str], flo
     return out
 
 
-def _overlay(ax, xorder: list[str], points: list[tuple[str, float]], label: str) -> None:
-    """Published values as black stars on the -NG bars (second hue: +0.2 offset)."""
-    xs = [xorder.index(o) + 0.2 for o, _ in points if o in xorder]
+def _overlay(ax, xorder: list[str], points: list[tuple[str, float]], label: str,
+             hues: list[str], hue: str) -> None:
+    """Published values as black stars on the bars of hue ``hue`` (seaborn dodges ``len(hues)``
+    bars over a width of 0.8 around each x position)."""
+    if hue not in hues:
+        return
+    off = -0.4 + 0.8 * (hues.index(hue) + 0.5) / len(hues)
+    xs = [xorder.index(o) + off for o, _ in points if o in xorder]
     ys = [v for o, v in points if o in xorder]
     if xs:
         ax.scatter(xs, ys, marker="*", s=90, color="black", zorder=5, label=label)
@@ -852,21 +857,24 @@ def make_figure(name: str, frame: pd.DataFrame, pub: Mapping[str, Any] | None = 
             for r, col in enumerate((m, f"{m}_ratio")):
                 ax = axes[r][c]
                 dd = d if extra is None else d.assign(**{hue: d[extra] + " / " + d[hue]})
+                hues = list(dict.fromkeys(dd[hue]))
                 sns.barplot(data=dd, x="queue order", y=col, hue=hue, order=xorder, ax=ax,
-                            errorbar=err)
+                            errorbar=err, hue_order=hues)
                 ax.set_ylabel(UNITS[m] + (" (ratio to BF)" if r else ""))
                 ax.set_xlabel("queue order (Table 4)")
                 if r:
                     ax.axhline(1.0, color="k", lw=0.8)
                     if name == "fig3":
                         _overlay(ax, xorder, [(a.split("-")[0], v) for (mm, a), v in pubr.items()
-                                              if mm == m], "published (§5)")
+                                              if mm == m], "published (§5)", hues,
+                                 "no guarantees (-NG)")
                     if name == "fig9" and pub and m == "bounded_slowdown":
                         ax.axhline(float(pub["combined_bsd_ratio"]), color="k", ls="--", lw=1,
                                    label="published (~15%, §7.1)")
                     if name == "fig9" and pub and m == "delay":
                         _overlay(ax, xorder, [("R/L", float(pub["rl_ng_delay_ratio"]))],
-                                 "published (R/L-NG, §7.1)")
+                                 "published (R/L-NG, §7.1)", hues,
+                                 "half_widen_spec / no guarantees (-NG)")
                 leg = ax.get_legend()
                 if leg is not None and (r, c) != (0, 0) and not (r and name in ("fig3", "fig9")):
                     leg.remove()
