@@ -48,12 +48,15 @@ def test_grid_sizes_and_paths():
 
 
 def test_pk_config_per_experiment():
-    s = pk.settings(CFG)
+    s = {**pk.settings(CFG), "starvation_horizon_s": 86400}
     c = pk.pk_config(pk.RunPoint(338, "half_widen_spec", "R/L", False, 0.5), s, 10800)
     assert c.adaptation == "half" and c.widening and c.speculation.test_runs == CFG["fig9_test_runs"]
     assert c.order.weight > 0 and c.speculation.percentage == 0.5
     g = pk.pk_config(pk.RunPoint(338, "base", "R/L", True), s, 10800)
     assert g.order.weight == 0 and g.speculation is None
+    assert pk.pk_config(pk.RunPoint(430, "base", "R/L", False), pk.settings(CFG), 10800
+                        ).order.weight == (0.0 if CFG["starvation_horizon_s"] == 0 else
+                                           pytest.approx(0.5 / 10800 / CFG["starvation_horizon_s"]))
 
 
 def test_shape_groups_and_table2():
