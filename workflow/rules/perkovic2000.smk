@@ -16,6 +16,10 @@ PK_CFG.update({k: v for k, v in _pk_overrides.items() if k != "quick"})
 PK_QUICK = bool(config.get("quick") or _pk_overrides.get("quick"))
 PK_FULL = bool(config.get("full"))
 PK_SETTINGS = pk_settings(PK_CFG, PK_QUICK, PK_FULL)
+# What a simulation depends on (published values, tolerances and readings do not re-run the sweep).
+PK_SIM_SETTINGS = {k: v for k, v in PK_SETTINGS.items()
+                   if k not in ("published", "tolerance", "attribution", "quick_settings",
+                                "full_settings")}
 PK_POINTS = pk_grid(PK_CFG, PK_QUICK, PK_FULL)
 PK_OUT = "results/perkovic2000"
 
@@ -50,7 +54,7 @@ rule perkovic2000_jobs:
     wildcard_constraints:
         scale="|".join(PK_SCALES),
     params:
-        settings=PK_SETTINGS,
+        settings={k: PK_SETTINGS[k] for k in ("trace", "machine")},
         max_jobs=lambda wc: PK_SCALES[wc.scale],
     log:
         "logs/perkovic2000/jobs_{scale}.log",
@@ -70,7 +74,7 @@ rule perkovic2000_run:
         machine=r"\d+",
     params:
         point=lambda wc: PK_BY_PATH[(wc.scale, f"{wc.machine}/{wc.variant}/{wc.algo}")],
-        settings=PK_SETTINGS,
+        settings=PK_SIM_SETTINGS,
     log:
         "logs/perkovic2000/{scale}/{machine}/{variant}/{algo}.log",
     conda:
@@ -122,7 +126,7 @@ rule perkovic2000_attribution_run:
     wildcard_constraints:
         reading="|".join(PK_READINGS) or "none",
     params:
-        settings=PK_SETTINGS,
+        settings=PK_SIM_SETTINGS,
         reading=lambda wc: PK_READINGS[wc.reading],
     log:
         "logs/perkovic2000/attribution_{reading}.log",
