@@ -16,6 +16,10 @@ PK_CFG.update({k: v for k, v in _pk_overrides.items() if k != "quick"})
 PK_QUICK = bool(config.get("quick") or _pk_overrides.get("quick"))
 PK_FULL = bool(config.get("full"))
 PK_SETTINGS = pk_settings(PK_CFG, PK_QUICK, PK_FULL)
+# What a simulation depends on (published values, tolerances and readings do not re-run the sweep).
+PK_SIM_SETTINGS = {k: v for k, v in PK_SETTINGS.items()
+                   if k not in ("published", "tolerance", "attribution", "quick_settings",
+                                "full_settings")}
 PK_POINTS = pk_grid(PK_CFG, PK_QUICK, PK_FULL)
 PK_OUT = "results/perkovic2000"
 
@@ -37,7 +41,6 @@ PK_OUTPUTS = [
     *[f"{PK_OUT}/tables/{t}.parquet" for t in ("summary", "table1", "table2", "table3")],
     *[f"{PK_OUT}/figures/{f}.{ext}" for f in PK_FIGURES for ext in ("parquet", "png", "pdf")],
     *[f"{PK_OUT}/figures/fig3_{m}.{ext}" for m in PK_EXTRA for ext in ("parquet", "png", "pdf")],
-    *[f"{PK_OUT}/figures/fig3_paper.{ext}" for ext in ("parquet", "png", "pdf") if PK_PAPER_POINTS],
     f"{PK_OUT}/scorecard.parquet",
 ]
 
@@ -51,7 +54,7 @@ rule perkovic2000_jobs:
     wildcard_constraints:
         scale="|".join(PK_SCALES),
     params:
-        settings=PK_SETTINGS,
+        settings={k: PK_SETTINGS[k] for k in ("trace", "machine")},
         max_jobs=lambda wc: PK_SCALES[wc.scale],
     log:
         "logs/perkovic2000/jobs_{scale}.log",
@@ -71,7 +74,7 @@ rule perkovic2000_run:
         machine=r"\d+",
     params:
         point=lambda wc: PK_BY_PATH[(wc.scale, f"{wc.machine}/{wc.variant}/{wc.algo}")],
-        settings=PK_SETTINGS,
+        settings=PK_SIM_SETTINGS,
     log:
         "logs/perkovic2000/{scale}/{machine}/{variant}/{algo}.log",
     conda:
@@ -107,3 +110,47 @@ rule perkovic2000:
 
 
 ALL_TARGETS.extend(PK_OUTPUTS)
+
+
+# Attribution of the load gap (issue 24): the base experiment under each reading of the paper's
+# setup, on the whole log. Target: `snakemake perkovic2000_attribution` (~25 CPU-min; part of
+# `all` only with full=true).
+PK_READINGS = PK_CFG.get("attribution", {}).get("readings", {})
+
+
+rule perkovic2000_attribution_run:
+    input:
+        f"results/traces/{PK_SETTINGS['trace']}/jobs.parquet",
+    output:
+        f"{PK_OUT}/attribution/{{reading}}.parquet",
+    wildcard_constraints:
+        reading="|".join(PK_READINGS) or "none",
+    params:
+        settings=PK_SIM_SETTINGS,
+        reading=lambda wc: PK_READINGS[wc.reading],
+    log:
+        "logs/perkovic2000/attribution_{reading}.log",
+    conda:
+        "../envs/schedlab.yaml"
+    script:
+        "../../scripts/perkovic2000_attribution_run.py"
+
+
+rule perkovic2000_attribution:
+    input:
+        [f"{PK_OUT}/attribution/{r}.parquet" for r in PK_READINGS],
+    output:
+        table=f"{PK_OUT}/tables/attribution.parquet",
+        markdown=f"{PK_OUT}/tables/attribution.md",
+    params:
+        settings=PK_SETTINGS,
+    log:
+        "logs/perkovic2000/attribution.log",
+    conda:
+        "../envs/schedlab.yaml"
+    script:
+        "../../scripts/perkovic2000_attribution.py"
+
+
+if PK_FULL:
+    ALL_TARGETS.extend([f"{PK_OUT}/tables/attribution.parquet", f"{PK_OUT}/tables/attribution.md"])
