@@ -59,7 +59,7 @@ def main(sm):
     rows = tf.scorecard_rows(cfg["published"], tables, cfg["main_version"],
                              sm.params.raw_available, cfg.get("tolerance"), cfg["cancelled"],
                              cfg.get("claim_tolerance"), sm.params.adaptive_logs,
-                             cfg.get("blue_cost_note", ""))
+                             cfg.get("blue_cost_note", ""), sm.params.main_logs)
     write_parquet(out / "scorecard.parquet", scorecard_frame(rows), prov)
 
 

@@ -90,3 +90,17 @@ def test_table7_sign_disagreement_never_holds(repo):
     assert by["correlation jobs (relative)"] == "fails"          # published +0.01, ours -0.05
     assert by["correlation users_per_job (relative)"] == "holds"  # published -0.05
     assert by["correlation cpu_interval (relative)"] == "fails"   # published +0.29
+
+
+def test_rows_of_logs_not_simulated_need_a_larger_run(repo):
+    """The quick profile simulates KTH only: the other logs' rows are not_run, KTH's fail."""
+    cfg = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
+    rows = pd.DataFrame(tf.scorecard_rows(cfg["published"], {}, "clean", {}, cfg["tolerance"],
+                                          cfg["cancelled"], cfg["claim_tolerance"], ["KTH"],
+                                          main_logs=["KTH"]))
+    t2 = rows[rows["item"] == "Table 2"]
+    assert set(t2[t2["condition"].str.startswith("KTH")]["verdict"]) == {"fails"}
+    other = t2[~t2["condition"].str.startswith("KTH")]
+    assert set(other["verdict"]) == {"not_run"}
+    assert other["note"].str.startswith("needs a larger run").all()
+    S.scorecard_frame(rows.to_dict("records"))

@@ -67,6 +67,7 @@ rule talby2005_tables:
                        for l, v in TALBY_TRACE_KEYS},
         raw_available=TALBY_RAW_LOCAL,
         adaptive_logs=sorted({p.log for p in TALBY_POINTS if p.kind in ("pbas", "wbas")}),
+        main_logs=sorted({p.log for p in TALBY_POINTS if p.kind == "sched"}),
         outdir=lambda wc, output: str(Path(output[-1]).parent),
     conda:
         "../envs/schedlab.yaml"
