@@ -113,7 +113,7 @@ ALL_TARGETS.extend(PK_OUTPUTS)
 
 
 # Attribution of the load gap (issue 24): the base experiment under each reading of the paper's
-# setup, on the whole log. Target: `snakemake perkovic2000_attribution` (~25 CPU-min; part of
+# setup, on the whole log. Target: `snakemake perkovic2000_attribution` (~15 CPU-min; part of
 # `all` only with full=true).
 PK_READINGS = PK_CFG.get("attribution", {}).get("readings", {})
 
