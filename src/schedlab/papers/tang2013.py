@@ -846,13 +846,14 @@ def fig_queue_depth(series: dict[str, pd.DataFrame], points: list[str], spec: Lo
             ax.plot(d["hours"], d["queue_depth_min"], ls, lw=1.0, label=_QD_LINES.get(p, p))
         for i, (y, lab) in enumerate(pub_lines):
             ax.axhline(y, color="black", ls="--", lw=0.8, alpha=0.4 + 0.2 * (i == 0),
-                       label="published: " + lab if i == 0 else lab)
+                       label=lab)
         if threshold_min is not None:
             ax.axhline(threshold_min, color="grey", ls=":", lw=0.8, label="Th used here")
         ax.set_xlabel("elapsed hours (h)")
         ax.set_ylabel("queue depth (min)" + (", log scale" if log else ""))
         if log:
             ax.set_yscale("symlog", linthresh=1.0)
+            ax.set_ylim(bottom=0)
     axes[0].legend(fontsize=6)
     fig.suptitle(f"{what}: {_title(spec)}", fontsize=10)
     return fig
