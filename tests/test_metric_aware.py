@@ -243,8 +243,11 @@ def test_engine_adapter_gives_same_schedule(backfill, allocation, bf, w, tuned):
     assert eng.jobs["start"].tolist() == res.start.astype(int).tolist()
 
 
-def test_contiguous_earliest_vectorized_equals_reference():
+def test_contiguous_earliest_vectorized_equals_reference(monkeypatch):
+    from schedlab.sim.schedulers import metric_aware as ma
     from schedlab.sim.schedulers.metric_aware import ContiguousProfile
+
+    monkeypatch.setattr(ma, "_VECTOR_MIN_RECTS", 0)  # the vectorized path on small profiles too
 
     rng = np.random.default_rng(np.random.SeedSequence(22))
     for _ in range(60):

@@ -786,8 +786,8 @@ def fig_metrics(summary: pd.DataFrame, spec: LogSpec, published: pd.DataFrame | 
             ax.plot(g["bf"], g[col], marker="o", label=f"W={int(w)}")
         if pub is not None and pcol is not None:
             for i, (w, g) in enumerate(pub.groupby("window")):
-                ax.plot(g["bf"], g[pcol], "s--", mfc="none", color="black", lw=0.8,
-                        label="published" if i == 0 else f"published W={int(w)}")
+                ax.plot(g["bf"], g[pcol], "s^dv"[i % 4] + "--", mfc="none", color="black",
+                        lw=0.8, label=f"published W={int(w)}")
         ax.set_xlabel("balance factor BF (dimensionless)")
         ax.set_ylabel(lab)
         ax.invert_xaxis()
@@ -798,8 +798,8 @@ def fig_metrics(summary: pd.DataFrame, spec: LogSpec, published: pd.DataFrame | 
     if pub is not None:
         for i, (bf, g) in enumerate(pub.groupby("bf")):
             g = g.sort_values("window")
-            ax.plot(g["window"], g["loc_pct"], "s--", mfc="none", color="black", lw=0.8,
-                    label="published" if i == 0 else f"published BF={bf:g}")
+            ax.plot(g["window"], g["loc_pct"], "s^dv"[i % 4] + "--", mfc="none", color="black",
+                    lw=0.8, label=f"published BF={bf:g}")
     ax.set_xlabel("window size W (jobs)")
     ax.set_ylabel("(d) loss of capacity (%)")
     axes.flat[0].legend(fontsize=7)
@@ -846,13 +846,14 @@ def fig_queue_depth(series: dict[str, pd.DataFrame], points: list[str], spec: Lo
             ax.plot(d["hours"], d["queue_depth_min"], ls, lw=1.0, label=_QD_LINES.get(p, p))
         for i, (y, lab) in enumerate(pub_lines):
             ax.axhline(y, color="black", ls="--", lw=0.8, alpha=0.4 + 0.2 * (i == 0),
-                       label="published: " + lab if i == 0 else lab)
+                       label=lab)
         if threshold_min is not None:
             ax.axhline(threshold_min, color="grey", ls=":", lw=0.8, label="Th used here")
         ax.set_xlabel("elapsed hours (h)")
         ax.set_ylabel("queue depth (min)" + (", log scale" if log else ""))
         if log:
             ax.set_yscale("symlog", linthresh=1.0)
+            ax.set_ylim(bottom=0)
     axes[0].legend(fontsize=6)
     fig.suptitle(f"{what}: {_title(spec)}", fontsize=10)
     return fig

@@ -89,6 +89,7 @@ PROBE_ORDERS = ("dynamic", "frozen")
 PROBE_POLICIES = ("submission", "fcfs")
 CHECK_INTERVAL = 1800.0  # C_i, Table 1: 30 min
 _CANDIDATE_BLOCK = 16  # candidate start times tested together by ContiguousProfile.earliest
+_VECTOR_MIN_RECTS = 48  # below this many rectangles ContiguousProfile.earliest loops in Python
 INF = math.inf
 
 
@@ -230,10 +231,11 @@ class ContiguousProfile:
         first node; the running maximum of the last nodes seen is first fit's ``pos``). Same
         result as :meth:`earliest_reference` (tested)."""
         rects = self.rects
-        if not rects:
-            if size <= self.n:
-                return now, 0
-            raise AssertionError("job wider than the machine")
+        if len(rects) < _VECTOR_MIN_RECTS:  # small profiles: the plain loop is cheaper
+            return self.earliest_reference(now, size, dur)
+        lo0 = self._first_fit(now, dur, size)  # most look-ups fit at once
+        if lo0 >= 0:
+            return now, lo0
         r = np.array(sorted(rects, key=lambda x: (x[2], x[3])), dtype=np.float64)
         s, e, lo, hi = r[:, 0], r[:, 1], r[:, 2], r[:, 3]
         later = e[e > now]
