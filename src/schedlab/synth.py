@@ -43,10 +43,9 @@ Choices where the thesis is silent or ambiguous (each documented where it is mad
   c_min <= n <= c_max; after ``max_redraws`` rounds the range is widened to include n (counted in
   ``info["moldability"]["widened"]``). c_max is also capped at P. Evidence for the default (issue
   23): §5.3.1 reports c_min = 1 in 62.6% of the experiments — unconditioned draws give 62.6%,
-  conditioned 78%; and single-target experiments (attribution table, 150-175 experiments on
-  1,000-job workloads, same seeds) give SA/user 0.480 / best/user 0.412 / SA/best 1.166
-  unconditioned against 0.568 / 0.487 / 1.167 conditioned (thesis Table 13: 0.497 / 0.439 /
-  1.131).
+  conditioned 78%; and single-target experiments (200 per reading, 8 x 1,000-job workloads,
+  same seeds) give SA/user 0.496 / best/user 0.423 / SA/best 1.172 unconditioned against
+  0.581 / 0.497 / 1.167 conditioned (thesis Table 13: 0.497 / 0.439 / 1.131).
 * Alternatives: the user's n plus c_u - 1 sizes uniform on the integers of [c_min, c_max], turned
   into the closest power of two inside [c_min, c_max]; duplicates dropped, so v <= c_u (§3.4.1).
   Which sizes are rounded is ambiguous. §3.4.1: "a chosen partition size is turned into its
