@@ -1,5 +1,5 @@
 # schedlab: reproduce five parallel-job-scheduling studies from Parallel Workloads Archive logs.
-# See README.md for the two entry commands and ../shared/DESIGN.md for the data flow.
+# See README.md for the two entry commands and docs/design.md for the data flow.
 from snakemake.utils import min_version, validate
 
 min_version("9.0")

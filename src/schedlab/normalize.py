@@ -1,4 +1,4 @@
-"""Trace table -> simulation jobs, by explicit rules, each one counted (DESIGN §3).
+"""Trace table -> simulation jobs, by explicit rules, each one counted (docs/design.md §3).
 
 Defaults are common practice in trace-driven backfilling studies (Feitelson's PWA guidelines;
 Mu'alem & Feitelson 2001):
@@ -64,7 +64,7 @@ class Normalized:
     report: dict[str, Any] = field(default_factory=dict)
 
 
-#: Columns of :attr:`Normalized.table` (DESIGN §3 "Simulation jobs").
+#: Columns of :attr:`Normalized.table` (docs/design.md §3 "Simulation jobs").
 SIM_JOB_COLUMNS = ("job_id", "submit", "runtime", "estimate", "procs", "user_id", "cancel_time")
 
 

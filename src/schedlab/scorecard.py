@@ -1,4 +1,4 @@
-"""Scorecard rows: published vs reproduced, one row per claim (DESIGN §3).
+"""Scorecard rows: published vs reproduced, one row per claim (docs/design.md §3).
 
 Columns: ``paper, item, quantity, condition, published, reproduced, unit, relative_error,
 tolerance, verdict, headline, check, note``.

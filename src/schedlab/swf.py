@@ -6,7 +6,7 @@ continuation lines indented), then one job per line with 18 whitespace-separated
 ``-1`` for a missing value.
 
 :func:`read_swf` returns an :class:`SWFTrace`: a typed DataFrame with the 18 fields named as in
-DESIGN §3 (``-1`` kept) and the parsed :class:`SWFHeader`. :func:`write_swf` writes it back;
+docs/design.md §3 (``-1`` kept) and the parsed :class:`SWFHeader`. :func:`write_swf` writes it back;
 read -> write -> read is lossless (same frame, same header lines).
 
 Bad input raises :class:`~schedlab.errors.SWFFormatError` naming the file, the line number and the
@@ -29,7 +29,7 @@ import pandas as pd
 
 from .errors import SWFFormatError
 
-#: The 18 SWF fields, in file order, snake_case (DESIGN §3).
+#: The 18 SWF fields, in file order, snake_case (docs/design.md §3).
 SWF_COLUMNS: tuple[str, ...] = (
     "job_id",
     "submit_time",

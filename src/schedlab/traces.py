@@ -87,7 +87,7 @@ def load_trace(
 
 def with_registry_machine_size(header: SWFHeader, entry: TraceEntry) -> SWFHeader:
     """The header, with ``; MaxProcs: N (registry machine_size)`` added when the file gives no
-    machine size and the registry entry does (DESIGN §3: the header's size is the default)."""
+    machine size and the registry entry does (docs/design.md §3: the header's size is the default)."""
     if (header.machine_size is not None and header.machine_size > 0) or not entry.machine_size:
         return header
     lines = [ln for ln in header.lines if not ln.lstrip(";").strip().startswith("MaxProcs:")]

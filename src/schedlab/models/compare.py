@@ -3,7 +3,7 @@
 :func:`comparison_tables` turns ``config/papers/cirne2001.yaml`` ``models.published`` and the
 fits of the mapped traces into tidy tables (one row per workload x quantity: ``table, workload,
 trace, quantity, published, reproduced, unit, ref``); :func:`scorecard_rows` turns them into
-scorecard rows (DESIGN §3). Absolute values are not expected to match exactly: the thesis used
+scorecard rows (docs/design.md §3). Absolute values are not expected to match exactly: the thesis used
 older or shorter versions of the logs (see the config), so every value row carries that note, and
 the thesis' qualitative claims are checked as claim rows.
 """

@@ -1,6 +1,6 @@
 """Fitting Cirne's rigid workload model (thesis §3.3) and Downey's distributions to a trace.
 
-Each ``fit_*`` function takes the trace's job table (SWF columns, DESIGN §3) and returns a
+Each ``fit_*`` function takes the trace's job table (SWF columns, docs/design.md §3) and returns a
 :class:`ModelResult` (parameters, goodness of fit, n, notes); :func:`fit_all` adds the trace name
 and sha256 and returns them by model name, as written to ``results/models/{trace}/{model}.json``.
 

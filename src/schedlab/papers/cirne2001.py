@@ -97,7 +97,7 @@ class Workload:
 
 def workload_from_tables(jobs: pd.DataFrame, alternatives: pd.DataFrame, machine_procs: int
                          ) -> Workload:
-    """Flatten the (jobs, alternatives) tables of DESIGN §3 into a :class:`Workload`.
+    """Flatten the (jobs, alternatives) tables of docs/design.md §3 into a :class:`Workload`.
 
     ``jobs``: job_id, submit, runtime, estimate, procs (+ optional cancel_time and model columns);
     ``alternatives``: job_id, procs, runtime, estimate. A job's own request is added to its

@@ -227,7 +227,7 @@ def shape_groups(table: pd.DataFrame, length: str = "estimate") -> np.ndarray:
 
 def run_point(table: pd.DataFrame, point: RunPoint, s: dict[str, Any], entropy: int
               ) -> pd.DataFrame:
-    """Simulate one sweep point; per-job result frame (DESIGN §3 columns + flags + group)."""
+    """Simulate one sweep point; per-job result frame (docs/design.md §3 columns + flags + group)."""
     cfg = pk_config(point, s, float(table["estimate"].median()))
     res = simulate_pk(table["submit"].to_numpy(), table["runtime"].to_numpy(),
                       table["estimate"].to_numpy(), table["procs"].to_numpy(), point.machine, cfg,
@@ -596,7 +596,7 @@ HEADLINE_NOTE = {
 def scorecard(t1: pd.DataFrame, t2: pd.DataFrame, t3: pd.DataFrame, frames: dict[str, pd.DataFrame],
               pub: dict[str, Any], note_run: str, tolerance: Any = None,
               note_base: str | None = None, whole_log: bool = True) -> pd.DataFrame:
-    """Every published number and claim beside ours (DESIGN §3 rows).
+    """Every published number and claim beside ours (docs/design.md §3 rows).
 
     ``frames`` are the Figure 3-9 frames; Figures 3-4 (``note_base``) may come from a different run
     set (the whole log) than Figures 5-9 (``note_run``). ``whole_log``: whether Figures 3-4 and

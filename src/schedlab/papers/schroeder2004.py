@@ -611,7 +611,7 @@ def analyze(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: dict[str, Any]) -
 #: claims, stated on the C90 log, on the CTC log.
 CTC_BASIS = ("§2.1: under the CTC trace 'the comparative performance of the task assignment "
              "policies ... was very similar to those for the J90 and C90 traces'")
-C90_ONLY = ("the PSC C90/J90 logs are not obtainable offline (DESIGN §6): the paper's numbers for "
+C90_ONLY = ("the PSC C90/J90 logs are not obtainable offline (docs/design.md §6): the paper's numbers for "
             "them (factors in §1.4, §3.2, §4.2; 98.7% of jobs on Host 1 and the E[X²] values in "
             "§3.3; Figs 2-11) are not compared with our CTC runs; the CTC claims carry C90 numbers "
             "in their notes for orientation only. Appendix C's CTC Figures 12-13 give no numbers "
@@ -708,7 +708,7 @@ def _table1_rows(table1: pd.DataFrame, published: dict[str, Any], tol: Any
                 rows.append(value_row(PAPER, "Table 1", col, sysname, pub[col], None, unit=unit,
                                       tolerance=tolerance_for(tol, "Table 1"),
                                       not_run_reason="data unavailable offline",
-                                      note="PSC log not in the archive (DESIGN §6)"))
+                                      note="PSC log not in the archive (docs/design.md §6)"))
     return rows
 
 
@@ -949,7 +949,7 @@ def cutoff_claim_rows(cuts: pd.DataFrame, sims: pd.DataFrame, cfg: dict[str, Any
 def scorecard(table1: pd.DataFrame, cuts: pd.DataFrame, sims: pd.DataFrame,
               analysis: pd.DataFrame, published: dict[str, Any], cfg: dict[str, Any]
               ) -> pd.DataFrame:
-    """Table 1 values and every claim, checked on the default service order (DESIGN §3)."""
+    """Table 1 values and every claim, checked on the default service order (docs/design.md §3)."""
     rows = _table1_rows(table1, published["table1"], cfg.get("tolerance"))
     rows += claim_rows(sims, cuts, analysis, cfg, cfg["service_orders"][0])
     rows += cutoff_claim_rows(cuts, sims, cfg)

@@ -1,6 +1,6 @@
 """Talby & Feitelson 2005 (adaptive backfilling): monthly analyses, tables and scorecard.
 
-Pure functions on per-job simulation results (DESIGN §3 columns) and trace tables; the simulations
+Pure functions on per-job simulation results (docs/design.md §3 columns) and trace tables; the simulations
 themselves are in :mod:`schedlab.papers.talby2005_adaptive` (PBAS/WBAS) and the Flex scheduler in
 :mod:`schedlab.sim.schedulers.flex`.
 
@@ -142,7 +142,7 @@ def monthly_features(trace_jobs: pd.DataFrame, months: np.ndarray, machine_size:
                      tz: str | None, min_jobs: int = 1, min_cpu_coverage: float = 0.5) -> pd.DataFrame:
     """One row per month with the workload variables of Table 7 (see module docstring).
 
-    ``trace_jobs`` is a trace table (DESIGN §3 SWF columns), ``months`` its month labels.
+    ``trace_jobs`` is a trace table (docs/design.md §3 SWF columns), ``months`` its month labels.
     """
     alloc = trace_jobs["alloc_procs"].to_numpy()
     procs = np.where(alloc > 0, alloc, trace_jobs["req_procs"].to_numpy()).astype(float)

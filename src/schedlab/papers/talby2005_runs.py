@@ -14,7 +14,7 @@ A sweep point is a log x version (clean/raw) x one of
   instead of one per run: the runs are seconds each, the per-job start-up is not.)
 
 :func:`grid` lists the points of the configured experiment (default / quick / full), and
-:func:`run_point` simulates one and returns the per-job results (DESIGN §3) with the calendar month of
+:func:`run_point` simulates one and returns the per-job results (docs/design.md §3) with the calendar month of
 each job, plus run statistics (PBAS/WBAS time shares, switches).
 """
 

@@ -1,4 +1,4 @@
-"""Trace-driven simulator of a space-shared parallel machine (DESIGN §4).
+"""Trace-driven simulator of a space-shared parallel machine (docs/design.md §4).
 
 Public API::
 
@@ -6,7 +6,7 @@ Public API::
     from schedlab.sim.schedulers import make_scheduler   # "fcfs" | "easy" | "conservative" | "maui"
 
     result = simulate(jobs, machine_size, make_scheduler("easy"))
-    result.jobs        # per-job DataFrame (DESIGN §3)
+    result.jobs        # per-job DataFrame (docs/design.md §3)
     result.timeline    # per-event-time machine/queue state
 
 Modules: :mod:`.job` (SimJob, Alternative), :mod:`.scheduler` (Scheduler base, Start, *how to write a

@@ -1,4 +1,4 @@
-"""The discrete-event engine (DESIGN §4): :func:`simulate`, :func:`simulate_from`, :class:`SimResult`.
+"""The discrete-event engine (docs/design.md §4): :func:`simulate`, :func:`simulate_from`, :class:`SimResult`.
 
 Time is integer seconds. The engine owns the machine (free processors, optional contiguous 1-D
 node blocks), the event queue and the per-job records; the :class:`~schedlab.sim.scheduler.Scheduler`
@@ -102,7 +102,7 @@ block of ``procs`` consecutive free processors in a 1-D machine (Tang §4.1, BG/
 places it first-fit (lowest index) unless the :class:`Start` names ``first_node``. Either way a start
 that does not fit raises :class:`~schedlab.sim.errors.SimulationError` naming job and time.
 
-Runtimes: an attempt runs for ``min(runtime, estimate)`` (killed at its estimate, DESIGN §4) unless
+Runtimes: an attempt runs for ``min(runtime, estimate)`` (killed at its estimate, docs/design.md §4) unless
 ``enforce_estimate=False``, and for at most ``kill_at - start`` when a ``kill_at`` is given.
 """
 
@@ -130,7 +130,7 @@ from .state import Run, Snapshot
 TieRule = Literal["completions_first", "arrivals_first", "per_event"]
 Allocation = Literal["any", "contiguous"]
 
-#: Per-job result columns (DESIGN §3 "Per-job result").
+#: Per-job result columns (docs/design.md §3 "Per-job result").
 JOB_COLUMNS: tuple[str, ...] = (
     "job_id", "submit", "start", "end", "procs", "runtime", "estimate", "wait", "response",
     "bounded_slowdown", "user_id", "first_start", "attempts", "killed", "cancelled",

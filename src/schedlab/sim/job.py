@@ -1,4 +1,4 @@
-"""Simulation job records (DESIGN §3 "Simulation jobs").
+"""Simulation job records (docs/design.md §3 "Simulation jobs").
 
 A :class:`SimJob` is what the engine simulates: built from a trace table by
 :func:`schedlab.normalize.normalize` (every rule counted) or directly by a workload model.
@@ -38,7 +38,7 @@ class SimJob:
         submit: arrival time, seconds.
         runtime: actual run time, seconds (>= 1). Hidden from schedulers by convention.
         estimate: user-requested run time, seconds (>= runtime after normalization); the engine
-            kills a job that reaches its estimate (DESIGN §4).
+            kills a job that reaches its estimate (docs/design.md §4).
         procs: processors requested (1 <= procs <= machine size).
         user_id: submitting user (-1 if unknown).
         cancel_time: absolute time at which the user withdraws the job, or ``None``. A job still

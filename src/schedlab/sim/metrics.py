@@ -1,4 +1,4 @@
-"""Performance metrics of a simulated schedule (DESIGN §4; the papers' definitions).
+"""Performance metrics of a simulated schedule (docs/design.md §4; the papers' definitions).
 
 Per job (already in :attr:`SimResult.jobs`): ``wait = start - submit``, ``response = end - submit``
 (turnaround), ``bounded_slowdown = max(1, response / max(runtime, 10 s))`` (Perković §2, Tang §4.2;

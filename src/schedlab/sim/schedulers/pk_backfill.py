@@ -26,7 +26,7 @@ slot is dropped before the hole is measured. Bounded slowdown uses the job's ori
 half-sized job "incurs slowdown of at least 2" as in §7.1.
 
 Until the shared engine (issue 3) is available this module carries its own event loop; the job,
-result and profile semantics follow DESIGN §3–§4.
+result and profile semantics follow docs/design.md §3–§4.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class PKConfig:
             raise ValueError("widen factors must be integers >= 2")
 
 
-#: Per-job output columns (DESIGN §3 per-job result plus the flags this scheduler needs).
+#: Per-job output columns (docs/design.md §3 per-job result plus the flags this scheduler needs).
 RESULT_COLUMNS = (
     "start",
     "end",
