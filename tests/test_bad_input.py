@@ -15,6 +15,7 @@ import json
 import runpy
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -587,7 +588,7 @@ def wf(tmp_path_factory):
 
 
 def dry_run(wd: Path, *args: str) -> subprocess.CompletedProcess:
-    snakemake = shutil.which("snakemake")
+    snakemake = str(Path(sys.executable).with_name("snakemake"))  # the venv's, as `make test` runs
     return subprocess.run([snakemake, "-n", "--cores", "1", "--directory", str(wd), "--snakefile",
                            str(wd / "Snakefile"), "results/traces/summary.parquet", *args],
                           capture_output=True, text=True, timeout=300, cwd=wd)
