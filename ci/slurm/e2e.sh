@@ -16,7 +16,7 @@
 # Needs root, Debian 12, the project's .venv (make setup) and the real logs
 # (SCHEDLAB_TRACE_MIRROR, default ../shared/traces). Takes about 10 minutes on 2 cores (the quick DAG twice);
 # each cluster command is under `timeout`, cut so that the whole script stays within
-# SCHEDLAB_E2E_BUDGET seconds (default 1800) plus the final shutdown (about 10 s).
+# SCHEDLAB_E2E_BUDGET seconds (default 3000) plus the final shutdown (about 10 s).
 #
 # Environment:
 #   SCHEDLAB_E2E_TARGETS   targets instead of the quick profile's default target (space separated)
@@ -40,7 +40,7 @@ STEP="setup"
 DETAILS=""
 T0=$SECONDS
 # Whole-script time budget (seconds): each step's timeout is cut to what is left of it.
-BUDGET=${SCHEDLAB_E2E_BUDGET:-1800}
+BUDGET=${SCHEDLAB_E2E_BUDGET:-3000}
 
 say() { printf '\n=== slurm e2e [%3d s]: %s\n' "$((SECONDS - T0))" "$*" >&2; }
 fail() { say "FAILED: $*"; DETAILS=$*; exit 1; }
