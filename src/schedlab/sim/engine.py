@@ -303,6 +303,13 @@ class _Engine:
         self.sum_submit_waiting -= job.submit
         self.waiting_procs -= job.procs
 
+    def _record_timeline(self, t: int) -> None:
+        """Append one timeline row (:data:`TIMELINE_COLUMNS`) after the pass at time ``t``."""
+        nw = len(self.waiting)
+        self.tl.extend((t, self.free, len(self.running), nw, self.waiting_procs,
+                        nw * t - self.sum_submit_waiting,
+                        self._min_waiting_procs() if nw else 0))
+
     def _min_waiting_procs(self) -> int:
         h, w = self.min_heap, self.waiting
         while h and h[0][2] not in w:
@@ -422,7 +429,6 @@ class _Engine:
         tl = self.tl if self.record_timeline else None
         waiting, running = self.waiting, self.running
         end, cancel, arrive, start = self._end, self._cancel, self._arrive, self._start
-        min_waiting = self._min_waiting_procs
         events = passes = 0
         limit = _INF if until is None else until
         stop = False
@@ -511,18 +517,7 @@ class _Engine:
             if passes == passes_before:
                 continue  # only stale events at t
             if tl is not None:
-                nw = len(waiting)
-                tl.extend(
-                    (
-                        t,
-                        self.free,
-                        len(running),
-                        nw,
-                        self.waiting_procs,
-                        nw * t - self.sum_submit_waiting,
-                        min_waiting() if nw else 0,
-                    )
-                )
+                self._record_timeline(t)
             if progress is not None and passes >> 13 != passes_before >> 13:
                 progress(self.finished, n)
             if not stop and not heap and k >= n and waiting and until is None:
@@ -545,9 +540,8 @@ class _Engine:
         arrivals_first = self.tie_rule == "arrivals_first"
         tl = self.tl if self.record_timeline else None
         stop_ids = self.stop_ids
-        waiting, running = self.waiting, self.running
+        waiting = self.waiting
         end, cancel, arrive, start = self._end, self._cancel, self._arrive, self._start
-        min_waiting = self._min_waiting_procs
         events = passes = 0
         limit = _INF if until is None else until
         while True:
@@ -596,18 +590,7 @@ class _Engine:
                 for s in starts:
                     start(s)
             if tl is not None:
-                nw = len(waiting)
-                tl.extend(
-                    (
-                        t,
-                        self.free,
-                        len(running),
-                        nw,
-                        self.waiting_procs,
-                        nw * t - self.sum_submit_waiting,
-                        min_waiting() if nw else 0,
-                    )
-                )
+                self._record_timeline(t)
             if progress is not None and passes % 8192 == 0:
                 progress(self.finished, n)
             if stop_ids is not None:
