@@ -275,10 +275,8 @@ class CBMachine:
                     if d > s - now or max(free[:i]) < procs:
                         continue
                     latest = s - d
-                s2 = p.earliest_move(procs, d, s, latest)
+                s2 = p.move_earlier(procs, d, s, latest)
                 if s2 != s:
-                    p.release(s, d, procs)
-                    p.reserve(s2, d, procs)
                     r[0], r[1] = s2, s2 + d
                     heapq.heappush(self.starts, (s2, k))
                     moved = True

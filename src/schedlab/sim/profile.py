@@ -183,6 +183,16 @@ class Profile:
             del free[k]
             self._pm = None
 
+    def move_earlier(self, procs: int, duration: int, start: int, latest: int | None) -> int:
+        """Move a reservation ``[start, start + duration)`` of ``procs`` to its
+        :meth:`earliest_move` slot (the compression step of conservative backfilling); returns the
+        new start (``start`` when it cannot move)."""
+        s2 = self.earliest_move(procs, duration, start, latest)
+        if s2 != start:
+            self.release(start, duration, procs)
+            self.reserve(s2, duration, procs)
+        return s2
+
     def reserve(self, start: int, duration: int, procs: int) -> None:
         """Take ``procs`` processors during ``[start, start + duration)``."""
         self._add(start, start + duration, -procs)

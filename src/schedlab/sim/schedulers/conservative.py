@@ -146,10 +146,8 @@ class Conservative(Scheduler):
                 if pm[bisect_right(t, s - d) - 1] < procs:
                     continue
                 latest = s - d
-            s2 = p.earliest_move(procs, d, s, latest)
+            s2 = p.move_earlier(procs, d, s, latest)
             if s2 != s:
-                p.release(s, d, procs)
-                p.reserve(s2, d, procs)
                 res[jid] = s2
                 self.seq += 1
                 heappush(self.due, (s2, self.seq, jid))
