@@ -2,7 +2,26 @@
 
 from __future__ import annotations
 
-__all__ = ["__version__"]
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["__version__", "lazy_getattr"]
+
+
+def lazy_getattr(package: str, table: dict[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` importing ``name`` from the submodule ``table[name]`` of
+    ``package`` on first use (and caching it), so that importing the package stays cheap."""
+    import sys
+    from importlib import import_module
+
+    def __getattr__(name: str) -> Any:
+        if name in table:
+            value = getattr(import_module(f".{table[name]}", package), name)
+            vars(sys.modules[package])[name] = value
+            return value
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
 
 
 def __getattr__(name: str) -> str:

@@ -1,8 +1,9 @@
 """Workload models of Cirne's thesis, chapter 3: distributions, arrival polynomials, Downey's
 speedup, and fitting them to a trace (:mod:`schedlab.models.fit`)."""
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .. import lazy_getattr
 
 if TYPE_CHECKING:
     from .distributions import (
@@ -22,12 +23,7 @@ _LAZY = {"Fit": "distributions", "FitError": "distributions", "JointUniformLog":
          "fit_uniform_log": "distributions", "c_max": "downey", "speedup": "downey"}
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _LAZY)
 
 
 __all__ = ["Fit", "FitError", "JointUniformLog", "UniformLog", "c_max", "fit_gamma",

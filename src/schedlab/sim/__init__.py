@@ -17,9 +17,9 @@ scheduler*), :mod:`.state` (Run, MachineView, Snapshot), :mod:`.profile` (availa
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .. import lazy_getattr
 from .options import ALLOCATIONS, TIE_RULES
 
 if TYPE_CHECKING:
@@ -39,12 +39,7 @@ _LAZY = {
 }  # fmt: skip
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _LAZY)
 
 
 __all__ = [
