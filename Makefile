@@ -17,11 +17,14 @@ $(STAMP): pyproject.toml requirements.lock
 
 setup: $(STAMP)
 
+# Prints its wall-clock time at the end (the default target's budget is 20 minutes on 2 cores).
 reproduce: $(STAMP)
-	$(BIN)/snakemake --profile $(PROFILE) $(SNAKEMAKE_ARGS)
+	@start=$$(date +%s); $(BIN)/snakemake --profile $(PROFILE) $(SNAKEMAKE_ARGS); rc=$$?; \
+	  echo "make reproduce: $$(( $$(date +%s) - start )) s wall (exit $$rc)"; exit $$rc
 
 quick: $(STAMP)
-	$(BIN)/snakemake --profile workflow/profiles/quick $(SNAKEMAKE_ARGS)
+	@start=$$(date +%s); $(BIN)/snakemake --profile workflow/profiles/quick $(SNAKEMAKE_ARGS); rc=$$?; \
+	  echo "make quick: $$(( $$(date +%s) - start )) s wall (exit $$rc)"; exit $$rc
 
 lint: $(STAMP)
 	$(BIN)/ruff check src scripts tests benchmarks
