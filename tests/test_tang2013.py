@@ -141,6 +141,39 @@ def test_attribution_table_ranks_readings():
     assert tab.loc[1, "mean_abs_err_unfair_jobs"] == pytest.approx(1.0)
 
 
+def test_unfair_counts_rules_by_hand():
+    t0 = 1000.0
+    start = np.array([t0 + 100, t0 + 700, t0 + 4000, t0 + 59, t0 + 10])
+    fair = np.array([t0 + 100, t0 + 600, t0 + 200, t0 + 1, np.nan])
+    c = t.unfair_counts(start, fair, t0)
+    # delays 0 (fair: not later), 100 s, 3800 s, 58 s; NaN = cut at the real start (fair)
+    assert c["unfair_jobs"] == 3
+    assert c["unfair_gt_1min"] == 2 and c["unfair_gt_10min"] == 1 and c["unfair_gt_60min"] == 1
+    assert c["unfair_gt_120min"] == 0
+    assert c["unfair_whole_min"] == 2  # 59 s vs 1 s: both in minute 0
+
+
+def test_unfair_table_counts_and_ranks():
+    rows = []
+    for fs, factor in (("a/b/c/policy", 2.0), ("a/b/c/none", 1.0)):
+        for conf, point in CFG["configurations"].items():
+            u = CFG["published"]["Table 3"][conf][1]
+            rows.append({"selection": "runnable", "threshold": "paper", "fair_start": fs,
+                         "point": point, "unfair_jobs": int(u * factor),
+                         "unfair_gt_60min": int(u)})
+    rows.append({**rows[0], "threshold": "month_average", "unfair_jobs": 0})  # not counted
+    tab = t.unfair_table(pd.DataFrame(rows), CFG)
+    assert tab["selection"].tolist() == ["published", "runnable", "runnable"]
+    assert tab["fair_start"].tolist()[1:] == ["a/b/c/none", "a/b/c/policy"]
+    assert tab.loc[2, "BF=1/W=1"] == 28 and tab.loc[2, "within_tolerance"] == 0
+    assert tab.loc[2, "mean_abs_err"] == pytest.approx(1.0)
+    assert tab.loc[1, "within_tolerance"] == 7
+    m = t.unfair_table(pd.DataFrame(rows), CFG, readings=["a/b/c/policy"],
+                       count_rules=("unfair_jobs", "unfair_gt_60min"))
+    assert m["count"].tolist() == ["unfair_jobs", "unfair_gt_60min", "unfair_jobs"]
+    assert m.loc[1, "within_tolerance"] == 7
+
+
 def test_scorecard_on_the_papers_own_numbers():
     """Fed Table 3 itself, every Table 3 value matches and the Fig. 12 claims hold under the
     chosen gain reading; the §4.4.1 row compares our month average with the stated 400 min."""
