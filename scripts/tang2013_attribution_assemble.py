@@ -1,8 +1,8 @@
 """Snakemake adapter: Tang et al. 2013 attribution rows (both job selections) -> the runs table,
 the per-reading fit to Table 3 (schedlab.papers.tang2013.attribution_table) and the unfair counts
 per reading and configuration (schedlab.papers.tang2013.unfair_table): every fair-start reading
-under the strict count, and the configured reading beside the plain one under every counting
-rule."""
+under the strict count; under every counting rule, the configured reading, the same with the
+run's backfilling in the probe, and the plainest reading."""
 
 import pandas as pd
 
@@ -16,10 +16,10 @@ def main(sm):
     rows = pd.concat([read_parquet(p)[0] for p in sm.input], ignore_index=True)
     table = t.attribution_table(rows, cfg)
     unfair = t.unfair_table(rows, cfg)
-    configured = t.reading_name({**t.PLAIN_FAIR_READING, **cfg.get("fair_start", {})})
-    margins = t.unfair_table(rows, cfg, readings=sorted({configured,
-                                                         t.reading_name(t.PLAIN_FAIR_READING)}),
-                             count_rules=t.COUNT_RULES)
+    configured = {**t.PLAIN_FAIR_READING, **cfg.get("fair_start", {})}
+    readings = {t.reading_name(r) for r in (configured, {**configured, "backfill": "policy"},
+                                            t.PLAIN_FAIR_READING)}
+    margins = t.unfair_table(rows, cfg, readings=sorted(readings), count_rules=t.COUNT_RULES)
     meta = {"paper": "tang2013", "seed": None, "schedlab_version": __version__,
             "note": "SP2: job selection x queue-depth threshold x fair-start reading vs Table 3"}
     write_parquet(sm.output.runs, rows, meta)
