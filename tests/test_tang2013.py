@@ -87,6 +87,29 @@ def test_run_point_small_workload():
         t.run_point(jobs, spec, "adapt-bf", CFG)
 
 
+def test_search_cap_rows_pair_capped_and_uncapped_runs():
+    spec = t.LogSpec("BGP-substitute", "synthetic", 50, 32, 1, "conservative", "contiguous",
+                     "Table 2", {}, True, None)
+    rng = np.random.default_rng(np.random.SeedSequence(22))
+    est = rng.integers(600, 7200, 50)
+    jobs = pd.DataFrame({"job_id": np.arange(50), "submit": np.sort(rng.integers(0, 20000, 50)),
+                         "runtime": est // 2, "estimate": est, "procs": rng.integers(1, 33, 50)})
+    df = pd.DataFrame(t.search_cap_rows(jobs, spec, CFG, 3000.0))
+    assert len(df) == 2 * len(CFG["configurations"])
+    assert set(df["search"]) == {"capped", "uncapped"}
+    by = df.set_index(["configuration", "search"])
+    # W = 1 has one window per job: the cap cannot change the schedule
+    assert by.loc[("BF=1/W=1", "capped"), "same_schedule"]
+    assert by.loc[("BF=1/W=1", "capped"), "avg_wait_min"] == by.loc[("BF=1/W=1", "uncapped"),
+                                                                     "avg_wait_min"]
+    # a changed schedule shows up in the flag (both rows of a pair carry it)
+    for conf in CFG["configurations"]:
+        a, b = by.loc[(conf, "capped")], by.loc[(conf, "uncapped")]
+        assert a["same_schedule"] == b["same_schedule"]
+        if a["same_schedule"]:
+            assert (a["unfair_jobs"], a["loc_pct"]) == (b["unfair_jobs"], b["loc_pct"])
+
+
 def test_paper_thresholds_are_the_defaults():
     base = pd.DataFrame({"queue_depth_min": [0.0, 800.0, 1000.0]})  # our own average: 600
     assert t.qd_threshold_min(base, CFG, "SP2") == 400.0      # §4.4.1, stated
