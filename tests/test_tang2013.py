@@ -87,6 +87,29 @@ def test_run_point_small_workload():
         t.run_point(jobs, spec, "adapt-bf", CFG)
 
 
+def test_search_cap_rows_pair_capped_and_uncapped_runs():
+    spec = t.LogSpec("BGP-substitute", "synthetic", 50, 32, 1, "conservative", "contiguous",
+                     "Table 2", {}, True, None)
+    rng = np.random.default_rng(np.random.SeedSequence(22))
+    est = rng.integers(600, 7200, 50)
+    jobs = pd.DataFrame({"job_id": np.arange(50), "submit": np.sort(rng.integers(0, 20000, 50)),
+                         "runtime": est // 2, "estimate": est, "procs": rng.integers(1, 33, 50)})
+    df = pd.DataFrame(t.search_cap_rows(jobs, spec, CFG, 3000.0))
+    assert len(df) == 2 * len(CFG["configurations"])
+    assert set(df["search"]) == {"capped", "uncapped"}
+    by = df.set_index(["configuration", "search"])
+    # W = 1 has one window per job: the cap cannot change the schedule
+    assert by.loc[("BF=1/W=1", "capped"), "same_schedule"]
+    assert by.loc[("BF=1/W=1", "capped"), "avg_wait_min"] == by.loc[("BF=1/W=1", "uncapped"),
+                                                                     "avg_wait_min"]
+    # a changed schedule shows up in the flag (both rows of a pair carry it)
+    for conf in CFG["configurations"]:
+        a, b = by.loc[(conf, "capped")], by.loc[(conf, "uncapped")]
+        assert a["same_schedule"] == b["same_schedule"]
+        if a["same_schedule"]:
+            assert (a["unfair_jobs"], a["loc_pct"]) == (b["unfair_jobs"], b["loc_pct"])
+
+
 def test_paper_thresholds_are_the_defaults():
     base = pd.DataFrame({"queue_depth_min": [0.0, 800.0, 1000.0]})  # our own average: 600
     assert t.qd_threshold_min(base, CFG, "SP2") == 400.0      # §4.4.1, stated
@@ -139,6 +162,39 @@ def test_attribution_table_ranks_readings():
                                           "estimate/dynamic/submission"]
     assert tab["within_tolerance"].tolist() == [21, 14]
     assert tab.loc[1, "mean_abs_err_unfair_jobs"] == pytest.approx(1.0)
+
+
+def test_unfair_counts_rules_by_hand():
+    t0 = 1000.0
+    start = np.array([t0 + 100, t0 + 700, t0 + 4000, t0 + 59, t0 + 10])
+    fair = np.array([t0 + 100, t0 + 600, t0 + 200, t0 + 1, np.nan])
+    c = t.unfair_counts(start, fair, t0)
+    # delays 0 (fair: not later), 100 s, 3800 s, 58 s; NaN = cut at the real start (fair)
+    assert c["unfair_jobs"] == 3
+    assert c["unfair_gt_1min"] == 2 and c["unfair_gt_10min"] == 1 and c["unfair_gt_60min"] == 1
+    assert c["unfair_gt_120min"] == 0
+    assert c["unfair_whole_min"] == 2  # 59 s vs 1 s: both in minute 0
+
+
+def test_unfair_table_counts_and_ranks():
+    rows = []
+    for fs, factor in (("a/b/c/policy", 2.0), ("a/b/c/none", 1.0)):
+        for conf, point in CFG["configurations"].items():
+            u = CFG["published"]["Table 3"][conf][1]
+            rows.append({"selection": "runnable", "threshold": "paper", "fair_start": fs,
+                         "point": point, "unfair_jobs": int(u * factor),
+                         "unfair_gt_60min": int(u)})
+    rows.append({**rows[0], "threshold": "month_average", "unfair_jobs": 0})  # not counted
+    tab = t.unfair_table(pd.DataFrame(rows), CFG)
+    assert tab["selection"].tolist() == ["published", "runnable", "runnable"]
+    assert tab["fair_start"].tolist()[1:] == ["a/b/c/none", "a/b/c/policy"]
+    assert tab.loc[2, "BF=1/W=1"] == 28 and tab.loc[2, "within_tolerance"] == 0
+    assert tab.loc[2, "mean_abs_err"] == pytest.approx(1.0)
+    assert tab.loc[1, "within_tolerance"] == 7
+    m = t.unfair_table(pd.DataFrame(rows), CFG, readings=["a/b/c/policy"],
+                       count_rules=("unfair_jobs", "unfair_gt_60min"))
+    assert m["count"].tolist() == ["unfair_jobs", "unfair_gt_60min", "unfair_jobs"]
+    assert m.loc[1, "within_tolerance"] == 7
 
 
 def test_scorecard_on_the_papers_own_numbers():

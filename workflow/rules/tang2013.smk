@@ -22,11 +22,15 @@ TANG_POINTS = tang_sweep_points(TANG_CFG, TANG_QUICK, TANG_FULL)
 TANG_OUT = "results/tang2013"
 TANG_TIMING_JOBS = TANG_CFG["quick_settings"]["timing_jobs"] if TANG_QUICK else TANG_CFG["timing_jobs"]
 TANG_SERIES_KEYS = [(s.label, p) for s in TANG_SPECS for p in TANG_POINTS]
-# Attribution (issue 22), target `snakemake tang2013_attribution` (not in the default run, to keep
-# its cost; ~5 CPU-min): SP2 under both readings of "the first 5000 jobs", each with every
-# fair-start reading and both thresholds -> tables attribution_runs / attribution_table3 (shown in
-# the report when the target was run before it).
+# Attribution (issue 22), part of the paper target (~100 CPU-s; alone: `snakemake
+# tang2013_attribution`): SP2 under both readings of "the first 5000 jobs", each with every
+# fair-start reading and both thresholds -> tables attribution_runs / attribution_table3 /
+# attribution_unfair / attribution_unfair_margins; and the Step-5 search with and without a cap on
+# both logs -> table search_cap.
 TANG_SELECTIONS = ["records", "runnable"]
+TANG_ATTRIBUTION = [f"{TANG_OUT}/tables/{n}.parquet" for n in (
+    "attribution_runs", "attribution_table3", "attribution_unfair", "attribution_unfair_margins",
+    "search_cap")]
 TANG_OUTPUTS = [
     *[f"{TANG_OUT}/tables/table{s.table.split()[-1]}_{s.label}.parquet" for s in TANG_SPECS],
     *[f"{TANG_OUT}/tables/{n}.parquet" for n in ("sweep", "scores", "gains", "gains_published",
@@ -108,6 +112,8 @@ rule tang2013_attribution_assemble:
     output:
         runs=f"{TANG_OUT}/tables/attribution_runs.parquet",
         table=f"{TANG_OUT}/tables/attribution_table3.parquet",
+        unfair=f"{TANG_OUT}/tables/attribution_unfair.parquet",
+        margins=f"{TANG_OUT}/tables/attribution_unfair_margins.parquet",
     params:
         cfg=TANG_CFG,
     conda:
@@ -116,6 +122,23 @@ rule tang2013_attribution_assemble:
         "logs/tang2013/attribution.log",
     script:
         "../../scripts/tang2013_attribution_assemble.py"
+
+
+rule tang2013_search_cap:
+    input:
+        traces=[f"results/traces/{s.trace}/jobs.parquet" for s in TANG_SPECS],
+        bases=[f"{TANG_OUT}/runs/{s.label}/bf1_w1/series.parquet" for s in TANG_SPECS],
+    output:
+        f"{TANG_OUT}/tables/search_cap.parquet",
+    params:
+        cfg=TANG_CFG,
+        specs=[asdict(s) for s in TANG_SPECS],
+    conda:
+        "../envs/schedlab.yaml"
+    log:
+        "logs/tang2013/search_cap.log",
+    script:
+        "../../scripts/tang2013_search_cap.py"
 
 
 rule tang2013_assemble:
@@ -140,11 +163,12 @@ rule tang2013_assemble:
 rule tang2013:
     input:
         TANG_OUTPUTS,
+        TANG_ATTRIBUTION,
 
 
 rule tang2013_attribution:
     input:
-        [f"{TANG_OUT}/tables/{n}.parquet" for n in ("attribution_runs", "attribution_table3")],
+        TANG_ATTRIBUTION,
 
 
-ALL_TARGETS.extend(TANG_OUTPUTS)
+ALL_TARGETS.extend([*TANG_OUTPUTS, *TANG_ATTRIBUTION])
