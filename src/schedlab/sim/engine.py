@@ -123,7 +123,7 @@ from .errors import SimulationError
 from .job import SimJob
 from .machine import Machine, make_machine
 from .options import ALLOCATIONS as ALLOCATIONS  # re-exported
-from .options import TIE_RULES
+from .options import TIE_RULES, default_tie_rule
 from .scheduler import Scheduler, Start
 from .state import Run, Snapshot
 
@@ -198,11 +198,13 @@ class _Engine:
         machine_size: int,
         scheduler: Scheduler,
         allocation: str,
-        tie_rule: str,
+        tie_rule: str | None,
         enforce_estimate: bool,
         record_timeline: bool,
         use_estimates: bool = False,
     ) -> None:
+        if tie_rule is None:
+            tie_rule = default_tie_rule()
         if tie_rule not in TIE_RULES:
             raise SimulationError(f"unknown tie_rule {tie_rule!r}; choose one of {TIE_RULES}")
         self.machine = make_machine(machine_size, allocation)
@@ -669,7 +671,7 @@ def simulate(
     scheduler: Scheduler,
     *,
     allocation: Allocation = "any",
-    tie_rule: TieRule = "completions_first",
+    tie_rule: TieRule | None = None,
     enforce_estimate: bool = True,
     record_timeline: bool = True,
     progress: Callable[[int, int], None] | None = None,
@@ -681,7 +683,8 @@ def simulate(
         machine_size: processors.
         scheduler: a fresh scheduler instance (it is mutated).
         allocation: ``"any"`` or ``"contiguous"`` (see module docstring).
-        tie_rule: order of same-time events (see module docstring).
+        tie_rule: order of same-time events (see module docstring); ``None``: the default
+            (:func:`~schedlab.sim.options.default_tie_rule`, ``$SCHEDLAB_TIE_RULE`` if set).
         enforce_estimate: kill attempts at ``start + estimate``.
         record_timeline: keep the per-event-time state rows.
         progress: optional callback ``(jobs_finished, jobs_total)``, called every few thousand events.
@@ -709,7 +712,7 @@ def simulate_from(
     runtimes: Literal["estimate", "actual"] = "estimate",
     until: int | None = None,
     stop_when_started: Iterable[int] | None = None,
-    tie_rule: TieRule = "completions_first",
+    tie_rule: TieRule | None = None,
     enforce_estimate: bool = True,
     record_timeline: bool = False,
 ) -> SimResult:
@@ -729,6 +732,7 @@ def simulate_from(
         until: stop after the pass at the last event time <= ``until``.
         stop_when_started: stop after the pass in which all these job ids have started (Tang's fair
             start time: the probed job's start).
+        tie_rule: as for :func:`simulate` (``None``: the default order).
     Returns:
         :class:`SimResult` over the snapshot's running + waiting + extra jobs (``start`` -1 for jobs
         not started when the fork stopped; running jobs keep their original start).
