@@ -53,19 +53,20 @@ class Profile:
         """Processors free at ``time`` (>= origin)."""
         return self.free[max(0, bisect_right(self.t, time) - 1)]
 
-    def prefix_max(self) -> list[int]:
-        """``m[i] = max(free[:i + 1])`` (cached; after a change only the part from the changed
-        step on is recomputed): the first step with ``procs`` processors free is
-        ``bisect_left(m, procs)``."""
-        pm = self._pm
+    def prefix_max(self, steps: int | None = None) -> list[int]:
+        """``m[i] = max(free[:i + 1])``, at least for the first ``steps`` steps (default all): the
+        first step with ``procs`` processors free is ``bisect_left(m, procs)`` if that is below
+        ``len(m)``. Cached; a change at step ``i`` keeps the first ``i`` entries."""
+        pm, free = self._pm, self.free
         m = len(pm)
-        if m < len(self.free):
+        n = len(free) if steps is None or steps > len(free) else steps
+        if m < n:
             if m:
-                rest = accumulate(self.free[m:], max, initial=pm[-1])
+                rest = accumulate(free[m:n], max, initial=pm[-1])
                 next(rest)
                 pm.extend(rest)
             else:
-                pm.extend(accumulate(self.free, max))
+                pm.extend(accumulate(free[:n], max))
         return pm
 
     def segments(self) -> list[tuple[int, float, int]]:
@@ -113,14 +114,14 @@ class Profile:
         fail); returns ``current`` if there is none.
         """
         t, free = self.t, self.free
-        pm = self._pm
-        if not pm or pm[-1] < procs:
-            pm = self.prefix_max()
-        i = bisect_left(pm, procs)  # steps before i have fewer than procs free
-        stop = current if latest is None else min(current, latest + 1)
         # steps from kc on start at or after ``current``: there the job's own reservation is
         # given back, so any count passes; only steps before kc can break a window
         kc = bisect_left(t, current)
+        pm = self._pm
+        if len(pm) < kc and (not pm or pm[-1] < procs):
+            pm = self.prefix_max(kc)
+        i = bisect_left(pm, procs)  # steps before i have fewer than procs free
+        stop = current if latest is None else min(current, latest + 1)
         while i < kc:
             start = t[i]
             if start >= stop:

@@ -150,7 +150,7 @@ class Conservative(Scheduler):
                 j = bisect_right(t, latest) - 1
                 pm = p._pm
                 if j >= len(pm):
-                    pm = p.prefix_max()
+                    pm = p.prefix_max(j + 1)
                 if pm[j] < procs:
                     continue
             else:
