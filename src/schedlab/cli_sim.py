@@ -151,7 +151,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cancelled", choices=CANCELLED_RULES, default="keep",
                    help="what to do with cancelled jobs (status 5; default keep)")  # fmt: skip
     p.add_argument("--tie-rule", choices=TIE_RULES, default=None,
-                   help="order of same-time events (default: $SCHEDLAB_TIE_RULE or completions_first)")
+                   help="order of same-time events (default: $SCHEDLAB_TIE_RULE, else per_event: pyss's)")
     p.add_argument("--registry", help="trace registry file (default config/traces.yaml)")
     p.add_argument("--mirror", help="directory with trace files (default $SCHEDLAB_TRACE_MIRROR)")
     p.set_defaults(func=cmd_simulate)

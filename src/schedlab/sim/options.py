@@ -10,7 +10,7 @@ TIE_RULES: tuple[str, ...] = ("completions_first", "arrivals_first", "per_event"
 ALLOCATIONS: tuple[str, ...] = ("any", "contiguous")
 
 #: The engine's default event order (decision and evidence: :mod:`schedlab.sim.engine`).
-DEFAULT_TIE_RULE = "completions_first"
+DEFAULT_TIE_RULE = "per_event"
 #: Environment variable overriding :data:`DEFAULT_TIE_RULE` for every simulation of a process
 #: (the workflow sets it from config ``sim: {tie_rule: ...}``, so papers' engine runs follow it).
 TIE_RULE_ENV = "SCHEDLAB_TIE_RULE"

@@ -11,9 +11,12 @@ Reserving more than is free raises :class:`~schedlab.sim.errors.SimulationError`
 
 Why lists and not a balanced tree (issue 17, measured): under conservative backfilling on
 CTC-SP2 the profile has 47 steps on average when the queue is compressed (KTH-SP2: 17); the cost
-is the number of queue visits (3.46 M in 69 k compressions, 2.17 M slot searches, 431 k moves),
+is the number of queue visits (3.46 M in 69 k compressions), window searches (1.47 M after the
+pruning in :meth:`~schedlab.sim.schedulers.conservative.Conservative._compress`) and moves (431 k),
 not the profile's length. The searches use C-level ``bisect``/``min`` over these short lists and
-cached prefix maxima (:meth:`Profile.prefix_max`).
+cached prefix maxima (:meth:`Profile.prefix_max`, kept valid up to the first changed step and
+extended only as far as a query needs); a move changes only the non-overlapping parts of the old
+and new slot (:meth:`Profile.shift`).
 """
 
 from __future__ import annotations
