@@ -104,9 +104,9 @@ Talby 2005 (default, 242)  28 / 11 / 72 / 37 /    28 / 12 / 71 / 39 /    the sam
                                                                          move, median 5.3%
 =========================  =====================  =====================  ===========================
 
-Talby's quick run is 2 months of KTH: 56 of its 69 numeric values move (they are mostly
-differences of percentages, PBAS/WBAS gains and correlations, so relative moves are large: median
-12%). No verdict moves away from the paper under ``per_event``; every engine test module
+Talby's quick run (KTH only, a subset of the PBAS/WBAS grids): 56 of its 69 numeric values move
+(mostly differences of percentages, PBAS/WBAS gains and correlations, so relative moves are large:
+median 12%). No verdict moves away from the paper under ``per_event``; every engine test module
 (engine, schedulers, SA, Flex, Cirne, PBAS, Talby runs/claims/analysis, trace studies, metric-aware,
 Perković engine, CLI, bad input: 430 tests) passes with it as the default.
 
