@@ -102,6 +102,10 @@ Cirne 2001 (quick, 47)     6 / 1 / 13 / 15 / 6    same                   none (1
 Talby 2005 (default, 242)  28 / 11 / 72 / 37 /    28 / 12 / 71 / 39 /    the same 3, all towards the
                            42 / 52                40 / 52                paper; 144 of 180 numbers
                                                                          move, median 5.3%
+Cirne 2001 (default, 47)   6 / 7 / 7 / 14 / 7 /   same                   none (2 of 30 numbers move,
+                           6                                             <= 2.4%; its §6.2 sweep runs:
+                                                                         61-92% identical waits, mean
+                                                                         turn-around within 4%)
 =========================  =====================  =====================  ===========================
 
 Talby's quick run (KTH only, a subset of the PBAS/WBAS grids): 56 of its 69 numeric values move
