@@ -107,11 +107,13 @@ def cli_startup() -> list[tuple[str, float]]:
 
 def main() -> None:
     from schedlab.sim import TIE_RULES
+    from schedlab.sim.options import default_tie_rule
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--cases", nargs="*", help="scheduler:trace pairs (default: the table above)")
-    ap.add_argument("--tie-rule", choices=TIE_RULES, default="completions_first")
+    ap.add_argument("--tie-rule", choices=TIE_RULES, default=default_tie_rule(),
+                    help="event order (default: the engine's, $SCHEDLAB_TIE_RULE if set)")
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--no-scaling", action="store_true")
     ap.add_argument("--no-cli", action="store_true")

@@ -32,7 +32,7 @@ def main(sm):
         norm,
         header,
         sm.wildcards.scheduler,
-        tie_rule=opts.get("tie_rule", "completions_first"),
+        tie_rule=opts.get("tie_rule"),
         provenance=prov,
     )
     write_parquet(sm.output.jobs, jobs, out_meta)

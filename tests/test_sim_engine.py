@@ -106,6 +106,20 @@ def test_tie_rule(rule):
         simulate(jobs, 4, Recorder(), tie_rule="random")
 
 
+def test_default_tie_rule_from_environment(monkeypatch):
+    jobs = [SimJob(1, 0, 10, 10, 4), SimJob(2, 10, 5, 5, 4)]
+    monkeypatch.delenv("SCHEDLAB_TIE_RULE", raising=False)
+    assert simulate(jobs, 4, Recorder()).settings["tie_rule"] == "per_event"  # pyss's order
+    monkeypatch.setenv("SCHEDLAB_TIE_RULE", "completions_first")
+    assert simulate(jobs, 4, Recorder()).settings["tie_rule"] == "completions_first"
+    assert simulate(jobs, 4, Recorder(), tie_rule="arrivals_first").settings["tie_rule"] == (
+        "arrivals_first"
+    )
+    monkeypatch.setenv("SCHEDLAB_TIE_RULE", "random")
+    with pytest.raises(SimulationError, match="SCHEDLAB_TIE_RULE='random'"):
+        simulate(jobs, 4, Recorder())
+
+
 class PassRecorder(Recorder):
     """Logs every hook and every scheduling pass (time, free processors)."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -87,6 +89,9 @@ def test_profile_matches_brute_force(script):
             ref[x] -= procs
         assert [p.free_at(x) for x in range(horizon)] == ref
         assert all(a != b for a, b in zip(p.free, p.free[1:], strict=False))
+        # the cached prefix maxima are a valid prefix after every change
+        assert p._pm == list(accumulate(p.free, max))[: len(p._pm)]
+        assert p.prefix_max() == list(accumulate(p.free, max))
 
 
 @settings(max_examples=60, deadline=None)
@@ -104,3 +109,22 @@ def test_earliest_move_equals_release_and_replace(script, procs, dur, after):
     for latest in range(0, s + 2):
         assert p.earliest_move(procs, dur, s, latest) == (moved if moved <= latest else s)
     assert p.segments() != q.segments()  # earliest_move did not touch p
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops, st.integers(1, 8), st.integers(1, 9), st.integers(0, 30), st.integers(0, 12))
+def test_shift_equals_release_and_reserve(script, procs, dur, after, now):
+    p = Profile(8, 0)
+    for q, d, a, _ in script:
+        p.reserve(p.earliest_start(q, d, a), d, q)
+    s = p.earliest_start(procs, dur, after)
+    p.reserve(s, dur, procs)
+    p.advance(min(now, s))
+    p.prefix_max()  # a warm cache must be truncated by the move
+    moved = p.earliest_move(procs, dur, s)
+    ref = p.copy()
+    ref.release(s, dur, procs)
+    ref.reserve(moved, dur, procs)
+    assert p.move_earlier(procs, dur, s, None) == moved
+    assert p.segments() == ref.segments()
+    assert p.prefix_max() == list(accumulate(p.free, max))

@@ -264,3 +264,20 @@ def test_conservative_pruning_is_exact(tie_rule, spec):
     fast = simulate(jobs, SIZE, Conservative(), tie_rule=tie_rule).jobs
     naive = simulate(jobs, SIZE, NaiveConservative(), tie_rule=tie_rule).jobs
     pd.testing.assert_frame_equal(fast, naive)
+
+
+@pytest.mark.mirror
+@pytest.mark.parametrize("tie_rule", ["completions_first", "per_event"])
+def test_conservative_pruning_is_exact_on_a_real_log(mirror, tie_rule):
+    # the first 4,000 jobs of CTC-SP2 (long queues, many early ends): every pruning rule and the
+    # dominance between jobs are exercised thousands of times (benchmarks/golden_schedules.py
+    # checks whole logs)
+    from schedlab.normalize import normalize
+    from schedlab.traces import load_trace
+
+    tr = load_trace("CTC-SP2-1996-3.1-cln")
+    norm = normalize(tr.jobs.iloc[:4000], tr.header)
+    fast = simulate(norm.jobs, norm.machine_size, Conservative(), tie_rule=tie_rule).jobs
+    naive = simulate(norm.jobs, norm.machine_size, NaiveConservative(), tie_rule=tie_rule).jobs
+    assert (fast.start != fast.submit).sum() > 1000  # a loaded stretch: many jobs wait
+    pd.testing.assert_frame_equal(fast, naive)

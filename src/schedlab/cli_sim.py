@@ -56,7 +56,7 @@ def run_simulation(
     scheduler: str,
     *,
     params: dict[str, Any] | None = None,
-    tie_rule: str = "completions_first",
+    tie_rule: str | None = None,
     progress: bool = False,
     provenance: dict[str, Any] | None = None,
 ) -> tuple[Any, dict[str, Any], dict[str, Any]]:
@@ -150,7 +150,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="which processor count wins when both are known (default requested)")  # fmt: skip
     p.add_argument("--cancelled", choices=CANCELLED_RULES, default="keep",
                    help="what to do with cancelled jobs (status 5; default keep)")  # fmt: skip
-    p.add_argument("--tie-rule", choices=TIE_RULES, default="completions_first")
+    p.add_argument("--tie-rule", choices=TIE_RULES, default=None,
+                   help="order of same-time events (default: $SCHEDLAB_TIE_RULE, else per_event: pyss's)")
     p.add_argument("--registry", help="trace registry file (default config/traces.yaml)")
     p.add_argument("--mirror", help="directory with trace files (default $SCHEDLAB_TRACE_MIRROR)")
     p.set_defaults(func=cmd_simulate)

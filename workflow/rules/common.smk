@@ -28,6 +28,10 @@ except SchedlabError as _e:
 if _warning:
     print(_warning, file=sys.stderr)
 TRACE_NAMES = REGISTRY.names()
+# config `sim: {tie_rule: ...}` is the event order of every engine simulation (baseline runs and
+# the papers' engine runs, which read it from the environment; src/schedlab/sim/options.py).
+if (config.get("sim") or {}).get("tie_rule"):
+    os.environ["SCHEDLAB_TIE_RULE"] = config["sim"]["tie_rule"]
 # Each included .smk appends the targets it wants built by `snakemake` with no target.
 ALL_TARGETS = []
 

@@ -9,7 +9,7 @@ Event order (engine setting ``tie_rule``)
 Two families. The *batch* orders deliver every event due at time ``t``, then run one scheduling
 pass at ``t``:
 
-``"completions_first"`` (default; the common convention in backfilling simulators)
+``"completions_first"`` (the common convention in backfilling simulators; the default until issue 17)
     1. job ends, in (end time, start order): normal completions, estimate kills and speculative
        ``kill_at`` kills (which requeue the job) — processors are released first;
     2. cancellations of jobs whose ``cancel_time`` is ``t`` (waiting or running), in job order;
@@ -21,7 +21,7 @@ pass at ``t``:
     as above with step 3 before step 1 (arrival hooks see the machine before the processors freed
     at ``t``; the scheduling pass sees the same state either way).
 
-``"per_event"`` reproduces pyss, the Feitelson lab's simulator (GitHub ``dinesh121991/pyss``), the
+``"per_event"`` (default) reproduces pyss, the Feitelson lab's simulator (GitHub ``dinesh121991/pyss``), the
 reference of the backfilling literature: one event at a time, a scheduling pass after *each*.
 What its source does (read for this engine):
 
@@ -77,20 +77,48 @@ CTC-SP2         EASY          79.9%      +2.36%       +1.47%
 CTC-SP2         conservative  62.0%      -2.07%       -3.05%
 ==============  ============  =========  ===========  ===========
 
-Talby & Feitelson 2005, quick profile, whole target run under both orders (``snakemake --config
-quick=True talby2005``): its scorecard has 242 rows under either order and **no verdict changes**
-(24 differs, 10 fails, 23 holds, 17 match, 168 not_run both times); 55 of 68 numeric reproduced
-values move, median by 0.44%, at most 17%. Its KTH PBAS/WBAS runs: mean wait -0.13% to +0.07%,
-bounded slowdown -0.32% to +0.16%, 95.5-98.9% identical starts.
+Which papers' simulations go through this choice: Talby & Feitelson 2005 (every run:
+:func:`schedlab.papers.talby2005_runs` ``simulate``, and the PBAS/WBAS forks ``simulate_from``;
+also its trace study on other logs) and Cirne 2001 §6.2 (``whole_workload_run``: the κ sweeps, SA
+and user requests on the engine's conservative backfilling). Cirne's single experiments
+(``CBMachine``), Tang's metric-aware simulator and Perković's loop have their own event loops
+(issue 18), Schroeder's distributed-server simulator is a different model: the engine setting does
+not reach them. Each paper's whole target run under both orders (``snakemake --profile
+workflow/profiles/quick --config "sim={tie_rule: RULE}" talby2005 cirne2001``; config ``sim:
+{tie_rule: ...}`` sets ``$SCHEDLAB_TIE_RULE`` for every job, :func:`~schedlab.sim.options.default_tie_rule`),
+scorecard verdicts (match / close / differs / holds / fails / not_run):
 
-``per_event`` is the only order that reproduces the literature's reference simulator job for job;
-its effect on the aggregates is small next to the papers' tolerances (15%) except conservative on
-SDSC-SP2 (bounded slowdown -8%). Only the Talby scorecard could be compared before this change was
-handed over (machine load ~26 on 2 cores; the full quick scorecard, 125 jobs, was too slow to run
-twice): the other engine-based papers (Tang, Perković, Cirne, Schroeder) are unchecked, so the
-default stays ``completions_first`` for now; switching it changes their numbers and pinned tests
-and needs their scorecards side by side. ``--tie-rule per_event`` / config ``sim: {tie_rule: per_event}``
-select it today. Cost: the same CPU time within noise (KTH conservative 3.2-3.4 s either way).
+=========================  =====================  =====================  ===========================
+paper (profile)            completions_first      per_event              verdict changes
+=========================  =====================  =====================  ===========================
+Talby 2005 (quick, 241)    12 / 2 / 31 / 13 / 17  12 / 3 / 30 / 15 / 15  3, all towards the paper:
+                           / 166                  / 166                  Table 5 PBAS Resp 12-Hour vs
+                                                                         Maui differs -> close; Table 7
+                                                                         KTH users_per_job (rel.) and
+                                                                         ia_interval (abs.) fails ->
+                                                                         holds
+Cirne 2001 (quick, 47)     6 / 1 / 13 / 15 / 6    same                   none (1 of 30 numbers moves,
+                           / 6                                           0.9%)
+Talby 2005 (default, 242)  28 / 11 / 72 / 37 /    28 / 12 / 71 / 39 /    the same 3, all towards the
+                           42 / 52                40 / 52                paper; 144 of 180 numbers
+                                                                         move, median 5.3%
+Cirne 2001 (default, 47)   6 / 7 / 7 / 14 / 7 /   same                   none (2 of 30 numbers move,
+                           6                                             <= 2.4%; its §6.2 sweep runs:
+                                                                         61-92% identical waits, mean
+                                                                         turn-around within 4%)
+=========================  =====================  =====================  ===========================
+
+Talby's quick run (KTH only, a subset of the PBAS/WBAS grids): 56 of its 69 numeric values move
+(mostly differences of percentages, PBAS/WBAS gains and correlations, so relative moves are large:
+median 12%). No verdict moves away from the paper under ``per_event``; every engine test module
+(engine, schedulers, SA, Flex, Cirne, PBAS, Talby runs/claims/analysis, trace studies, metric-aware,
+Perković engine, CLI, bad input: 430 tests) passes with it as the default.
+
+Decision: **``per_event`` is the default** — the only order that reproduces the literature's
+reference simulator job for job, and on the evidence above it changes no verdict for the worse.
+``completions_first`` / ``arrivals_first`` stay selectable (``--tie-rule``, config ``sim:
+{tie_rule: ...}``, ``$SCHEDLAB_TIE_RULE``). Cost: conservative the same CPU time within noise,
+EASY about 15% more (CTC-SP2 0.72 -> 0.85 s: a pass after every event).
 
 A job started at ``t`` with duration ``d`` ends at ``t + d``; zero-length steps never occur because
 normalization makes every runtime >= 1 s.
@@ -123,7 +151,7 @@ from .errors import SimulationError
 from .job import SimJob
 from .machine import Machine, make_machine
 from .options import ALLOCATIONS as ALLOCATIONS  # re-exported
-from .options import TIE_RULES
+from .options import TIE_RULES, default_tie_rule
 from .scheduler import Scheduler, Start
 from .state import Run, Snapshot
 
@@ -198,11 +226,13 @@ class _Engine:
         machine_size: int,
         scheduler: Scheduler,
         allocation: str,
-        tie_rule: str,
+        tie_rule: str | None,
         enforce_estimate: bool,
         record_timeline: bool,
         use_estimates: bool = False,
     ) -> None:
+        if tie_rule is None:
+            tie_rule = default_tie_rule()
         if tie_rule not in TIE_RULES:
             raise SimulationError(f"unknown tie_rule {tie_rule!r}; choose one of {TIE_RULES}")
         self.machine = make_machine(machine_size, allocation)
@@ -669,7 +699,7 @@ def simulate(
     scheduler: Scheduler,
     *,
     allocation: Allocation = "any",
-    tie_rule: TieRule = "completions_first",
+    tie_rule: TieRule | None = None,
     enforce_estimate: bool = True,
     record_timeline: bool = True,
     progress: Callable[[int, int], None] | None = None,
@@ -681,7 +711,8 @@ def simulate(
         machine_size: processors.
         scheduler: a fresh scheduler instance (it is mutated).
         allocation: ``"any"`` or ``"contiguous"`` (see module docstring).
-        tie_rule: order of same-time events (see module docstring).
+        tie_rule: order of same-time events (see module docstring); ``None``: the default
+            (:func:`~schedlab.sim.options.default_tie_rule`, ``$SCHEDLAB_TIE_RULE`` if set).
         enforce_estimate: kill attempts at ``start + estimate``.
         record_timeline: keep the per-event-time state rows.
         progress: optional callback ``(jobs_finished, jobs_total)``, called every few thousand events.
@@ -709,7 +740,7 @@ def simulate_from(
     runtimes: Literal["estimate", "actual"] = "estimate",
     until: int | None = None,
     stop_when_started: Iterable[int] | None = None,
-    tie_rule: TieRule = "completions_first",
+    tie_rule: TieRule | None = None,
     enforce_estimate: bool = True,
     record_timeline: bool = False,
 ) -> SimResult:
@@ -729,6 +760,7 @@ def simulate_from(
         until: stop after the pass at the last event time <= ``until``.
         stop_when_started: stop after the pass in which all these job ids have started (Tang's fair
             start time: the probed job's start).
+        tie_rule: as for :func:`simulate` (``None``: the default order).
     Returns:
         :class:`SimResult` over the snapshot's running + waiting + extra jobs (``start`` -1 for jobs
         not started when the fork stopped; running jobs keep their original start).

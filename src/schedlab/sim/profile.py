@@ -11,9 +11,12 @@ Reserving more than is free raises :class:`~schedlab.sim.errors.SimulationError`
 
 Why lists and not a balanced tree (issue 17, measured): under conservative backfilling on
 CTC-SP2 the profile has 47 steps on average when the queue is compressed (KTH-SP2: 17); the cost
-is the number of queue visits (3.46 M in 69 k compressions, 2.17 M slot searches, 431 k moves),
+is the number of queue visits (3.46 M in 69 k compressions), window searches (1.47 M after the
+pruning in :meth:`~schedlab.sim.schedulers.conservative.Conservative._compress`) and moves (431 k),
 not the profile's length. The searches use C-level ``bisect``/``min`` over these short lists and
-cached prefix maxima (:meth:`Profile.prefix_max`).
+cached prefix maxima (:meth:`Profile.prefix_max`, kept valid up to the first changed step and
+extended only as far as a query needs); a move changes only the non-overlapping parts of the old
+and new slot (:meth:`Profile.shift`).
 """
 
 from __future__ import annotations
@@ -40,7 +43,9 @@ class Profile:
         self.machine_size = machine_size
         self.t: list[int] = [origin]
         self.free: list[int] = [machine_size]
-        self._pm: list[int] | None = None  # prefix maxima of ``free``; None = stale
+        #: prefix maxima of ``free``, valid for the first ``len(_pm)`` steps: a change at step
+        #: ``i`` truncates it to ``i`` entries and :meth:`prefix_max` extends it again
+        self._pm: list[int] = []
 
     # --- queries -----------------------------------------------------------------------------
     @property
@@ -51,12 +56,20 @@ class Profile:
         """Processors free at ``time`` (>= origin)."""
         return self.free[max(0, bisect_right(self.t, time) - 1)]
 
-    def prefix_max(self) -> list[int]:
-        """``m[i] = max(free[:i + 1])`` (cached until the profile changes): the first step with
-        ``procs`` processors free is ``bisect_left(m, procs)``."""
-        pm = self._pm
-        if pm is None:
-            pm = self._pm = list(accumulate(self.free, max))
+    def prefix_max(self, steps: int | None = None) -> list[int]:
+        """``m[i] = max(free[:i + 1])``, at least for the first ``steps`` steps (default all): the
+        first step with ``procs`` processors free is ``bisect_left(m, procs)`` if that is below
+        ``len(m)``. Cached; a change at step ``i`` keeps the first ``i`` entries."""
+        pm, free = self._pm, self.free
+        m = len(pm)
+        n = len(free) if steps is None or steps > len(free) else steps
+        if m < n:
+            if m:
+                rest = accumulate(free[m:n], max, initial=pm[-1])
+                next(rest)
+                pm.extend(rest)
+            else:
+                pm.extend(accumulate(free[:n], max))
         return pm
 
     def segments(self) -> list[tuple[int, float, int]]:
@@ -104,14 +117,14 @@ class Profile:
         fail); returns ``current`` if there is none.
         """
         t, free = self.t, self.free
-        pm = self._pm
-        if pm is None:
-            pm = self.prefix_max()
-        i = bisect_left(pm, procs)  # steps before i have fewer than procs free
-        stop = current if latest is None else min(current, latest + 1)
         # steps from kc on start at or after ``current``: there the job's own reservation is
         # given back, so any count passes; only steps before kc can break a window
         kc = bisect_left(t, current)
+        pm = self._pm
+        if len(pm) < kc and (not pm or pm[-1] < procs):
+            pm = self.prefix_max(kc)
+        i = bisect_left(pm, procs)  # steps before i have fewer than procs free
+        stop = current if latest is None else min(current, latest + 1)
         while i < kc:
             start = t[i]
             if start >= stop:
@@ -142,38 +155,43 @@ class Profile:
         return True
 
     # --- updates ------------------------------------------------------------------------------
-    def _split(self, time: int) -> int:
-        """Ensure a breakpoint at ``time`` (>= origin); return its index."""
-        t = self.t
-        i = bisect_right(t, time) - 1
-        if t[i] == time:
-            return i
-        self._pm = None
-        t.insert(i + 1, time)
-        self.free.insert(i + 1, self.free[i])
-        return i + 1
-
-    def _add(self, start: int, end: int, delta: int) -> None:
-        start = max(start, self.t[0])
+    def _add(self, start: int, end: int, delta: int, check: bool = True) -> None:
+        """Add ``delta`` free processors during ``[start, end)`` (``check``: refuse to go below 0
+        or above the machine size)."""
+        t, free = self.t, self.free
+        if start <= t[0]:
+            start = t[0]
         if end <= start or delta == 0:
             return
-        i = self._split(start)
-        j = self._split(end)
-        free = self.free
-        seg = [v + delta for v in free[i:j]]
-        bad = min(seg) < 0 if delta < 0 else max(seg) > self.machine_size
-        if bad:
-            self._merge_at(j)
-            self._merge_at(i)
-            raise SimulationError(
-                f"profile over-allocation: {-delta:+d} processors during [{start}, {end}) "
-                f"(machine {self.machine_size}, free during that span {free[i:j]})"
-            )
-        free[i:j] = seg
-        self._pm = None
+        # breakpoints at start and end (i, j: their steps)
+        i = bisect_left(t, start)
+        if i == len(t) or t[i] != start:
+            t.insert(i, start)
+            free.insert(i, free[i - 1])
+        j = bisect_left(t, end, i)
+        if j == len(t) or t[j] != end:
+            t.insert(j, end)
+            free.insert(j, free[j - 1])
+        del self._pm[i:]
+        if j == i + 1 and not check:
+            free[i] += delta
+        else:
+            seg = [v + delta for v in free[i:j]]
+            if check and (min(seg) < 0 if delta < 0 else max(seg) > self.machine_size):
+                self._merge_at(j)
+                self._merge_at(i)
+                raise SimulationError(
+                    f"profile over-allocation: {-delta:+d} processors during [{start}, {end}) "
+                    f"(machine {self.machine_size}, free during that span {free[i:j]})"
+                )
+            free[i:j] = seg
         # interior steps stay distinct; only the two boundaries can merge (right one first)
-        self._merge_at(j)
-        self._merge_at(i)
+        if j < len(free) and free[j] == free[j - 1]:
+            del t[j]
+            del free[j]
+        if i and free[i] == free[i - 1]:
+            del t[i]
+            del free[i]
 
     def _merge_at(self, k: int) -> None:
         """Merge step ``k`` into step ``k-1`` if they have the same free count."""
@@ -181,7 +199,6 @@ class Profile:
         if 0 < k < len(free) and free[k] == free[k - 1]:
             del self.t[k]
             del free[k]
-            self._pm = None
 
     def move_earlier(self, procs: int, duration: int, start: int, latest: int | None) -> int:
         """Move a reservation ``[start, start + duration)`` of ``procs`` to its
@@ -189,9 +206,20 @@ class Profile:
         new start (``start`` when it cannot move)."""
         s2 = self.earliest_move(procs, duration, start, latest)
         if s2 != start:
-            self.release(start, duration, procs)
-            self.reserve(s2, duration, procs)
+            self.shift(procs, duration, start, s2)
         return s2
+
+    def shift(self, procs: int, duration: int, start: int, new_start: int) -> None:
+        """Move a reservation from ``start`` to an earlier ``new_start`` that
+        :meth:`earliest_move` found free (not checked again): only the parts of the two slots that
+        do not overlap change."""
+        end, new_end = start + duration, new_start + duration
+        if new_end > start:  # overlapping: [new_start, start) taken, [new_end, end) given back
+            self._add(new_start, start, -procs, False)
+            self._add(new_end, end, procs, False)
+        else:
+            self._add(new_start, new_end, -procs, False)
+            self._add(start, end, procs, False)
 
     def reserve(self, start: int, duration: int, procs: int) -> None:
         """Take ``procs`` processors during ``[start, start + duration)``."""
@@ -210,7 +238,7 @@ class Profile:
         if i > 0:
             del t[:i]
             del self.free[:i]
-            self._pm = None
+            self._pm.clear()
         t[0] = now
 
     def copy(self) -> Profile:
@@ -219,7 +247,7 @@ class Profile:
         p.machine_size = self.machine_size
         p.t = self.t.copy()
         p.free = self.free.copy()
-        p._pm = None
+        p._pm = []
         return p
 
     def __len__(self) -> int:

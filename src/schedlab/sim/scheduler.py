@@ -173,5 +173,6 @@ class Scheduler:
 
     # --- the decision ---------------------------------------------------------------------------
     def schedule(self, ctx: MachineView) -> Iterable[Start]:
-        """Return the jobs to start now (called once per event time, after all hooks)."""
+        """Return the jobs to start now (called after every event under ``per_event``, the default;
+        once per event time, after all hooks, under the batch orders)."""
         raise NotImplementedError

@@ -22,9 +22,14 @@ scheduler sets an engine timer for the earliest reservation so the job starts ex
 
 Exactness-preserving speed-ups: compression skips a job that provably cannot move (see
 :meth:`Conservative._compress`), finds the new slot of the others without modifying the profile
-(:meth:`~schedlab.sim.profile.Profile.earliest_move`), and is skipped entirely when nothing was
-released. Compression happens before any new arrival is placed, so the
-older jobs see a released slot first.
+(:meth:`~schedlab.sim.profile.Profile.earliest_move`), moves a reservation by changing only the
+non-overlapping parts of its two slots (:meth:`~schedlab.sim.profile.Profile.shift`), and is
+skipped entirely when nothing was released. Compression happens before any new arrival is placed,
+so the older jobs see a released slot first. Schedules are checked identical to the unpruned
+re-placement (tests/test_sim_schedulers.py, random workloads and 4,000 CTC-SP2 jobs) and, whole
+logs, to the schedules before each speed-up (``benchmarks/golden_schedules.py``). Speed (issue 17,
+``make bench``): CTC-SP2 9.2 s -> 5.7 s CPU, 19x pyss (target 50x: not reached; where the time
+goes is in docs/engine.md).
 
 ``allocation="contiguous"`` is not supported by this count-based plan (a start could fail on
 fragmentation): use Tang's contiguous scheduler for BG/P-style machines.
@@ -122,36 +127,48 @@ class Conservative(Scheduler):
     def _compress(self, p: Profile, now: int) -> None:
         """Re-place every waiting job, in arrival order, at its earliest slot (never later).
 
-        Exact pruning (a job is skipped only if it provably cannot move): a job can start before
-        its reservation ``s`` only at a time before ``s`` with ``procs`` processors free; and unless
-        the step just before ``s`` has them (a window reaching ``s``), only in a window of its whole
-        estimate lying before ``s``, which needs ``estimate <= s - now`` and a step starting by
-        ``s - estimate`` with ``procs`` free (the profile's cached prefix maxima: O(1)).
+        Exact pruning (a job is skipped only if it provably cannot move):
+
+        * a job can start before its reservation ``s`` only at a time before ``s`` with ``procs``
+          processors free; and unless the step just before ``s`` has them (a window reaching
+          ``s``), only in a window of its whole estimate lying before ``s``, which needs
+          ``estimate <= s - now`` and a step starting by ``s - estimate`` with ``procs`` free
+          (the profile's cached prefix maxima: O(1));
+        * dominance: once a job ``(procs_a, d_a, s_a)`` found no such window, none exists for a job
+          with ``procs >= procs_a``, ``d >= d_a`` and ``s <= s_a`` either (its windows would contain
+          one for the first job) until the profile changes, i.e. until the next job moves.
         """
         self.dirty = False
-        res, t, free = self.res, p.t, p.free
+        res, t, free = self.res, p.t, p.free  # p.t / p.free are updated in place
+        fail_procs, fail_d, fail_s = 0, 0, -1  # the last job that found no window (dominance)
         for jid, job in self.queue.items():
             s = res[jid]
             if s <= now:
                 continue
-            procs, d = job.procs, job.estimate
-            k = bisect_left(t, s)  # steps 0..k-1 start before s
+            procs = job.procs
             latest = None
-            if free[k - 1] < procs:  # only a window wholly before s: start <= s - d
-                if d > s - now:
+            if free[bisect_left(t, s) - 1] < procs:  # only a window wholly before s
+                d = job.estimate
+                latest = s - d  # its latest start
+                if latest < now or (procs >= fail_procs and d >= fail_d and s <= fail_s):
                     continue
+                j = bisect_right(t, latest) - 1
                 pm = p._pm
-                if pm is None:
-                    pm = p.prefix_max()
-                if pm[bisect_right(t, s - d) - 1] < procs:
+                if j >= len(pm):
+                    pm = p.prefix_max(j + 1)
+                if pm[j] < procs:
                     continue
-                latest = s - d
-            s2 = p.move_earlier(procs, d, s, latest)
+            else:
+                d = job.estimate
+            s2 = p.earliest_move(procs, d, s, latest)
             if s2 != s:
+                p.shift(procs, d, s, s2)
                 res[jid] = s2
                 self.seq += 1
                 heappush(self.due, (s2, self.seq, jid))
-            t, free = p.t, p.free
+                fail_s = -1
+            elif latest is not None:
+                fail_procs, fail_d, fail_s = procs, d, s
 
     def schedule(self, ctx: MachineView) -> list[Start]:
         now = ctx.now
