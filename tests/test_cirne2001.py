@@ -101,8 +101,8 @@ def test_pruned_static_search_equals_simulating_every_request(monkeypatch):
     targets = C.pick_targets(wl, 40, np.random.default_rng(1))
     pruned = C.single_target_experiments(wl, 16, targets, check_theorem1=False)
 
-    def every_request(m, k, mine, sa):
-        return {a: C._outcome(m, k, a) for a in m.wl.alts(k) if a != mine}
+    def every_request(m, k, known):
+        return {a: C._outcome(m, k, a) for a in m.wl.alts(k) if a not in known}
 
     monkeypatch.setattr(C, "_static_outcomes", every_request)
     full = C.single_target_experiments(wl, 16, targets, check_theorem1=False)

@@ -51,8 +51,9 @@ from __future__ import annotations
 
 import heapq
 import math
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -136,6 +137,30 @@ def workload_from_tables(jobs: pd.DataFrame, alternatives: pd.DataFrame, machine
     submit = np.floor(jobs["submit"].to_numpy(float))
     return Workload(jobs["job_id"].to_numpy(np.int64), submit, cancel, ptr,
                     procs, est, run, user, info)
+
+
+def _earliest_move(t: list, free: list, i: int, kc: int, procs: int, d: float, stop: float
+                   ) -> float | None:
+    """First fit before ``stop`` of a job of ``procs`` x ``d`` reserved at ``t[kc]`` (its own
+    reservation given back from there on), starting the search at step ``i`` (the first with
+    ``procs`` free); None if there is none. The loop of ``Profile.earliest_move`` with the
+    caller's prefix-maximum bisection and reservation step."""
+    while i < kc:
+        start = t[i]
+        if start >= stop:
+            return None
+        hi = bisect_left(t, start + d, i + 1)  # steps i+1..hi-1 lie in the window
+        if hi > kc:
+            hi = kc
+        if hi <= i + 1 or min(free[i + 1:hi]) >= procs:
+            return start
+        j = hi - 1  # the last step too small: every start up to it fails
+        while free[j] >= procs:
+            j -= 1
+        i = j + 1
+        while i < kc and free[i] < procs:
+            i += 1
+    return None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -258,29 +283,47 @@ class CBMachine:
 
         Exact pruning (the engine's): a job can start before its reservation ``s`` only at a time
         before ``s`` with its processors free; unless the step just before ``s`` has them, only in
-        a window of its whole estimate lying before ``s``."""
+        a window of its whole estimate lying before ``s``. The prefix maxima of the free counts
+        are kept across the pass and recomputed only from the step where a job moved to
+        (:func:`_earliest_move`; the engine's ``Profile.earliest_move`` recomputes them whole
+        after every move: issue 23, 1.5-2x fewer CPU-seconds per fork, measured in the report)."""
         self.dirty = False
-        p, now = self.profile, self.now
+        p, now, starts = self.profile, self.now, self.starts
+        t, free = p.t, p.free  # reserve/release edit these lists in place
+        pm = list(accumulate(free, max))
         while True:
             moved = False
-            t, free = p.t, p.free
             for k, r in self.res.items():
-                s, e, procs = r[0], r[1], r[2]
+                s = r[0]
                 if s <= now:
                     continue
-                d = e - s
-                i = bisect_left(t, s)
-                latest = None
-                if free[i - 1] < procs:
-                    if d > s - now or max(free[:i]) < procs:
+                procs = r[2]
+                i0 = bisect_left(pm, procs)  # steps before i0 have fewer than procs free
+                if t[i0] >= s:  # (the last step has every processor free)
+                    continue
+                d = r[1] - s
+                kc = bisect_left(t, s)
+                stop = s
+                if free[kc - 1] < procs:
+                    if d > s - now:
                         continue
-                    latest = s - d
-                s2 = p.move_earlier(procs, d, s, latest)
-                if s2 != s:
-                    r[0], r[1] = s2, s2 + d
-                    heapq.heappush(self.starts, (s2, k))
-                    moved = True
-                t, free = p.t, p.free
+                    stop = s - d + 1
+                s2 = _earliest_move(t, free, i0, kc, procs, d, stop)
+                if s2 is None:
+                    continue
+                if s2 + d <= s:  # disjoint windows
+                    p.reserve(s2, d, procs)
+                    p.release(s, d, procs)
+                else:  # overlapping windows: only the two ends change
+                    p.reserve(s2, s - s2, procs)
+                    p.release(s2 + d, s - s2, procs)
+                r[0], r[1] = s2, s2 + d
+                heapq.heappush(starts, (s2, k))
+                moved = True
+                j = bisect_right(t, s2) - 1  # steps before j are untouched by the move
+                tail = accumulate(free[j:], max, initial=pm[j - 1] if j else 0)
+                next(tail)  # the initial value
+                pm[j:] = tail
             if not (self.fixpoint and moved):
                 return
 
@@ -419,20 +462,22 @@ def _outcome(m: CBMachine, k: int, alt: int, deadline: float = INF) -> dict[str,
     return _result(m.wl, k, alt, float(f.start[k]))
 
 
-def _static_outcomes(m: CBMachine, k: int, mine: int, sa: int) -> dict[int, dict[str, float]]:
-    """Outcomes of job k's requests other than ``mine`` (the base run's own) in forks of ``m``:
-    SA's request, and every request that can beat the best turn-around found so far. Exact
-    pruning: a request whose execution time exceeds that bound cannot beat it and is skipped, and a
-    fork stops once its start could no longer reach the bound (ties are still found, so the best
-    request and its tie rule are those of the full search)."""
+def _static_outcomes(m: CBMachine, k: int, known: dict[int, dict[str, float]]
+                     ) -> dict[int, dict[str, float]]:
+    """Outcomes, in forks of ``m`` (paused before k's arrival), of job k's requests that can beat
+    the least turn-around among the ``known`` outcomes (the user's request from the base run and
+    SA's): the search for the best request. Exact pruning: a request whose execution time exceeds
+    that bound cannot beat it and is skipped, and a fork stops once its start could no longer reach
+    the bound (ties are still found, so the best request and its tie rule are those of the full
+    search). Issue 23: with the user's turn-around as the first bound (the search waits until the
+    base run has started the target) the search costs a third of what it did from an open bound."""
     wl = m.wl
-    others = sorted((a for a in wl.alts(k) if a not in (mine, sa)),
-                    key=lambda a: (wl.alt_run[a], a))
+    others = sorted((a for a in wl.alts(k) if a not in known), key=lambda a: (wl.alt_run[a], a))
     outs: dict[int, dict[str, float]] = {}
-    bound = INF
-    for a in ([sa] if sa != mine else []) + others:
+    bound = min((o["tt"] for o in known.values()), default=INF)
+    for a in others:
         run = float(wl.alt_run[a])
-        if a != sa and run > bound:
+        if run > bound:
             continue
         o = _outcome(m, k, a, float(wl.submit[k]) + bound - run)
         if o is not None:
@@ -465,7 +510,7 @@ def single_target_experiments(wl: Workload, machine_procs: int, targets: np.ndar
         base = CBMachine(wl, machine_procs, policy, sa_version)
         # the request the base run itself submits the target with needs no fork: its outcome is
         # read from the base run once the target has started (below)
-        own: dict[int, tuple[int, list[str]]] = {}
+        own: dict[int, tuple[int, list[str], CBMachine | None]] = {}
         for k in sorted(rows):
             base.run(stop_before=k)
             r = rows[k]
@@ -475,39 +520,42 @@ def single_target_experiments(wl: Workload, machine_procs: int, targets: np.ndar
             choice = base.sa_choice(k) if len(alts) > 1 else None
             sa = alts.start + choice.index if choice is not None else user
             mine = user if scenario == "static" else sa
+            snapshot = None
             if scenario == "static":
-                outs = _static_outcomes(base, k, mine, sa)
-                outs[mine] = {}
+                outs = {sa: _outcome(base, k, sa)} if sa != mine else {}
                 names = {"user": user, "sa": sa}
+                if len(alts) > len(outs) + 1:  # the best request's search, once mine is known
+                    snapshot = base.fork()
                 if check_theorem1 and choice is not None:
                     base.sa_version = "g" if sa_version == "cb" else "cb"
                     r["sag_agrees"] = base.sa_choice(k) == choice
                     base.sa_version = sa_version
             else:
                 outs = {a: _outcome(base, k, a) for a in {sa, user} if a != mine}
-                outs[mine] = {}
                 names = {"sa_adaptive": sa, "user_adaptive": user}
             for name, a in names.items():
-                r.update({f"{name}_{q}": v for q, v in outs[a].items()})
+                if a != mine:
+                    r.update({f"{name}_{q}": v for q, v in outs[a].items()})
             r["_outs"] = outs
-            own[k] = (mine, [n for n, a in names.items() if a == mine])
-        for k, (mine, labels) in own.items():
+            own[k] = (mine, [n for n, a in names.items() if a == mine], snapshot)
+        for k, (mine, labels, snapshot) in own.items():
             base.run(until_started=k)
             out = _result(wl, k, mine, float(base.start[k]))
             r = rows[k]
-            r["_outs"][mine] = out
+            outs = r.pop("_outs")
+            outs[mine] = out
             for name in labels:
                 r.update({f"{name}_{q}": v for q, v in out.items()})
             if scenario == "static":
-                alts = wl.alts(k)
+                if snapshot is not None:
+                    outs.update(_static_outcomes(snapshot, k, outs))
                 user = int(wl.user_alt[k])
-                tts = {a: r["_outs"][a]["tt"] for a in alts if a in r["_outs"]}
-                low = min(tts.values())  # requests pruned in _static_outcomes cannot reach it
-                best = user if tts[user] <= low else min(a for a, v in tts.items() if v == low)
-                r.update({f"best_{q}": v for q, v in r["_outs"][best].items()})
+                low = min(o["tt"] for o in outs.values())  # pruned requests cannot reach it
+                best = user if outs[user]["tt"] <= low else min(
+                    a for a, o in outs.items() if o["tt"] == low)
+                r.update({f"best_{q}": v for q, v in outs[best].items()})
                 r["sa_is_user"] = r["sa_procs"] == r["user_procs"]
                 r["best_is_user"] = best == user
-            del r["_outs"]
     df = pd.DataFrame(list(rows.values()))
     if "sag_agrees" in df:
         df["sag_agrees"] = df["sag_agrees"].astype("boolean")
