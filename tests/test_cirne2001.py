@@ -141,9 +141,8 @@ def test_settings_quick_and_bad_values():
     with pytest.raises(ConfigError, match="scale"):
         C.settings(cfg, scale="huge")
     cfg["full"] = {"single_target": {"experiments": 20}}
-    cfg["paper_scale"] = {"single_target": {"experiments": 40}}
     assert C.settings(cfg, scale="full")["n_workloads"] == 5
-    assert C.settings(cfg, scale="paper")["n_workloads"] == 10
+    assert C.settings(cfg, scale="paper")["n_workloads"] == 5  # the thesis' scale is full
     assert C.settings(cfg, quick=True, scale="full")["n_workloads"] == 1  # quick wins
     with pytest.raises(ConfigError, match="lacks columns"):
         C.workload_from_tables(pd.DataFrame({"job_id": [1]}), pd.DataFrame(), 10)
