@@ -237,3 +237,20 @@ def test_attribution_runs_share_seeds_and_differ_by_reading():
     assert t.loc["thesis", "sa_over_user"] == pytest.approx(1429 / 2878)
     with pytest.raises(ConfigError, match="no reading"):
         C.run_attribution_workload(s, "zzz", 0)
+
+
+def test_decile_figures_mark_what_the_thesis_prints():
+    published = {"table13_geomean_tt_s": {"best": 1264, "sa": 1429, "user": 2878},
+                 "generator": {"L_decile_edges_s": [92, 348]},
+                 "decile_marks": {"A": {"at": 100, "text": "tapers at A = 100"}}}
+    assert C._published_marks(published, "L") == [(92.0, "decile edge L = 92 s (§5.3.1)"),
+                                                   (348.0, "decile edge L = 348 s (§5.3.1)")]
+    assert C._published_marks(published, "A") == [(100.0, "tapers at A = 100")]
+    assert C._published_marks(published, "sigma") == []
+    rows = [{"factor": "A", "bin": b, "bin_median": m, "measure": "tt", "request": r,
+             "geomean": 10.0, "ci_low": 9.0, "ci_high": 11.0, "relative": 0.5,
+             "rel_ci_low": 0.4, "rel_ci_high": 0.6}
+            for b, m in (("lo", 10.0), ("mid", 50.0), ("hi", 150.0)) for r in ("user", "sa")]
+    fig = C._breakdown_figure(pd.DataFrame(rows), "A", "tt", "t", published)
+    xs = [ln.get_xdata()[0] for ln in fig.axes[1].get_lines() if ln.get_linestyle() == "-."]
+    assert xs == [pytest.approx(1.5)]  # A = 100 lies halfway between the medians 50 and 150

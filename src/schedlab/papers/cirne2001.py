@@ -1039,6 +1039,19 @@ FACTOR_UNITS = {"L": "L, sequential execution time [s]", "A": "A, average parall
                 "D": "load per processor D [s]"}
 
 
+def _published_marks(published: dict[str, Any], factor: str) -> list[tuple[float, str]]:
+    """What §5.3 prints about the decile figures of ``factor``: (value, text) pairs (config
+    ``published.decile_marks`` and, for L, Figure 39's decile edges)."""
+    marks = []
+    m = (published.get("decile_marks") or {}).get(factor)
+    if m:
+        marks.append((float(m["at"]), str(m["text"])))
+    if factor == "L":
+        marks += [(float(e), f"decile edge L = {e:g} s (§5.3.1)")
+                  for e in (published.get("generator") or {}).get("L_decile_edges_s", [])]
+    return marks
+
+
 def _breakdown_figure(bd: pd.DataFrame, factor: str, measure: str, title: str,
                       published: dict[str, Any] | None = None):
     from ..plotting import new_figure
@@ -1064,6 +1077,15 @@ def _breakdown_figure(bd: pd.DataFrame, factor: str, measure: str, title: str,
         for req, ls in (("sa", "--"), ("best", ":")):
             axes[1].axhline(p13[req] / p13["user"], color="black", ls=ls, lw=0.9,
                             label=f"published overall {req}/user (Table 13)")
+    marks = _published_marks(published or {}, factor)
+    medians = g.drop_duplicates("bin").set_index("bin")["bin_median"].reindex(order).to_numpy(float)
+    if marks and len(order) > 1 and np.isfinite(medians).all():
+        for at, text in marks:  # placed between our bins by their medians
+            x = float(np.interp(at, medians, np.arange(len(order))))
+            for ax in axes:
+                ax.axvline(x, color="black", ls="-.", lw=0.8)
+            axes[1].annotate(f"published: {text}", (x, 1.0), fontsize=6, rotation=90,
+                             va="bottom", ha="right")
     for ax in axes:
         ax.legend(fontsize=6)
     axes[0].set_yscale("log")
