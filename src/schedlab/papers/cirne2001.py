@@ -1084,8 +1084,8 @@ def _breakdown_figure(bd: pd.DataFrame, factor: str, measure: str, title: str,
             x = float(np.interp(at, medians, np.arange(len(order))))
             for ax in axes:
                 ax.axvline(x, color="black", ls="-.", lw=0.8)
-            axes[1].annotate(f"published: {text}", (x, 1.0), fontsize=6, rotation=90,
-                             va="bottom", ha="right")
+            axes[1].text(x, 0.03, f"published: {text}", fontsize=6, rotation=90, va="bottom",
+                         ha="right", transform=axes[1].get_xaxis_transform())
     for ax in axes:
         ax.legend(fontsize=6)
     axes[0].set_yscale("log")
