@@ -28,6 +28,20 @@ def test_early_completion_compresses_the_queue():
     assert list(m.end) == [20, 70, 75]
 
 
+def test_a_later_arrival_changes_the_targets_start_so_forks_simulate_it():
+    # why a fork runs every later arrival (issue 23): the target J (8 processors, reserved at 100)
+    # cannot use A's early end at 10 (6 free), but the later job L (3 x 80, reserved at 150) can
+    # and takes it; at B's early end (20) J finds 7 free and moves to 90 only. Without L it
+    # would start at 20.
+    rows = [(1, 0, 10, 100, 6), (2, 0, 20, 100, 4), (3, 1, 50, 50, 8), (4, 2, 80, 80, 3)]
+    m = C.CBMachine(_wl(rows), 10)
+    m.run()
+    assert list(m.start) == [0, 0, 90, 10]
+    alone = C.CBMachine(_wl(rows[:3]), 10)
+    alone.run()
+    assert alone.start[2] == 20
+
+
 def test_first_fit_backfills_a_later_small_job_before_a_wide_one():
     # Figure 3's rule: C is placed before B when B does not fit at time 1 but C does.
     wl = _wl([(1, 0, 10, 10, 6), (2, 1, 5, 5, 8), (3, 1, 4, 4, 4)])
