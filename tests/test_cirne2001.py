@@ -251,6 +251,14 @@ def test_attribution_runs_share_seeds_and_differ_by_reading():
     assert t.loc["thesis", "sa_over_user"] == pytest.approx(1429 / 2878)
     with pytest.raises(ConfigError, match="no reading"):
         C.run_attribution_workload(s, "zzz", 0)
+    # a reading may set the workload size: the same first jobs, more of them
+    s["attribution"]["readings"]["big"] = {"jobs_per_workload": 160}
+    big, mbig = C.run_attribution_workload(s, "big", 0)
+    assert (ma["jobs"], mbig["jobs"], len(big)) == (80, 160, 3)
+    assert mbig["overrides"] == {"jobs_per_workload": 160}
+    s["attribution"]["readings"]["bad"] = {"jobs_per_workload": 0}
+    with pytest.raises(ConfigError, match=r"bad\.jobs_per_workload"):
+        C.run_attribution_workload(s, "bad", 0)
 
 
 def test_decile_figures_mark_what_the_thesis_prints():

@@ -895,16 +895,23 @@ def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
                              ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Workload ``w`` of the attribution experiment (config ``attribution``): the single-target
     experiments with the synthetic-model overrides of ``reading`` applied on top of ``model``
-    (same seeds for every reading: common random numbers)."""
+    (same seeds for every reading: common random numbers). A reading's ``jobs_per_workload``
+    replaces the attribution's (the workload size the targets meet; its first jobs are the same
+    jobs, its targets are drawn among more)."""
     att = s.get("attribution") or {}
     readings = att.get("readings") or {}
     if reading not in readings:
         raise ConfigError(f"{PAPER}: attribution.readings has no reading {reading!r}")
+    overrides = dict(readings[reading] or {})
+    jobs = overrides.pop("jobs_per_workload", att.get("jobs_per_workload", 1000))
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ConfigError(f"{PAPER}: attribution.readings.{reading}.jobs_per_workload must be a "
+                          f"positive integer, not {jobs!r}")
     sub = _merge(s, {"single_target": {
-        "jobs_per_workload": int(att.get("jobs_per_workload", 1000)),
+        "jobs_per_workload": jobs,
         "targets_per_workload": int(att.get("targets_per_workload", 25)),
         "experiments": int(att.get("workloads", 1)) * int(att.get("targets_per_workload", 25))}})
-    df, meta = run_single_workload(sub, w, _merge(model or {}, readings[reading] or {}))
+    df, meta = run_single_workload(sub, w, _merge(model or {}, overrides))
     df.insert(0, "reading", reading)
     return df, {**meta, "reading": reading, "overrides": readings[reading]}
 
