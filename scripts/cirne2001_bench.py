@@ -1,11 +1,13 @@
 """Benchmark (not a test) for the Cirne 2001 experiments: CPU time of the pieces, as a table.
 
-    .venv/bin/python scripts/cirne2001_bench.py [--jobs 1000] [--targets 25]
+    .venv/bin/python scripts/cirne2001_bench.py [--jobs 1000] [--targets 25] [--workloads 1]
+    PYTHONPATH=OTHER_TREE/src .venv/bin/python scripts/cirne2001_bench.py ...   # before/after
     .venv/bin/python scripts/cirne2001_bench.py --nas-times TIMES.yaml [--nas-experiments 60]
 
 Rows: one conservative-backfilling run of a synthetic workload (user requests) with the experiment
 driver's CBMachine and with the engine's Conservative (identical schedules, see tests/test_sa.py);
-the same with SA; one single-target workload (2 base runs + forks); sweep points kappa_L 1 and 4.
+the same with SA; the single-target experiments of ``--workloads`` workloads (2 base runs + forks
+each; experiments per CPU-second, the issue-23 throughput measure); sweep points kappa_L 1 and 4.
 With ``--nas-times`` (a YAML mapping benchmark -> {processors: seconds}; for timing only, e.g. a
 made-up table — real runs take the times from config with their source) it instead times the §5.4
 NAS validation on each configured log (results/traces/<log>/jobs.parquet must exist).
@@ -40,6 +42,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=1000)
     ap.add_argument("--targets", type=int, default=25)
+    ap.add_argument("--workloads", type=int, default=1)
     ap.add_argument("--nas-times", type=Path)
     ap.add_argument("--nas-experiments", type=int, default=60)
     a = ap.parse_args()
@@ -66,11 +69,12 @@ def main() -> None:
     cfg = yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text())
     s = C.settings(cfg)
     s["single_target"].update(jobs_per_workload=a.jobs, targets_per_workload=a.targets,
-                              experiments=a.targets)
+                              experiments=a.targets * a.workloads)
     s["offered_load"]["jobs_per_workload"] = a.jobs
-    cpu, wall, _ = _cpu(lambda: C.run_single_workload(s, 0))
-    rows.append((f"single-target workload, {a.targets} targets "
-                 f"({a.targets / cpu:.2f} experiments/CPU-s)", a.jobs, cpu, wall))
+    cpu, wall, n = _cpu(lambda: sum(len(C.run_single_workload(s, w)[0])
+                                    for w in range(a.workloads)))
+    rows.append((f"single-target: {a.workloads} x {a.targets} targets "
+                 f"({n / cpu:.2f} experiments/CPU-s)", a.jobs, cpu, wall))
     for v in (1.0, 4.0):
         cpu, wall, _ = _cpu(lambda v=v: C.run_sweep_point(s, "kappa_L", v, 0))
         rows.append((f"sweep point kappa_L={v:g} (SA + user runs)", a.jobs, cpu, wall))

@@ -28,6 +28,20 @@ def test_early_completion_compresses_the_queue():
     assert list(m.end) == [20, 70, 75]
 
 
+def test_a_later_arrival_changes_the_targets_start_so_forks_simulate_it():
+    # why a fork runs every later arrival (issue 23): the target J (8 processors, reserved at 100)
+    # cannot use A's early end at 10 (6 free), but the later job L (3 x 80, reserved at 150) can
+    # and takes it; at B's early end (20) J finds 7 free and moves to 90 only. Without L it
+    # would start at 20.
+    rows = [(1, 0, 10, 100, 6), (2, 0, 20, 100, 4), (3, 1, 50, 50, 8), (4, 2, 80, 80, 3)]
+    m = C.CBMachine(_wl(rows), 10)
+    m.run()
+    assert list(m.start) == [0, 0, 90, 10]
+    alone = C.CBMachine(_wl(rows[:3]), 10)
+    alone.run()
+    assert alone.start[2] == 20
+
+
 def test_first_fit_backfills_a_later_small_job_before_a_wide_one():
     # Figure 3's rule: C is placed before B when B does not fit at time 1 but C does.
     wl = _wl([(1, 0, 10, 10, 6), (2, 1, 5, 5, 8), (3, 1, 4, 4, 4)])
@@ -101,8 +115,8 @@ def test_pruned_static_search_equals_simulating_every_request(monkeypatch):
     targets = C.pick_targets(wl, 40, np.random.default_rng(1))
     pruned = C.single_target_experiments(wl, 16, targets, check_theorem1=False)
 
-    def every_request(m, k, mine, sa):
-        return {a: C._outcome(m, k, a) for a in m.wl.alts(k) if a != mine}
+    def every_request(m, k, known):
+        return {a: C._outcome(m, k, a) for a in m.wl.alts(k) if a not in known}
 
     monkeypatch.setattr(C, "_static_outcomes", every_request)
     full = C.single_target_experiments(wl, 16, targets, check_theorem1=False)
@@ -141,9 +155,8 @@ def test_settings_quick_and_bad_values():
     with pytest.raises(ConfigError, match="scale"):
         C.settings(cfg, scale="huge")
     cfg["full"] = {"single_target": {"experiments": 20}}
-    cfg["paper_scale"] = {"single_target": {"experiments": 40}}
     assert C.settings(cfg, scale="full")["n_workloads"] == 5
-    assert C.settings(cfg, scale="paper")["n_workloads"] == 10
+    assert C.settings(cfg, scale="paper")["n_workloads"] == 5  # the thesis' scale is full
     assert C.settings(cfg, quick=True, scale="full")["n_workloads"] == 1  # quick wins
     with pytest.raises(ConfigError, match="lacks columns"):
         C.workload_from_tables(pd.DataFrame({"job_id": [1]}), pd.DataFrame(), 10)
@@ -238,3 +251,28 @@ def test_attribution_runs_share_seeds_and_differ_by_reading():
     assert t.loc["thesis", "sa_over_user"] == pytest.approx(1429 / 2878)
     with pytest.raises(ConfigError, match="no reading"):
         C.run_attribution_workload(s, "zzz", 0)
+    # a reading may set the workload size: the same first jobs, more of them
+    s["attribution"]["readings"]["big"] = {"jobs_per_workload": 160}
+    big, mbig = C.run_attribution_workload(s, "big", 0)
+    assert (ma["jobs"], mbig["jobs"], len(big)) == (80, 160, 3)
+    assert mbig["overrides"] == {"jobs_per_workload": 160}
+    s["attribution"]["readings"]["bad"] = {"jobs_per_workload": 0}
+    with pytest.raises(ConfigError, match=r"bad\.jobs_per_workload"):
+        C.run_attribution_workload(s, "bad", 0)
+
+
+def test_decile_figures_mark_what_the_thesis_prints():
+    published = {"table13_geomean_tt_s": {"best": 1264, "sa": 1429, "user": 2878},
+                 "generator": {"L_decile_edges_s": [92, 348]},
+                 "decile_marks": {"A": {"at": 100, "text": "tapers at A = 100"}}}
+    assert C._published_marks(published, "L") == [(92.0, "decile edge L = 92 s (§5.3.1)"),
+                                                   (348.0, "decile edge L = 348 s (§5.3.1)")]
+    assert C._published_marks(published, "A") == [(100.0, "tapers at A = 100")]
+    assert C._published_marks(published, "sigma") == []
+    rows = [{"factor": "A", "bin": b, "bin_median": m, "measure": "tt", "request": r,
+             "geomean": 10.0, "ci_low": 9.0, "ci_high": 11.0, "relative": 0.5,
+             "rel_ci_low": 0.4, "rel_ci_high": 0.6}
+            for b, m in (("lo", 10.0), ("mid", 50.0), ("hi", 150.0)) for r in ("user", "sa")]
+    fig = C._breakdown_figure(pd.DataFrame(rows), "A", "tt", "t", published)
+    xs = [ln.get_xdata()[0] for ln in fig.axes[1].get_lines() if ln.get_linestyle() == "-."]
+    assert xs == [pytest.approx(1.5)]  # A = 100 lies halfway between the medians 50 and 150

@@ -80,6 +80,11 @@ def generator_check(published: dict[str, Any], machine_procs: int = 500, n_jobs:
                  "fraction", "§5.2 (0.448)"),
                 ("largest nu of a power-of-2 target", float(nu_p2.max()),
                  published["max_nu_power_of_2"], "requests", "§5.3.2 (9 on 500 processors)")]
+        edges = published.get("L_decile_edges_s") or []
+        gen_edges = np.quantile(targets["L"].to_numpy(float), np.arange(1, len(edges) + 1) / 10)
+        mold += [(f"L: upper edge of decile {i + 1} of the targets", float(g), float(e), "s",
+                  "§5.3.1, Figure 39 (L in [0, 92), [92, 348), ...)")
+                 for i, (g, e) in enumerate(zip(gen_edges, edges, strict=True))]
         for stat, gen, pub, unit, src in mold:
             rows.append({"statistic": stat, "reading": reading, "generated": gen,
                          "published": float(pub), "unit": unit, "source": src, "note": ""})
