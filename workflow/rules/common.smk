@@ -29,9 +29,7 @@ if _warning:
     print(_warning, file=sys.stderr)
 TRACE_NAMES = REGISTRY.names()
 # config `sim: {tie_rule: ...}` is the event order of every engine simulation (baseline runs and
-# the papers' engine runs, which read it from the environment; src/schedlab/sim/options.py).
-if (config.get("sim") or {}).get("tie_rule"):
-    os.environ["SCHEDLAB_TIE_RULE"] = config["sim"]["tie_rule"]
+# the papers' engine runs): each script sets it for its job (src/schedlab/smk.py, sim/options.py).
 # Each included .smk appends the targets it wants built by `snakemake` with no target.
 ALL_TARGETS = []
 

@@ -40,8 +40,9 @@ ANL polynomial, 1,000-job workload, 25 targets, Theorem-1 check on): 82.8 s befo
 0.66 s (user requests), 12.9 -> 2.35 s (SA). The cost of an experiment is dominated by the forks,
 each simulating the target's wait, so it grows with the load the target meets.
 Second round (issue 23; ``scripts/cirne2001_bench.py --targets 50 --workloads 4``, identical
-results): compression keeps its prefix maxima across a pass (:func:`_earliest_move`) and a move
-touches only the non-shared parts of the two windows; the search for the best request waits until
+results): compression keeps its prefix maxima across a pass and a move touches only the
+non-shared parts of the two windows (now the engine's own pass,
+:func:`~schedlab.sim.schedulers.conservative.compress`, shared with conservative backfilling); the search for the best request waits until
 the base run has started the target, so the user's turn-around bounds it from the first fork
 (:func:`_static_outcomes`): 10.4 -> 21 experiments per CPU-second. What remains is intrinsic to
 the design: per experiment about three forks (SA's request when it is not the user's, the
@@ -68,9 +69,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -78,6 +77,7 @@ import pandas as pd
 
 from ..errors import ConfigError
 from ..sim.profile import Profile
+from ..sim.schedulers.conservative import compress
 from ..sim.schedulers.sa import INF, load_per_processor, sacb_select, sag_select
 
 PAPER = "cirne2001"
@@ -154,30 +154,6 @@ def workload_from_tables(jobs: pd.DataFrame, alternatives: pd.DataFrame, machine
     submit = np.floor(jobs["submit"].to_numpy(float))
     return Workload(jobs["job_id"].to_numpy(np.int64), submit, cancel, ptr,
                     procs, est, run, user, info)
-
-
-def _earliest_move(t: list, free: list, i: int, kc: int, procs: int, d: float, stop: float
-                   ) -> float | None:
-    """First fit before ``stop`` of a job of ``procs`` x ``d`` reserved at ``t[kc]`` (its own
-    reservation given back from there on), starting the search at step ``i`` (the first with
-    ``procs`` free); None if there is none. The loop of ``Profile.earliest_move`` with the
-    caller's prefix-maximum bisection and reservation step."""
-    while i < kc:
-        start = t[i]
-        if start >= stop:
-            return None
-        hi = bisect_left(t, start + d, i + 1)  # steps i+1..hi-1 lie in the window
-        if hi > kc:
-            hi = kc
-        if hi <= i + 1 or min(free[i + 1:hi]) >= procs:
-            return start
-        j = hi - 1  # the last step too small: every start up to it fails
-        while free[j] >= procs:
-            j -= 1
-        i = j + 1
-        while i < kc and free[i] < procs:
-            i += 1
-    return None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -294,53 +270,20 @@ class CBMachine:
 
     def _compress(self) -> None:
         """Compression after an early end (§2.2.1): each waiting job, in submission order, is taken
-        out and re-placed at its first fit on the current profile when that is earlier (a single
-        pass, as the engine's :class:`~schedlab.sim.schedulers.conservative.Conservative` and
-        Mu'alem & Feitelson; ``fixpoint=True`` repeats passes until no job moves).
-
-        Exact pruning (the engine's): a job can start before its reservation ``s`` only at a time
-        before ``s`` with its processors free; unless the step just before ``s`` has them, only in
-        a window of its whole estimate lying before ``s``. The prefix maxima of the free counts
-        are kept across the pass and recomputed only from the step where a job moved to
-        (:func:`_earliest_move`; the engine's ``Profile.earliest_move`` recomputes them whole
-        after every move). Issue 23, measured on one 25-target workload: 6.7 -> 5.0 CPU-s."""
+        out and re-placed at its first fit on the current profile when that is earlier — the
+        engine's pass (:func:`~schedlab.sim.schedulers.conservative.compress`, with its exact
+        pruning), a single pass as the engine's conservative backfilling and Mu'alem & Feitelson;
+        ``fixpoint=True`` repeats passes until no job moves."""
         self.dirty = False
-        p, now, starts = self.profile, self.now, self.starts
-        t, free = p.t, p.free  # reserve/release edit these lists in place
-        pm = list(accumulate(free, max))
+        res, starts = self.res, self.starts
         while True:
+            waiting = ((k, r[2], r[1] - r[0], r[0]) for k, r in res.items())
             moved = False
-            for k, r in self.res.items():
-                s = r[0]
-                if s <= now:
-                    continue
-                procs = r[2]
-                i0 = bisect_left(pm, procs)  # steps before i0 have fewer than procs free
-                if t[i0] >= s:  # (the last step has every processor free)
-                    continue
-                d = r[1] - s
-                kc = bisect_left(t, s)
-                stop = s
-                if free[kc - 1] < procs:
-                    if d > s - now:
-                        continue
-                    stop = s - d + 1
-                s2 = _earliest_move(t, free, i0, kc, procs, d, stop)
-                if s2 is None:
-                    continue
-                if s2 + d <= s:  # disjoint windows
-                    p.reserve(s2, d, procs)
-                    p.release(s, d, procs)
-                else:  # overlapping windows: only the two ends change
-                    p.reserve(s2, s - s2, procs)
-                    p.release(s2 + d, s - s2, procs)
-                r[0], r[1] = s2, s2 + d
+            for k, s2 in compress(self.profile, self.now, waiting):
+                r = res[k]
+                r[1], r[0] = s2 + r[1] - r[0], s2
                 heapq.heappush(starts, (s2, k))
                 moved = True
-                j = bisect_right(t, s2) - 1  # steps before j are untouched by the move
-                tail = accumulate(free[j:], max, initial=pm[j - 1] if j else 0)
-                next(tail)  # the initial value
-                pm[j:] = tail
             if not (self.fixpoint and moved):
                 return
 

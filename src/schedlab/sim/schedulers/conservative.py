@@ -21,7 +21,7 @@ ended early, and the waiting job could not move because of something placed befo
 scheduler sets an engine timer for the earliest reservation so the job starts exactly then.
 
 Exactness-preserving speed-ups: compression skips a job that provably cannot move (see
-:meth:`Conservative._compress`), finds the new slot of the others without modifying the profile
+:func:`compress`), finds the new slot of the others without modifying the profile
 (:meth:`~schedlab.sim.profile.Profile.earliest_move`), moves a reservation by changing only the
 non-overlapping parts of its two slots (:meth:`~schedlab.sim.profile.Profile.shift`), and is
 skipped entirely when nothing was released. Compression happens before any new arrival is placed,
@@ -38,6 +38,7 @@ fragmentation): use Tang's contiguous scheduler for BG/P-style machines.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Hashable, Iterable, Iterator
 from heapq import heappop, heappush
 
 from ..errors import SimulationError
@@ -125,50 +126,15 @@ class Conservative(Scheduler):
 
     # --- compression and starts ----------------------------------------------------------------
     def _compress(self, p: Profile, now: int) -> None:
-        """Re-place every waiting job, in arrival order, at its earliest slot (never later).
-
-        Exact pruning (a job is skipped only if it provably cannot move):
-
-        * a job can start before its reservation ``s`` only at a time before ``s`` with ``procs``
-          processors free; and unless the step just before ``s`` has them (a window reaching
-          ``s``), only in a window of its whole estimate lying before ``s``, which needs
-          ``estimate <= s - now`` and a step starting by ``s - estimate`` with ``procs`` free
-          (the profile's cached prefix maxima: O(1));
-        * dominance: once a job ``(procs_a, d_a, s_a)`` found no such window, none exists for a job
-          with ``procs >= procs_a``, ``d >= d_a`` and ``s <= s_a`` either (its windows would contain
-          one for the first job) until the profile changes, i.e. until the next job moves.
-        """
+        """Re-place every waiting job, in arrival order, at its earliest slot (never later):
+        :func:`compress` over the queue."""
         self.dirty = False
-        res, t, free = self.res, p.t, p.free  # p.t / p.free are updated in place
-        fail_procs, fail_d, fail_s = 0, 0, -1  # the last job that found no window (dominance)
-        for jid, job in self.queue.items():
-            s = res[jid]
-            if s <= now:
-                continue
-            procs = job.procs
-            latest = None
-            if free[bisect_left(t, s) - 1] < procs:  # only a window wholly before s
-                d = job.estimate
-                latest = s - d  # its latest start
-                if latest < now or (procs >= fail_procs and d >= fail_d and s <= fail_s):
-                    continue
-                j = bisect_right(t, latest) - 1
-                pm = p._pm
-                if j >= len(pm):
-                    pm = p.prefix_max(j + 1)
-                if pm[j] < procs:
-                    continue
-            else:
-                d = job.estimate
-            s2 = p.earliest_move(procs, d, s, latest)
-            if s2 != s:
-                p.shift(procs, d, s, s2)
-                res[jid] = s2
-                self.seq += 1
-                heappush(self.due, (s2, self.seq, jid))
-                fail_s = -1
-            elif latest is not None:
-                fail_procs, fail_d, fail_s = procs, d, s
+        res, queue = self.res, self.queue
+        waiting = ((jid, job.procs, job.estimate, res[jid]) for jid, job in queue.items())
+        for jid, s2 in compress(p, now, waiting):
+            res[jid] = s2
+            self.seq += 1
+            heappush(self.due, (s2, self.seq, jid))
 
     def schedule(self, ctx: MachineView) -> list[Start]:
         now = ctx.now
@@ -190,3 +156,49 @@ class Conservative(Scheduler):
             self.timer_at = due[0][0]
             ctx.set_timer(self.timer_at, "reservation")
         return starts
+
+
+def compress(
+    p: Profile, now: float, waiting: Iterable[tuple[Hashable, int, float, float]]
+) -> Iterator[tuple[Hashable, float]]:
+    """One compression pass of conservative backfilling (Cirne §2.2.1, Mu'alem & Feitelson 2001).
+
+    ``waiting`` gives ``(key, procs, estimate, reserved start)`` in arrival order (read lazily, so
+    a caller may update its own state between items); each job that can start earlier is moved to
+    its first-fit slot on ``p`` at once (:meth:`Profile.shift`) and ``(key, new start)`` is
+    yielded. Shared by :class:`Conservative` and Cirne's ``CBMachine``.
+
+    Exact pruning (a job is skipped only if it provably cannot move):
+
+    * a job can start before its reservation ``s`` only at a time before ``s`` with ``procs``
+      processors free; and unless the step just before ``s`` has them (a window reaching
+      ``s``), only in a window of its whole estimate lying before ``s``, which needs
+      ``estimate <= s - now`` and a step starting by ``s - estimate`` with ``procs`` free
+      (the profile's cached prefix maxima: O(1));
+    * dominance: once a job ``(procs_a, d_a, s_a)`` found no such window, none exists for a job
+      with ``procs >= procs_a``, ``d >= d_a`` and ``s <= s_a`` either (its windows would contain
+      one for the first job) until the profile changes, i.e. until the next job moves.
+    """
+    t, free = p.t, p.free  # p.t / p.free are updated in place
+    fail_procs, fail_d, fail_s = 0, 0, -1  # the last job that found no window (dominance)
+    for key, procs, d, s in waiting:
+        if s <= now:
+            continue
+        latest = None
+        if free[bisect_left(t, s) - 1] < procs:  # only a window wholly before s
+            latest = s - d  # its latest start
+            if latest < now or (procs >= fail_procs and d >= fail_d and s <= fail_s):
+                continue
+            j = bisect_right(t, latest) - 1
+            pm = p._pm
+            if j >= len(pm):
+                pm = p.prefix_max(j + 1)
+            if pm[j] < procs:
+                continue
+        s2 = p.earliest_move(procs, d, s, latest)
+        if s2 != s:
+            p.shift(procs, d, s, s2)
+            fail_s = -1
+            yield key, s2
+        elif latest is not None:
+            fail_procs, fail_d, fail_s = procs, d, s
