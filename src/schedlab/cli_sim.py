@@ -36,12 +36,13 @@ def load_sim_jobs(
     mirror: str | None = None,
 ) -> tuple[Normalized, SWFHeader, dict[str, Any]]:
     """Load a trace (registry name or path), normalize it; return (jobs, header, provenance)."""
-    from .normalize import normalize
     from .registry import load_registry
     from .traces import load_trace
 
     reg = load_registry(registry) if registry else None
     tr = load_trace(trace, registry=reg, mirror=Path(mirror) if mirror else None)
+    from .normalize import normalize  # pandas: imported once there is a trace to normalize
+
     norm = normalize(
         tr.jobs, tr.header, machine_size=machine_size, procs=procs, cancelled=cancelled,
         source=str(tr.path),

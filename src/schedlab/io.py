@@ -16,14 +16,14 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .errors import SchedlabError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 METADATA_KEY = b"schedlab"
 #: OS errors that mean "this output cannot be written here" (a user's problem, not a bug).
@@ -187,6 +187,9 @@ def write_parquet(
 
     The output bytes depend only on the data, the metadata and the library versions.
     """
+    import pyarrow as pa  # imported here: a command that writes no parquet starts without it
+    import pyarrow.parquet as pq
+
     table = pa.Table.from_pandas(df, preserve_index=False)
     meta = dict(table.schema.metadata or {})
     if metadata is not None:
@@ -198,6 +201,8 @@ def write_parquet(
 
 def read_parquet(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Read a parquet file written by :func:`write_parquet`; return (frame, schedlab metadata)."""
+    import pyarrow.parquet as pq
+
     table = pq.read_table(path)
     raw = (table.schema.metadata or {}).get(METADATA_KEY)
     meta = with_nan(json.loads(raw)) if raw else {}
@@ -206,5 +211,7 @@ def read_parquet(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, 
 
 def read_parquet_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Only the schedlab metadata of a parquet file (cheap: reads the footer)."""
+    import pyarrow.parquet as pq
+
     raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
     return with_nan(json.loads(raw)) if raw else {}
