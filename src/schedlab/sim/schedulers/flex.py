@@ -231,14 +231,15 @@ class FlexPlanner:
 
     # -- internals --------------------------------------------------------------------------------
     def _compress(self, now: int) -> None:
-        prof = self.profile
+        prof = self.profile   # advanced to ``now`` by the caller: origin == now
         for x in self.queue:
             old = self.res[x.job_id]
             if old == now:
                 continue
-            prof.release(old, x.estimate, x.procs)
-            s = prof.earliest_start(x.procs, x.estimate, now)
-            prof.reserve(s, x.estimate, x.procs)
+            # = release, earliest_start(now), reserve; most jobs do not move (no profile update)
+            s = prof.move_earlier(x.procs, x.estimate, old, None)
+            if s == old:
+                continue
             self.res[x.job_id] = s
             if self.plan_reference:   # the margin to the deadline follows the plan
                 x.deadline -= old - s
