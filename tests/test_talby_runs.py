@@ -123,3 +123,14 @@ def test_variant_traces(cfg):
     fl, rep = tr.sim_jobs_from_trace(trace, h, 4, "t", "drop+flurries", flurry_seed=1)
     assert [j.estimate for j in plain] == [1000, 1000] and [j.estimate for j in exact] == [50, 60]
     assert len(fl) == 4 and rep["flurries"]["reinserted"] == 2
+
+
+def test_default_runs_every_table6_frame_on_its_log(cfg):
+    four = cfg["pbas"]["four"]
+    default = tr.grid(cfg, False, False, {})
+    got = {p.name for p in default if p.log == four["log"] and p.name.startswith("all4")}
+    assert got == {tr.pbas_name("all4", four["metric"], f) for f in four["time_frames_s"]}
+    quick = tr.grid(cfg, True, False, {})
+    assert ({p.name for p in quick if p.name.startswith("all4")}
+            == {tr.pbas_name("all4", four["metric"], f)
+                for f in cfg["quick"]["pbas_four_time_frames_s"]})

@@ -148,8 +148,8 @@ def attr_reading(cfg: Mapping[str, Any], reading: str) -> tuple[str, dict[str, A
 def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
          raw_local: Mapping[str, bool]) -> list[Point]:
     """All sweep points. ``quick``: the config's quick subset; ``full``: the paper's whole grid on
-    every log; default: the four schedulers on every log, and the PBAS/WBAS points of ``default``
-    on its ``adaptive_logs``.
+    every log; default: the four schedulers on every log, the PBAS/WBAS points of ``default``
+    on its ``adaptive_logs`` and Table 6's points (``pbas.four``) on its log.
     Raw-log points (Table 4 raw rows) only when the raw log is available locally."""
     logs = list(cfg["logs"])
     pb, wb = cfg["pbas"], cfg["wbas"]
@@ -180,7 +180,10 @@ def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
         pbas |= {(b["metric"], b["time_frame_s"]) for b in pb["best"]}
         for m, f in sorted(pbas):
             pts.append(Point(log, version, "pbas", pbas_name("fm", m, f)))
-        for f in four_frames:  # Figure 3 on every log with adaptive runs; Table 6 reads BLUE's
+        # Figure 3 on every log with adaptive runs; Table 6 (its log, BLUE) at every frame of
+        # ``pbas.four`` unless quick (each BLUE point costs ~25-30 CPU-s)
+        table6 = set(pb["four"]["time_frames_s"]) if log == pb["four"]["log"] and not quick else set()
+        for f in sorted(set(four_frames) | table6):
             pts.append(Point(log, version, "pbas", pbas_name("all4", pb["four"]["metric"], f)))
         wbas = {(wb["maf_fixed"], s) for s in sw_times} | {(m, wb["switch_fixed_s"]) for m in mafs}
         wbas |= {(b["maf"], b["switch_s"]) for b in wb["best"]}
