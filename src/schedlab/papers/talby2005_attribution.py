@@ -23,6 +23,12 @@ Tables (written under ``results/talby2005/tables`` by the pipeline, shown in the
 * ``attr_cancelled``: per cancelled rule and log, Table 2 errors of the readings run under every
   rule (Conservative, EASY, Flex), and per rule the mean |relative error| over all those cells.
 * ``attr_slack``: Flex's slack factor against Table 2's Flex column, per log and overall.
+* ``attr_slack_fit``: the slack factor judged on Tables 2 and 4 together (:func:`slack_fit`).
+* ``attr_table3`` / ``attr_table3_fit``: Table 3 under every month cut x Flex slack x Maui
+  reading (:func:`table3_tables`).
+* ``attr_log_version``: every reading on the cleaned log as it is, with its removed flurries
+  modelled back (the raw log, :mod:`.talby2005_flurries`) and with exact estimates
+  (:func:`variant_table`).
 """
 
 from __future__ import annotations
