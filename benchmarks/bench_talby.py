@@ -1,10 +1,18 @@
-"""Speed of the Flex planner (Talby & Feitelson 2005) on real logs, without the engine.
+"""Speed of the Flex planner (Talby & Feitelson 2005) on real logs, without the engine, and of
+one PBAS sweep point through the engine (``--pbas``).
 
 Drives :class:`FlexPlanner` with a minimal event loop (completions before arrivals at equal times),
 jobs normalized the common way (requested procs else allocated, estimate = requested time else
 runtime, runtime cut at the estimate, >= 1 s). Prints jobs/s and wall time per log.
 
+``--pbas POINT`` (e.g. ``fm-resp-43200``) instead runs that PBAS point of the Talby pipeline
+(cancelled jobs dropped, the configured scheduler options) and prints its CPU seconds: the cost
+that kept SDSC-BLUE's PBAS/WBAS rows out of the default run before issue 20 (BLUE resp-12h:
+70.8 CPU-s before Flex compressed with ``Profile.move_earlier``, 19.1 after).
+
     SCHEDLAB_TRACE_MIRROR=/work/shared/traces .venv/bin/python benchmarks/bench_talby.py [LOG ...]
+    SCHEDLAB_TRACE_MIRROR=/work/shared/traces .venv/bin/python benchmarks/bench_talby.py \
+        --pbas fm-resp-43200 SDSC-BLUE-2000-4.2-cln
 """
 
 from __future__ import annotations
@@ -49,7 +57,31 @@ def run(jobs, size, **kw):
     return waits
 
 
+def pbas_point(point: str, names) -> None:
+    """CPU seconds of one Talby PBAS point per log (config/papers/talby2005.yaml options)."""
+    from pathlib import Path
+
+    import yaml
+
+    from schedlab.papers.talby2005_runs import run_point, sim_jobs_from_trace
+
+    cfg = yaml.safe_load((Path(__file__).parents[1] / "config/papers/talby2005.yaml").read_text())
+    for name in names or ["KTH-SP2-1996-2.1-cln"]:
+        t = load_trace(name)
+        size = t.header.machine_size
+        jobs, _ = sim_jobs_from_trace(t.jobs, t.header, size, name, cfg["cancelled"])
+        t0 = time.process_time()
+        _, st = run_point(jobs, size, "pbas", point, cfg["scheduler_options"],
+                          t.header.unix_start_time, t.header.time_zone_string)
+        dt = time.process_time() - t0
+        print(f"{name:28s} pbas/{point}  {len(jobs):7d} jobs  {dt:7.1f} CPU-s  "
+              f"{st['frames_forked']} forks  mean wait {st['mean_wait']:8.0f} s")
+
+
 def main(names):
+    if names[:1] == ["--pbas"]:
+        pbas_point(names[1], names[2:])
+        return
     for name in names or ["KTH-SP2-1996-2.1-cln"]:
         jobs, size = workload(name)
         t0 = time.perf_counter()

@@ -22,8 +22,9 @@ def main(sm):
 
         def jobs_for(rule):
             if rule not in cache:
-                cache[rule], reports[rule] = sim_jobs_from_trace(trace, header, size,
-                                                                 sm.input[0], rule)
+                cache[rule], reports[rule] = sim_jobs_from_trace(
+                    trace, header, size, sm.input[0], rule,
+                    flurry_seed=int(cfg["attribution"].get("flurry_seed", 2005)))
             return cache[rule]
 
         out = run_attr_batch(jobs_for, size, cfg, batch, header.unix_start_time,

@@ -76,3 +76,57 @@ def test_cancelled_and_slack_tables():
     assert c.loc[("drop", "all"), "err"] == 0.0 and c.loc[("keep", "L"), "wait_err"] == 2.0
     s = A.slack_table(rdf, "drop").set_index(["slack_factor", "log"])
     assert s.loc[(1.0, "all"), "wait_err"] == 0.0 and s.loc[(2.0, "L"), "wait_err"] == 0.5
+
+
+CFG = {"cancelled": "drop",
+       "scheduler_options": {"conservative": {}, "easy": {}, "maui": {}, "flex": {"slack_factor": 1.0}},
+       "attribution": {"readings": READINGS | {"flex": {"scheduler": "flex",
+                                                       "options": {"slack_factor": 1.0}}}},
+       "published": PUB | {"table4": {"raw": {"L": {"flex_avg": 50, "flex_max": 50,
+                                                      "maui_avg": 20, "maui_max": 20}},
+                                      "clean": {}}}}
+
+
+def test_table3_grid_by_cut_slack_and_maui():
+    r = runs() | {("L", "flex_slack1", "drop"): sums([40, 60], [4, 6]),      # = main flex
+                  ("L", "flex_slack0", "drop"): sums([60, 60], [6, 6]),      # Maui wins both
+                  **{(lg, rd, "drop+separate_months"): v for (lg, rd, c), v in runs().items()
+                     if c == "drop"}}
+    detail, fit = A.table3_tables(r, CFG)
+    d = detail.set_index(["cut", "slack_factor", "maui_reading"]).sort_index()
+    # the main Flex reading and flex_slack1 are the same factor: one row, not two
+    assert len(d.loc[("one_run", 1.0)]) == 1
+    assert d.loc[("one_run", 0.0, "maui_a"), "wait_maui"] == 100.0
+    assert d.loc[("one_run", 1.0, "maui_a"), "wait_maui"] == 50.0
+    assert d.loc[("separate", 1.0, "maui_a"), "t3_err"] == 0.0
+    assert set(detail["cut"]) == {"one_run", "separate"}
+    # published: Flex and Maui win half of the months each -> slack 1 fits, slack 0 does not
+    f = fit.set_index(["cut", "slack_factor"])
+    assert f.loc[("one_run", 1.0), "score"] == 0.0 < f.loc[("one_run", 0.0), "score"]
+    assert fit.iloc[0]["slack_factor"] == 1.0
+
+
+def test_slack_fit_table2_and_table4():
+    cfg = CFG | {"scheduler_options": CFG["scheduler_options"] | {"maui": {}}}
+    cfg["attribution"] = {"readings": READINGS}
+    r = runs() | {("L", "flex_slack1", "drop"): sums([40, 60], [4, 6]),
+                  ("L", "flex_slack0", "drop"): sums([60, 60], [6, 6])}
+    s = A.slack_fit(r, cfg).set_index(["slack_factor", "log"])
+    # slack 1: Flex wins m1 by 25% (50 vs 40), Maui wins m2 by 20% (50 vs 60)
+    assert s.loc[(1.0, "L"), "t4_flex_avg"] == 25.0 and s.loc[(1.0, "L"), "t4_maui_avg"] == 20.0
+    assert s.loc[(1.0, "L"), "t4_err"] == (25 + 25 + 0 + 0) / 4
+    # slack 0 wins no month: its gaps count as 0 against the published 50%
+    assert s.loc[(0.0, "L"), "t4_err"] == (50 + 50 + 0 + 0) / 4
+    assert s.loc[(1.0, "all"), "score"] < s.loc[(0.0, "all"), "score"]
+
+
+def test_variant_table_side_by_side():
+    r = runs() | {("L", "easy_a", "drop+flurries"): sums([80, 80], [8, 8], jobs=(3, 3))}
+    rdf = A.runs_table(r, READINGS, PUB["table2"])
+    v = A.variant_table(rdf, CFG).set_index("reading")
+    assert list(v.index) == ["easy_a"]   # only readings run under more than one variant
+    assert v.loc["easy_a", "clean"] == 100.0 and v.loc["easy_a", "flurries"] == 80.0
+    assert v.loc["easy_a", "flurries_err"] == pytest.approx(-0.2)
+    assert v.loc["easy_a", "flurries_jobs"] == 6
+    # variant runs stay out of the cancelled-rule table
+    assert "drop+flurries" not in set(A.cancelled_table(rdf, ["easy_a"])["cancelled"])

@@ -48,7 +48,8 @@ def test_attr_points_and_readings(cfg):
     assert tr.attr_point(cfg, "KTH", "maui_fcfs", "drop").kind == "attr"
     assert tr.attr_point(cfg, "KTH", "easy_every_event", "keep").kind == "attr"
     assert ("maui_fcfs", "drop") in tr.attr_batch(cfg, "KTH")
-    assert tr.attr_point(cfg, "KTH", "flex_slack3", "drop").name == "flex"
+    main_slack = tr.slack_reading(cfg["scheduler_options"]["flex"]["slack_factor"])
+    assert tr.attr_point(cfg, "KTH", main_slack, "drop").name == "flex"
     assert tr.attr_reading(cfg, "flex_slack2")[1]["slack_factor"] == 2.0
     assert tr.attr_reading(cfg, "easy_arrival_only") == ("easy", {"backfill": "arrival_only"})
     with pytest.raises(ConfigError, match="unknown attribution reading"):
@@ -56,7 +57,12 @@ def test_attr_points_and_readings(cfg):
     assert tr.parse_name("attr", "maui_xfactor10~keep") == {"reading": "maui_xfactor10",
                                                             "cancelled": "keep"}
     keys = tr.attribution_keys(cfg, ["KTH"], quick=True)
-    assert {c for _, _, c in keys} == {"drop"}
+    assert {c for _, _, c in keys} == {"drop", "drop+separate_months"}
+    # a variant run is never a main run, even when its reading is
+    assert tr.attr_point(cfg, "KTH", "maui_xfactor100", "drop+separate_months").kind == "attr"
+    assert tr.split_rule("drop+flurries") == ("drop", ("flurries",))
+    with pytest.raises(ConfigError, match="unknown attribution variant"):
+        tr.variant_rule("drop", "nope")
 
 
 def test_run_point_attr_uses_its_reading():
@@ -87,3 +93,44 @@ def test_run_point_adds_months_and_stats():
     assert st["params"]["metric"] == "resp" and sum(st["shares"].values()) == pytest.approx(1)
     out2, _ = tr.run_point(jobs, 4, "sched", "flex", {"flex": {"slack_factor": 1.0}}, start, "UTC")
     assert len(out2) == len(jobs)
+
+
+def test_separate_months_start_each_month_empty(cfg):
+    """Variant separate_months: a month's jobs do not wait behind the last month's backlog."""
+    start = int(pd.Timestamp("2000-01-31 00:00", tz="UTC").timestamp())
+    jobs = [SimJob(0, 0, 200000, 200000, 10),            # fills the machine into February
+            SimJob(1, 86400 + 3600, 100, 100, 10)]       # 2000-02-01 01:00
+    cfg = dict(cfg) | {"cancelled": "drop"}
+    out = tr.run_attr_batch(lambda rule: jobs, 10, cfg,
+                            [("conservative", "drop"), ("conservative", "drop+separate_months")],
+                            start, "UTC")
+    feb = out[out["month"] == "2000-02"].set_index("cancelled")["wait_sum"]
+    assert feb["drop"] == 200000 - 90000 and feb["drop+separate_months"] == 0
+
+
+def test_variant_traces(cfg):
+    trace = pd.DataFrame({"job_id": [3, 4], "submit_time": [0, 10], "wait_time": 0,
+                          "run_time": [50, 60], "alloc_procs": 1, "avg_cpu_time": -1,
+                          "used_mem_kb": -1, "req_procs": 1, "req_time": [1000, 1000],
+                          "req_mem_kb": -1, "status": 1, "user_id": [2, 2], "group_id": -1,
+                          "app_id": -1, "queue_id": -1, "partition_id": -1, "prev_job_id": -1,
+                          "think_time": -1})
+    from schedlab.swf import SWFHeader
+    h = SWFHeader(notes=["THIS IS A CLEANED VERSION OF THE LOG!\n"
+                         "  user=2 and (job>=1 and job<=3) (2 jobs removed)"])
+    plain, _ = tr.sim_jobs_from_trace(trace, h, 4, "t", "drop")
+    exact, _ = tr.sim_jobs_from_trace(trace, h, 4, "t", "drop+exact_estimates")
+    fl, rep = tr.sim_jobs_from_trace(trace, h, 4, "t", "drop+flurries", flurry_seed=1)
+    assert [j.estimate for j in plain] == [1000, 1000] and [j.estimate for j in exact] == [50, 60]
+    assert len(fl) == 4 and rep["flurries"]["reinserted"] == 2
+
+
+def test_default_runs_every_table6_frame_on_its_log(cfg):
+    four = cfg["pbas"]["four"]
+    default = tr.grid(cfg, False, False, {})
+    got = {p.name for p in default if p.log == four["log"] and p.name.startswith("all4")}
+    assert got == {tr.pbas_name("all4", four["metric"], f) for f in four["time_frames_s"]}
+    quick = tr.grid(cfg, True, False, {})
+    assert ({p.name for p in quick if p.name.startswith("all4")}
+            == {tr.pbas_name("all4", four["metric"], f)
+                for f in cfg["quick"]["pbas_four_time_frames_s"]})

@@ -179,8 +179,8 @@ def attr_cancelled_slack(runs: pd.DataFrame, cancelled: str):
             if len(pub):
                 ax.axhline(float(pub.iloc[0]), ls="--", color=f"C{k}",
                            label=f"published {g['role'].dropna().iloc[0]}")
-        ax.set_xticks(range(len(rules)), rules)
-        ax.set_xlabel("cancelled jobs")
+        ax.set_xticks(range(len(rules)), rules, rotation=30, ha="right", fontsize=7)
+        ax.set_xlabel("cancelled jobs (+ trace/run variant)")
         ax.set_ylabel("mean wait (s)")
         ax.set_title(log)
         ax.legend(fontsize=6)

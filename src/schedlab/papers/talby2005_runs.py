@@ -36,6 +36,13 @@ from .talby2005 import month_labels
 from .talby2005_adaptive import PBAS, WBAS
 
 CANDIDATE_SETS = {"fm": ("flex", "maui"), "all4": ("flex", "maui", "easy", "conservative")}
+#: Variants of the attribution runs (config ``attribution.variants``), added to the cancelled rule
+#: as ``<rule>+<variant>``: ``flurries`` = the cleaned log with its removed flurries modelled back
+#: in (:mod:`.talby2005_flurries`; the paper's raw logs, Table 1); ``exact_estimates`` = requested
+#: time := run time; ``separate_months`` = every calendar month simulated on its own (empty
+#: machine at its start) instead of cut from one run of the whole log (§2.3 "we re-ran the
+#: simulations and gathered per-month results ... 67 unique workloads").
+VARIANTS = ("flurries", "exact_estimates", "separate_months")
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,8 @@ def attribution_keys(cfg: Mapping[str, Any], logs: Sequence[str], quick: bool = 
     if full:
         at["slack_logs"] = None
     keys = [(log, r, cfg["cancelled"]) for log in logs for r in at["readings"]]
+    keys += [(log, r, variant_rule(cfg["cancelled"], mod)) for log in logs
+             for mod, rs in (at.get("variants") or {}).items() for r in rs]
     keys += [(log, r, c) for log in logs for r in at["cancelled_readings"]
              for c in at["cancelled_rules"]]
     slack_logs = logs if at.get("slack_logs") is None else [x for x in logs if x in at["slack_logs"]]
@@ -105,6 +114,19 @@ def attr_batch(cfg: Mapping[str, Any], log: str, quick: bool = False,
             if attr_point(cfg, lg, r, c).kind == "attr"]
 
 
+def variant_rule(cancelled: str, mod: str) -> str:
+    """The rule string of a variant run: cancelled rule ``+`` modifier (:data:`VARIANTS`)."""
+    if mod not in VARIANTS:
+        raise ConfigError(f"talby2005: unknown attribution variant {mod!r}; choose {VARIANTS}")
+    return f"{cancelled}+{mod}"
+
+
+def split_rule(rule: str) -> tuple[str, tuple[str, ...]]:
+    """(cancelled rule, variant modifiers) of a rule string such as ``drop+flurries``."""
+    cancelled, *mods = rule.split("+")
+    return cancelled, tuple(mods)
+
+
 def slack_reading(factor: float) -> str:
     return f"flex_slack{factor:g}"
 
@@ -126,8 +148,8 @@ def attr_reading(cfg: Mapping[str, Any], reading: str) -> tuple[str, dict[str, A
 def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
          raw_local: Mapping[str, bool]) -> list[Point]:
     """All sweep points. ``quick``: the config's quick subset; ``full``: the paper's whole grid on
-    every log; default: the four schedulers on every log, and the PBAS/WBAS points of ``default``
-    on its ``adaptive_logs``.
+    every log; default: the four schedulers on every log, the PBAS/WBAS points of ``default``
+    on its ``adaptive_logs`` and Table 6's points (``pbas.four``) on its log.
     Raw-log points (Table 4 raw rows) only when the raw log is available locally."""
     logs = list(cfg["logs"])
     pb, wb = cfg["pbas"], cfg["wbas"]
@@ -158,7 +180,10 @@ def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
         pbas |= {(b["metric"], b["time_frame_s"]) for b in pb["best"]}
         for m, f in sorted(pbas):
             pts.append(Point(log, version, "pbas", pbas_name("fm", m, f)))
-        for f in four_frames:  # Figure 3 on every log with adaptive runs; Table 6 reads BLUE's
+        # Figure 3 on every log with adaptive runs; Table 6 (its log, BLUE) at every frame of
+        # ``pbas.four`` unless quick (each BLUE point costs ~25-30 CPU-s)
+        table6 = set(pb["four"]["time_frames_s"]) if log == pb["four"]["log"] and not quick else set()
+        for f in sorted(set(four_frames) | table6):
             pts.append(Point(log, version, "pbas", pbas_name("all4", pb["four"]["metric"], f)))
         wbas = {(wb["maf_fixed"], s) for s in sw_times} | {(m, wb["switch_fixed_s"]) for m in mafs}
         wbas |= {(b["maf"], b["switch_s"]) for b in wb["best"]}
@@ -191,15 +216,24 @@ def parse_name(kind: str, name: str) -> dict[str, Any]:
 
 
 def sim_jobs_from_trace(trace: pd.DataFrame, header: SWFHeader, machine_size: int,
-                        source: str, cancelled: str = "keep") -> tuple[list[SimJob], dict[str, Any]]:
+                        source: str, cancelled: str = "keep", flurry_seed: int = 2005
+                        ) -> tuple[list[SimJob], dict[str, Any]]:
     """The engine's normalization (cancelled jobs by rule ``cancelled``), submit times kept
     relative to the log start (``rebase=False``) so that calendar months follow the header's
-    ``UnixStartTime``."""
+    ``UnixStartTime``. A rule ``<cancelled>+<variant>`` first changes the trace table for the
+    variants ``flurries`` and ``exact_estimates`` (:data:`VARIANTS`)."""
     from ..normalize import normalize  # lazy: keeps the Snakefile's import of grid() light
+    from .talby2005_flurries import reinsert_flurries
 
-    n = normalize(trace, header, machine_size=machine_size, cancelled=cancelled, rebase=False,
+    rule, mods = split_rule(cancelled)
+    extra: dict[str, Any] = {}
+    if "flurries" in mods:
+        trace, extra["flurries"] = reinsert_flurries(trace, header.notes, flurry_seed)
+    if "exact_estimates" in mods:
+        trace = trace.assign(req_time=trace["run_time"])
+    n = normalize(trace, header, machine_size=machine_size, cancelled=rule, rebase=False,
                   source=source)
-    return n.jobs, n.report
+    return n.jobs, n.report | extra
 
 
 def scheduler_factory(name: str, options: Mapping[str, Mapping[str, Any]]):
@@ -255,11 +289,26 @@ def run_attr_batch(jobs_for: Any, machine_size: int, cfg: Mapping[str, Any],
 
     parts = []
     for reading, cancelled in batch:
-        out, _ = run_point(jobs_for(cancelled), machine_size, "attr",
-                           attr_name(reading, cancelled), cfg["scheduler_options"],
-                           unix_start_time, tz, attr_reading(cfg, reading))
-        parts.append(month_sums(out).assign(reading=reading, cancelled=cancelled))
+        jobs = jobs_for(cancelled)
+        # separate_months: each calendar month on its own (empty machine at its first arrival)
+        groups = (_by_month(jobs, unix_start_time, tz) if "separate_months" in
+                  split_rule(cancelled)[1] else [jobs])
+        for g in groups:
+            out, _ = run_point(g, machine_size, "attr", attr_name(reading, cancelled),
+                               cfg["scheduler_options"], unix_start_time, tz,
+                               attr_reading(cfg, reading))
+            parts.append(month_sums(out).assign(reading=reading, cancelled=cancelled))
     if not parts:
         return pd.DataFrame(columns=["month", "jobs", "wait_sum", "bsld_sum", "reading",
                                      "cancelled"])
     return pd.concat(parts, ignore_index=True)
+
+
+def _by_month(jobs: Sequence[SimJob], unix_start_time: int | None,
+              tz: str | None) -> list[list[SimJob]]:
+    """The jobs split by the calendar month of their submit time, months in order."""
+    labels = month_labels(np.array([j.submit for j in jobs], dtype=np.int64), unix_start_time, tz)
+    groups: dict[str, list[SimJob]] = {}
+    for j, m in zip(jobs, labels, strict=True):
+        groups.setdefault(str(m), []).append(j)
+    return [groups[m] for m in sorted(groups)]
