@@ -85,6 +85,7 @@ from ..job import SimJob
 from ..profile import Profile
 from ..scheduler import Scheduler, Start
 from ..state import MachineView, Run
+from .conservative import compress
 
 SLACK_BASES = ("mean_wait", "estimate", "constant")
 SLACK_REFERENCES = ("guarantee", "plan")
@@ -237,16 +238,14 @@ class FlexPlanner:
 
     # -- internals --------------------------------------------------------------------------------
     def _compress(self, now: int) -> None:
-        prof = self.profile   # advanced to ``now`` by the caller: origin == now
-        for x in self.queue:
-            old = self.res[x.job_id]
-            if old == now:
-                continue
-            # = release, earliest_start(now), reserve; most jobs do not move (no profile update)
-            s = prof.move_earlier(x.procs, x.estimate, old, None)
-            if s == old:
-                continue
-            self.res[x.job_id] = s
+        """Every queued job, in queue order, to its earliest slot if earlier (conservative
+        backfilling's compression pass, :func:`~schedlab.sim.schedulers.conservative.compress`);
+        the profile is advanced to ``now`` by the caller."""
+        res = self.res
+        waiting = ((x, x.procs, x.estimate, res[x.job_id]) for x in self.queue)
+        for x, s in compress(self.profile, now, waiting):
+            old = res[x.job_id]
+            res[x.job_id] = s
             if self.plan_reference:   # the margin to the deadline follows the plan
                 x.deadline -= old - s
 
