@@ -78,6 +78,7 @@ rule cirne2001_sweep:
         param="kappa_L|kappa_sigma",
         w=r"\d+",
     params:
+        tie_rule=SIM_TIE_RULE,
         settings=C01_S,
         model=C01_MODEL,
     conda:

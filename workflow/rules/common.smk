@@ -30,6 +30,8 @@ if _warning:
 TRACE_NAMES = REGISTRY.names()
 # config `sim: {tie_rule: ...}` is the event order of every engine simulation (baseline runs and
 # the papers' engine runs): each script sets it for its job (src/schedlab/smk.py, sim/options.py).
+# Rules whose results depend on it carry it as a param, so changing it reruns them.
+SIM_TIE_RULE = (config.get("sim") or {}).get("tie_rule") or "default"
 # Each included .smk appends the targets it wants built by `snakemake` with no target.
 ALL_TARGETS = []
 

@@ -43,6 +43,7 @@ rule talby2005_run:
         trace=lambda wc: TALBY_TRACE[wc.log, wc.version],
         machine_size=lambda wc: REGISTRY[TALBY_TRACE[wc.log, wc.version]].machine_size,
         cfg={k: TALBY_CFG[k] for k in ("scheduler_options", "cancelled", "attribution")},
+        tie_rule=SIM_TIE_RULE,
         batch=lambda wc: attr_batch(TALBY_CFG, wc.log, TALBY_QUICK, TALBY_FULL) if wc.kind == "attr" else [],
     conda:
         "../envs/schedlab.yaml"
