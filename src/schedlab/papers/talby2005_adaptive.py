@@ -53,10 +53,10 @@ from typing import Any
 import numpy as np
 
 from ..sim import Run, Scheduler, SimJob, Start, simulate_from
+from ..sim.options import BSLD_BOUND
 from ..sim.state import MachineView
 
 METRICS = ("resp", "bsld", "util")
-BSLD_BOUND = 10
 
 
 class _Switching(Scheduler):

@@ -29,6 +29,7 @@ import pandas as pd
 from ..errors import ConfigError
 from ..normalize import normalize
 from ..scorecard import claim_check, claim_row, scorecard_frame, tolerance_for, value_row
+from ..sim.options import BSLD_BOUND
 from ..sim.schedulers.metric_aware import (
     MetricAwareSimulator,
     Policy,
@@ -42,7 +43,6 @@ PAPER = "tang2013"
 SUBSTITUTE = "BGP-substitute"
 ADAPTIVE = ("adapt-bf", "adapt-w", "adapt-2d")
 BASE = "bf1_w1"
-BSLD_BOUND = 10.0
 _POINT = re.compile(r"^bf(?P<bf>[0-9.]+)_w(?P<w>[0-9]+)$")
 
 

@@ -151,6 +151,7 @@ from .errors import SimulationError
 from .job import SimJob
 from .machine import Machine, make_machine
 from .options import ALLOCATIONS as ALLOCATIONS  # re-exported
+from .options import BSLD_BOUND as BSLD_BOUND  # re-exported
 from .options import TIE_RULES, default_tie_rule
 from .scheduler import Scheduler, Start
 from .state import Run, Snapshot
@@ -209,8 +210,6 @@ _END, _CANCEL, _TIMER = 0, 1, 2
 #: per_event: an end already applied in step 1 whose pass is still due (step 3)
 _PLANNED_END = 3
 _INF = float("inf")
-#: bounded-slowdown threshold (s): Perković §2, Tang §4.2, Feitelson's usual 10 s.
-BSLD_BOUND = 10
 
 
 class _Engine:

@@ -6,6 +6,9 @@ import os
 
 #: Event orders (see :mod:`schedlab.sim.engine`).
 TIE_RULES: tuple[str, ...] = ("completions_first", "arrivals_first", "per_event")
+#: Bounded-slowdown threshold (s), the one for every policy and metric: Perković §2, Tang §4.2,
+#: Talby §3, Feitelson's usual 10 s: ``max(1, response / max(runtime, BSLD_BOUND))``.
+BSLD_BOUND = 10
 #: Processor allocation models.
 ALLOCATIONS: tuple[str, ...] = ("any", "contiguous")
 

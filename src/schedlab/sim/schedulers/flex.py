@@ -82,6 +82,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..job import SimJob
+from ..options import BSLD_BOUND
 from ..profile import Profile
 from ..scheduler import Scheduler, Start
 from ..state import MachineView, Run
@@ -90,7 +91,6 @@ from .conservative import compress
 SLACK_BASES = ("mean_wait", "estimate", "constant")
 SLACK_REFERENCES = ("guarantee", "plan")
 COSTS = ("wait", "bsld", "delay")
-BSLD_BOUND = 10.0
 
 
 @dataclass(slots=True)
