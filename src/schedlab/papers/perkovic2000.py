@@ -65,7 +65,7 @@ import pandas as pd
 from ..normalize import normalize
 from ..scorecard import claim_check, claim_row, scorecard_frame, tolerance_for, value_row
 from ..sim.schedulers.pk_backfill import BOUND_S, PKConfig, simulate_pk
-from ..sim.schedulers.queue_orders import ORDERS, QueueOrder, default_weight, label, slug
+from ..sim.schedulers.queue_orders import ORDERS, QueueOrder, anti_starvation_weight, label, slug
 from ..sim.schedulers.speculative import Speculation
 from ..swf import SWFHeader
 
@@ -155,9 +155,8 @@ def pk_config(point: RunPoint, s: dict[str, Any], median_estimate: float) -> PKC
     adaptation, widening, spec, tests = EXPERIMENTS[point.experiment]
     if tests is None:
         tests = bool(s["fig9_test_runs"])
-    horizon = float(s["starvation_horizon_s"])  # 0: no anti-starvation term (attribution reading)
-    weight = 0.0 if point.guarantees or horizon == 0 else default_weight(
-        point.order, median_estimate, horizon)
+    weight = anti_starvation_weight(point.order, point.guarantees, median_estimate,
+                                    float(s["starvation_horizon_s"]))
     speculation = None
     if spec:
         t = s["test_runs"]
