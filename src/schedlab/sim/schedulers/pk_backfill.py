@@ -304,9 +304,17 @@ class PKBackfill:
         active = [j for j in self.queue if j not in self.suspended]
         order = self._sorted_queue(now, active)
         if self.freed:  # compression in queue order
+            fixed = self.cfg.adaptation != "greedy"
             for j in order:
                 s, d, p = self.resv[j]
                 if s <= now:
+                    continue
+                if fixed:  # one alternative: test the move without releasing the slot (same result)
+                    c = prof.earliest_before(p, d, now, s)
+                    if c is not None:
+                        prof.release(s, d, p)
+                        prof.reserve(c, d, p)
+                        self.resv[j] = (c, d, p)
                     continue
                 prof.release(s, d, p)
                 r = self._plan(prof, j, now, latest=s)

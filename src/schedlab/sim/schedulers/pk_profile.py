@@ -125,6 +125,33 @@ class Profile:
                 return s
             j = k
 
+    def earliest_before(self, procs: int, duration: float, t0: float, limit: float
+                        ) -> float | None:
+        """Earliest start ``c`` in ``[t0, limit)`` with ``procs`` free over ``[c, min(c + duration,
+        limit))``, else None.
+
+        For a job holding a reservation ``[limit, limit + duration)`` this is :meth:`earliest` on
+        the profile with that reservation released (the released part of any earlier window is
+        free for the job), so compression can test a job without releasing and re-reserving it.
+        """
+        t, f = self.t, self.f
+        n = len(t)
+        j = max(bisect_right(t, t0) - 1, 0)
+        s = float(t0)
+        while s < limit:
+            if f[j] < procs:
+                j += 1
+                s = t[j]  # the last segment has the whole machine free, so j < n here
+                continue
+            end = min(s + duration, limit)
+            k = j + 1
+            while k < n and t[k] < end and f[k] >= procs:
+                k += 1
+            if k == n or t[k] >= end:
+                return s
+            j = k
+        return None
+
     def hole(self, procs: int, t0: float) -> float:
         """How long from ``t0`` at least ``procs`` processors stay free (0 if not free now)."""
         t, f = self.t, self.f
