@@ -92,9 +92,52 @@ def test_prepare_jobs_tables_and_guarantee_ratios():
     assert t3["Average"] == 3.0 and t3["Median"] == 3.0
 
 
-def test_queue_length_max_by_hand():
-    jobs = pd.DataFrame({"submit": [0, 1, 2, 10], "start": [0, 5, 6, 10]})
+def test_queue_length_max_and_section8_readings_by_hand():
+    jobs = pd.DataFrame({"submit": [0, 1, 2, 10], "start": [0, 5, 6, 10], "end": [9, 7, 70, 11]})
     assert pk.queue_length_max(jobs) == 2
+    assert pk.queue_length_max(jobs, "end") == 3           # [2, 7): jobs 0, 1 and 2 in the schedule
+    m = pk.section8_metrics(jobs.assign(wait=jobs["start"] - jobs["submit"]))  # waits 0, 4, 4, 0
+    assert m["jobs_delayed"] == 2 and m["jobs_delayed_over_10s"] == 0
+    assert m["max_queue_with_running"] == 3 and set(m) == set(pk.SECTION8_COLUMNS)
+    summary = pd.DataFrame({"machine": 430, "experiment": "base", "group": "all",
+                            "algorithm": ["BF", "R/L-NG", "R/L-NG"],
+                            **{c: [30_000, 20_000, 21_000] for c in pk.SECTION8_COLUMNS}})
+    t = pk.section8_table(summary, 430, CFG["published"]).set_index("reading")
+    assert t.loc["wait > 0 s (default)", "R/L-NG"] == 20_500   # mean over seeds
+    assert t.loc["wait > 0 s (default)", "smallest by"] == "R/L-NG"
+    assert t.loc["waiting jobs (default)", "largest"] == 30_000
+    assert t.loc["waiting jobs (default)", "published"] == "~1,000"
+    assert math.isnan(t.loc["wait > 0 s (default)", "1/L"])
+
+
+def test_flurry_jobs_follow_the_numbering_gaps():
+    tr = trace_table(12)
+    tr["user_id"] = 7
+    tr.loc[tr["job_id"].isin([2, 3]), "alloc_procs"] = 1
+    tr.loc[tr["job_id"].isin([2, 3]), "user_id"] = 9
+    kept = tr[~tr["job_id"].isin([5, 6, 7, 9])].reset_index(drop=True)  # flurry: 5-7 and 9
+    flurry = {"user": 9, "first_job": 5, "last_job": 9, "jobs": 4}
+    shape = {"runtime": 100.4, "estimate": 21_627.0}
+    burst = pk.flurry_jobs(kept, flurry, shape, "burst")
+    assert list(burst["job_id"]) == [5, 6, 7, 9]
+    s = tr.set_index("job_id")["submit_time"]
+    lo, hi = s[4], s[8]                                   # jobs 5-7 arrive between jobs 4 and 8
+    assert list(burst["submit_time"][:3]) == [int(lo + (hi - lo) * k / 4) for k in (1, 2, 3)]
+    assert s[8] <= burst["submit_time"].iloc[3] <= s[10]
+    assert (burst["run_time"] == 100).all() and (burst["req_time"] == 21_627).all()
+    assert (burst["alloc_procs"] == 1).all() and (burst["user_id"] == 9).all()
+    assert list(burst.columns) == list(kept.columns)
+    spread = pk.flurry_jobs(kept, flurry, shape, "spread")
+    assert list(spread["submit_time"]) == [int(lo + (s[10] - lo) * k / 5) for k in (1, 2, 3, 4)]
+    with pytest.raises(ValueError, match="filter says 5"):
+        pk.flurry_jobs(kept, {**flurry, "jobs": 5}, shape)
+    with pytest.raises(ValueError, match="burst, spread"):
+        pk.flurry_jobs(kept, flurry, shape, "uniform")
+    pub = {**CFG["published"]["table1"], "Number of jobs": 12}
+    jobs, info = pk.attribution_jobs(kept, None, {"machine": 8, "flurry": "burst"}, "t", flurry, pub)
+    assert len(jobs) == 12 and info["flurry_jobs"] == 4 and info["flurry_procs"] == 1
+    with pytest.raises(ValueError, match="flurry"):
+        pk.attribution_jobs(kept, None, {"machine": 8, "flurry": "burst"})
 
 
 def test_small_run_summary_figures_scorecard_and_determinism(tmp_path):
@@ -173,7 +216,8 @@ def test_attribution_jobs_and_rows():
     for o, g in pk.ATTRIBUTION_ALGORITHMS:
         p = pk.RunPoint(8, "base", o, g)
         rows += pk.summarize(pk.run_point(base, p, pk.settings(CFG, quick=True), 1), p)
-    r = pk.attribution_row("paper", {"machine": 8}, pd.DataFrame(rows))
+    r = pk.attribution_row("paper", {"machine": 8}, pd.DataFrame(rows).assign(**pk.input_stats(base)))
+    assert r["input median parallelism"] == base["procs"].median()
     bf = pd.DataFrame(rows).query("group == 'all'").set_index("algorithm")
     assert r["jobs_delayed_BF"] == bf.loc["BF", "jobs_delayed"] and r["machine"] == 8
     assert r["bsd_reduction R/L-NG vs BF"] == pytest.approx(

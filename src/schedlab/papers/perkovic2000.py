@@ -277,29 +277,37 @@ def table1(trace_jobs: pd.DataFrame, table: pd.DataFrame, machines: list[int],
     return pd.DataFrame(rows)
 
 
-def missing_jobs(published: Mapping[str, float], table: pd.DataFrame) -> list[dict]:
-    """What the paper's Table 1 implies for the jobs it has and our cleaned log lacks (the raw
-    CTC log's 79,302 jobs include the 2,080-job flurry of user 135 that the archive's cleaning
-    removed): their number, mean log runtime, mean estimate, and how many of them must use <= 2
-    nodes for the median parallelism to be 2. Rows with ``published`` NaN (derived, not checked)."""
+def implied_missing(published: Mapping[str, float], table: pd.DataFrame) -> dict[str, float]:
+    """What the paper's Table 1 implies for the jobs it has and our cleaned log lacks (the raw CTC
+    log's 79,302 jobs include the 2,080-job flurry of user 135 that the archive's cleaning removed):
+    ``count``, ``mean_runtime`` (log runtimes), ``mean_estimate`` and ``narrow`` (how many of them
+    must use <= 2 nodes for the median parallelism to be 2). Empty when nothing is missing."""
     n_pub, n = float(published["Number of jobs"]), float(len(table))
     k = n_pub - n
     if k <= 0:
-        return []
+        return {}
     rt = table["log_runtime"].clip(lower=0) if "log_runtime" in table else table["runtime"]
-    mean_rt = (float(published["Average running time"]) * n_pub - float(rt.sum())) / k
-    mean_est = (float(published["Average estimated running time"]) * n_pub
-                - float(table["estimate"].sum())) / k
-    narrow = max(0.0, math.ceil(n_pub / 2) - float((table["procs"] <= 2).sum()))
+    return {"count": k,
+            "mean_runtime": (float(published["Average running time"]) * n_pub - float(rt.sum())) / k,
+            "mean_estimate": (float(published["Average estimated running time"]) * n_pub
+                              - float(table["estimate"].sum())) / k,
+            "narrow": max(0.0, math.ceil(n_pub / 2) - float((table["procs"] <= 2).sum()))}
+
+
+def missing_jobs(published: Mapping[str, float], table: pd.DataFrame) -> list[dict]:
+    """:func:`implied_missing` as Table 1 rows with ``published`` NaN (derived, not checked)."""
+    m = implied_missing(published, table)
+    if not m:
+        return []
     why = "implied by Table 1 for the jobs missing from the cleaned log (flurry removed by cleaning)"
-    return [{"quantity": "Missing jobs: count", "published": math.nan, "reproduced": k,
+    return [{"quantity": "Missing jobs: count", "published": math.nan, "reproduced": m["count"],
              "note": why},
             {"quantity": "Missing jobs: mean runtime (s)", "published": math.nan,
-             "reproduced": mean_rt, "note": why + "; Table 1 rounding moves it by ~±20 s"},
+             "reproduced": m["mean_runtime"], "note": why + "; Table 1 rounding moves it by ~±20 s"},
             {"quantity": "Missing jobs: mean estimate (s)", "published": math.nan,
-             "reproduced": mean_est, "note": why},
+             "reproduced": m["mean_estimate"], "note": why},
             {"quantity": "Missing jobs: at least this many use <= 2 nodes", "published": math.nan,
-             "reproduced": narrow, "note": why + " (median parallelism 2 vs our 3)"}]
+             "reproduced": m["narrow"], "note": why + " (median parallelism 2 vs our 3)"}]
 
 
 def table2(table: pd.DataFrame) -> pd.DataFrame:
@@ -331,12 +339,34 @@ def table3(jobs: pd.DataFrame) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------------- summaries
-def queue_length_max(jobs: pd.DataFrame) -> int:
-    """Largest number of jobs waiting at once (submission to final start)."""
-    t = np.concatenate([jobs["submit"].to_numpy(float), jobs["start"].to_numpy(float)])
+def queue_length_max(jobs: pd.DataFrame, until: str = "start") -> int:
+    """Largest number of jobs waiting at once (submission to final start); ``until="end"``: jobs in
+    the schedule, i.e. submitted and not yet finished (waiting + running)."""
+    t = np.concatenate([jobs["submit"].to_numpy(float), jobs[until].to_numpy(float)])
     d = np.concatenate([np.ones(len(jobs)), -np.ones(len(jobs))])
     o = np.lexsort((d, t))  # starts (-1) before arrivals (+1) at equal times
     return int(np.max(np.cumsum(d[o]), initial=0))
+
+
+#: §8 readings of "delayed" (issue 24): a job counts as delayed when its wait exceeds this many
+#: seconds (0: the literal reading; 10: the bounded slowdown's bound time; 60, 600: margins).
+DELAY_THRESHOLDS_S = (10, 60, 600)
+SECTION8_COLUMNS = ("max_queue_length", "max_queue_with_running", "jobs_delayed",
+                    *(f"jobs_delayed_over_{th}s" for th in DELAY_THRESHOLDS_S))
+
+
+def section8_metrics(jobs: pd.DataFrame) -> dict[str, int]:
+    """The §8 quantities under each reading: maximum queue of waiting jobs (the queue the orders
+    sort; default) and of waiting + running jobs (the §2 "schedule of all jobs that have been
+    submitted, but not yet finished"), jobs delayed (wait > 0, default) and delayed by more than
+    each of :data:`DELAY_THRESHOLDS_S`. A maximum sampled at events (e.g. arrivals) cannot exceed
+    the continuous one computed here."""
+    wait = jobs["wait"].to_numpy(dtype=float)
+    out = {"max_queue_length": queue_length_max(jobs),
+           "max_queue_with_running": queue_length_max(jobs, "end"),
+           "jobs_delayed": int((wait > 0).sum())}
+    out.update({f"jobs_delayed_over_{th}s": int((wait > th).sum()) for th in DELAY_THRESHOLDS_S})
+    return out
 
 
 def summarize(jobs: pd.DataFrame, point: RunPoint, group_col: str = "group") -> list[dict]:
@@ -352,12 +382,12 @@ def summarize(jobs: pd.DataFrame, point: RunPoint, group_col: str = "group") -> 
             "bounded_slowdown": float(sub["bounded_slowdown"].mean()),
             "delay": float(sub["wait"].mean()), "response": float(sub["response"].mean()),
             "started_immediately": float((sub["wait"] <= 0).mean()),
-            "jobs_delayed": int((sub["wait"] > 0).sum()),
             "kills": int(sub["kills"].sum()), "spec_starts": int(sub["spec_starts"].sum()),
             "test_runs": int(sub["test_runs"].sum()),
             "speculative_successes": int(sub["speculative"].sum()),
             "widened": int(sub["widened"].sum()), "wasted_proc_s": float(sub["wasted_proc_s"].sum()),
-            "max_queue_length": queue_length_max(sub) if g == "all" else -1,
+            **(section8_metrics(sub) if g == "all" else
+               {**dict.fromkeys(SECTION8_COLUMNS, -1), "jobs_delayed": int((sub["wait"] > 0).sum())}),
         })
     return rows
 
@@ -400,18 +430,97 @@ def figure_frames(summary: pd.DataFrame, machine: int) -> dict[str, pd.DataFrame
 ATTRIBUTION_ALGORITHMS = (("D", True), ("1/L", True), ("P/L", False), ("R/L", False))
 
 
+FLURRY_ARRIVALS = ("burst", "spread")
+
+
+def flurry_jobs(trace_jobs: pd.DataFrame, flurry: Mapping[str, Any], shape: Mapping[str, float],
+                arrivals: str = "burst") -> pd.DataFrame:
+    """A synthetic stand-in for the flurry the archive's cleaning removed (issue 24; a labelled
+    sensitivity reading, never the default), as SWF trace rows.
+
+    ``flurry`` is the cleaned log's filter (header: "user=135 and (job>=47421 and job<=50307)
+    (2080 jobs removed)"): ``user``, ``first_job``, ``last_job``, ``jobs``. The archive keeps the
+    original job numbers, which follow submission order, so the numbers missing between two kept
+    jobs say how many flurry jobs arrived between their submit times: ``arrivals="burst"`` spreads
+    them evenly inside each such gap (the flurry's documented arrival profile: about 1,990 of the
+    2,080 in its first 14 hours), ``"spread"`` evenly over the whole window (same jobs, no burst).
+    ``shape``: per-job ``runtime`` and ``estimate`` (s; by default the means Table 1 implies for
+    the missing jobs, :func:`implied_missing`); every job uses the processor count the user's kept
+    jobs use most (1 for user 135)."""
+    if arrivals not in FLURRY_ARRIVALS:
+        raise ValueError(f"flurry arrivals must be one of {', '.join(FLURRY_ARRIVALS)}, "
+                         f"got {arrivals!r}")
+    lo, hi, user = int(flurry["first_job"]), int(flurry["last_job"]), int(flurry["user"])
+    t = trace_jobs.sort_values("job_id")
+    ids, sub = t["job_id"].to_numpy(np.int64), t["submit_time"].to_numpy(np.float64)
+    gaps = []  # (submit before, submit after, missing job numbers)
+    for a in np.nonzero(np.diff(ids) > 1)[0]:
+        missing = np.arange(max(ids[a] + 1, lo), min(ids[a + 1] - 1, hi) + 1)
+        if len(missing):
+            gaps.append((sub[a], sub[a + 1], missing))
+    n = sum(len(m) for *_, m in gaps)
+    if n != int(flurry["jobs"]):
+        raise ValueError(f"flurry: {n} job numbers missing in {lo}..{hi}, the filter says "
+                         f"{flurry['jobs']} (config/papers/perkovic2000.yaml: flurry)")
+    if arrivals == "burst":
+        times = np.concatenate([s0 + (s1 - s0) * np.arange(1, len(m) + 1) / (len(m) + 1)
+                                for s0, s1, m in gaps])
+    else:
+        s0, s1 = gaps[0][0], gaps[-1][1]
+        times = s0 + (s1 - s0) * np.arange(1, n + 1) / (n + 1)
+    own = trace_jobs.loc[trace_jobs["user_id"] == user, "alloc_procs"]
+    procs = int(own.mode().iloc[0]) if len(own) else 1
+    out = pd.DataFrame({c: np.full(n, -1, dtype=trace_jobs[c].dtype) for c in trace_jobs.columns})
+    out["job_id"] = np.concatenate([m for *_, m in gaps])
+    out["submit_time"] = np.floor(times).astype(trace_jobs["submit_time"].dtype)
+    out["run_time"] = round(float(shape["runtime"]))
+    out["req_time"] = round(float(shape["estimate"]))
+    out["alloc_procs"] = out["req_procs"] = procs
+    out["status"], out["user_id"] = 1, user
+    return out
+
+
+def input_stats(table: pd.DataFrame) -> dict[str, float]:
+    """Table 1 quantities of a simulation input (to check a reading against the published ones)."""
+    ov = np.asarray(table["overestimation"], dtype=float)
+    return {"input median parallelism": float(table["procs"].median()),
+            "input average parallelism": float(table["procs"].mean()),
+            "input average running time": float(table["runtime"].mean()),
+            "input median estimate": float(table["estimate"].median()),
+            "input average overestimation": float(np.nanmean(ov)),
+            "input median overestimation": float(np.nanmedian(ov))}
+
+
 def attribution_jobs(trace_jobs: pd.DataFrame, header: SWFHeader | None, reading: Mapping[str, Any],
-                     source: str = "<trace>") -> tuple[pd.DataFrame, dict[str, Any]]:
+                     source: str = "<trace>", flurry: Mapping[str, Any] | None = None,
+                     published: Mapping[str, float] | None = None
+                     ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The simulation jobs of one attribution reading (config ``attribution.readings``).
 
     Keys (all optional): ``machine`` (nodes), ``runtime_cut`` (default true: a job is killed at its
     estimate, §2 "Any jobs that exceed estimated running times are killed"; false: the log's runtime
     is kept and the estimate raised to it), ``drop_failed`` (drop jobs with SWF status 0; the
     cleaned log has no status-5 "cancelled" jobs, so dropping cancelled jobs changes nothing),
-    ``starvation_horizon_s`` (the -NG weight; read by :func:`pk_config`).
+    ``starvation_horizon_s`` (the -NG weight; read by :func:`pk_config`), ``flurry`` (``burst`` or
+    ``spread``: re-add a synthetic flurry, :func:`flurry_jobs`, shaped by what the ``published``
+    Table 1 implies for the jobs the cleaned log lacks; needs ``flurry`` = the config's filter).
     """
     tj = trace_jobs
     info: dict[str, Any] = {"cancelled_in_log": int((tj["status"] == 5).sum())}
+    if reading.get("flurry"):
+        if flurry is None or published is None:
+            raise ValueError("attribution reading 'flurry' needs the config's flurry filter and "
+                             "published Table 1")
+        clean, _ = prepare_jobs(tj, header, int(reading.get("machine", 430)), None, source)
+        m = implied_missing(published, clean)
+        extra = flurry_jobs(tj, flurry, {"runtime": m["mean_runtime"],
+                                         "estimate": m["mean_estimate"]}, reading["flurry"])
+        info.update({"flurry_jobs": len(extra), "flurry_runtime_s": int(extra["run_time"].iloc[0]),
+                     "flurry_estimate_s": int(extra["req_time"].iloc[0]),
+                     "flurry_procs": int(extra["alloc_procs"].iloc[0]),
+                     "flurry_submit_span_h": float(np.ptp(extra["submit_time"]) / 3600.0)})
+        tj = pd.concat([tj, extra], ignore_index=True).sort_values("job_id", kind="stable")
+        tj = tj.reset_index(drop=True)
     if reading.get("drop_failed"):
         info["dropped_failed"] = int((tj["status"] == 0).sum())
         tj = tj[tj["status"] != 0].reset_index(drop=True)
@@ -438,7 +547,11 @@ def attribution_row(name: str, reading: Mapping[str, Any], summaries: pd.DataFra
                            "jobs": int(get("BF", "jobs")),
                            "max_queue_length": int(a["max_queue_length"].max()),
                            "max_queue_length_BF": int(get("BF", "max_queue_length")),
+                           "max_queue_with_running": int(a["max_queue_with_running"].max()),
                            "jobs_delayed_BF": int(get("BF", "jobs_delayed")),
+                           "jobs_delayed_fewest": int(a["jobs_delayed"].min()),
+                           **{f"jobs_delayed_over_{th}s_BF": int(get("BF", f"jobs_delayed_over_{th}s"))
+                              for th in DELAY_THRESHOLDS_S},
                            "started_immediately_BF": get("BF", "started_immediately"),
                            "bounded_slowdown_BF": get("BF", "bounded_slowdown"),
                            "delay_BF": get("BF", "delay"), "response_BF": get("BF", "response")}
@@ -447,6 +560,8 @@ def attribution_row(name: str, reading: Mapping[str, Any], summaries: pd.DataFra
             for ref in ("BF", "1/L"):
                 row[f"{metric}_reduction {algo} vs {ref}"] = 1.0 - get(algo, col) / get(ref, col)
     row["1/L better than BF"] = bool(get("1/L", "bounded_slowdown") < get("BF", "bounded_slowdown"))
+    for col in [c for c in summaries.columns if c.startswith("input ")]:
+        row[col] = get("BF", col)
     return row
 
 
@@ -455,8 +570,10 @@ def published_attribution_row(pub: Mapping[str, Any]) -> dict[str, Any]:
     row: dict[str, Any] = {"reading": "published (paper)", "settings": "", "machine": 430,
                            "jobs": int(pub["table1"]["Number of jobs"]),
                            "max_queue_length": int(pub["max_queue_length"]),
-                           "max_queue_length_BF": -1,
+                           "max_queue_length_BF": -1, "max_queue_with_running": -1,
                            "jobs_delayed_BF": int(pub["jobs_delayed_max"]),
+                           "jobs_delayed_fewest": int(pub["jobs_delayed_max"]),
+                           **{f"jobs_delayed_over_{th}s_BF": -1 for th in DELAY_THRESHOLDS_S},
                            "started_immediately_BF": float(pub["started_immediately"]),
                            "bounded_slowdown_BF": math.nan, "delay_BF": math.nan,
                            "response_BF": math.nan}
@@ -465,6 +582,13 @@ def published_attribution_row(pub: Mapping[str, Any]) -> dict[str, Any]:
             for ref, v in refs.items():
                 row[f"{metric}_reduction {algo} vs {ref}"] = float(v)
     row["1/L better than BF"] = True
+    t1 = pub["table1"]
+    row.update({"input median parallelism": float(t1["Median job parallelism"]),
+                "input average parallelism": float(t1["Average job parallelism"]),
+                "input average running time": float(t1["Average running time"]),
+                "input median estimate": float(t1["Median estimated running time"]),
+                "input average overestimation": float(t1["Average overestimation factor"]),
+                "input median overestimation": float(t1["Median overestimation factor"])})
     return row
 
 
@@ -926,6 +1050,37 @@ def below(value: float | None, bound: float) -> bool | None:
     """``value < bound`` (§8: "Less than 20,000 jobs were delayed"); None if missing."""
     v = _num(value)
     return None if v is None else v < bound
+
+
+#: §8 readings compared in ``tables/section8`` (column of :func:`section8_metrics`, what it counts).
+SECTION8_READINGS = (
+    ("maximum queue length", "max_queue_length", "waiting jobs (default)"),
+    ("maximum queue length", "max_queue_with_running", "waiting + running jobs"),
+    ("jobs delayed", "jobs_delayed", "wait > 0 s (default)"),
+    *(("jobs delayed", f"jobs_delayed_over_{th}s", f"wait > {th} s") for th in DELAY_THRESHOLDS_S),
+)
+
+
+def section8_table(summary: pd.DataFrame, machine: int, pub: Mapping[str, Any],
+                   algorithms: Sequence[str] = ("BF", "1/L", "P/L-NG", "R/L-NG")) -> pd.DataFrame:
+    """§8's two observations under each reading of "queue length" and "delayed"
+    (:data:`SECTION8_READINGS`), per algorithm of the base experiment (means over seeds), with the
+    smallest and largest over all algorithms run, beside the published ~1,000 / < 20,000."""
+    base = summary[(summary["machine"] == machine) & (summary["experiment"] == "base")
+                   & (summary["group"] == "all")]
+    per = base.groupby("algorithm")[[c for _, c, _ in SECTION8_READINGS]].mean()
+    rows = []
+    for quantity, col, reading in SECTION8_READINGS:
+        v = per[col]
+        queue = quantity.startswith("maximum")
+        published = pub["max_queue_length"] if queue else pub["jobs_delayed_max"]
+        row = {"quantity": quantity, "reading": reading,
+               "published": ("~" if queue else "< ") + f"{published:,}"}
+        row.update({a: float(v.get(a, math.nan)) for a in algorithms})
+        row.update({"smallest": float(v.min()), "smallest by": str(v.idxmin()),
+                    "largest": float(v.max()), "largest by": str(v.idxmax())})
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def section8_rows(summary: pd.DataFrame, machine: int, pub: dict[str, Any], note: str,
