@@ -108,27 +108,14 @@ class Profile:
 
     def earliest(self, procs: int, duration: float, t0: float) -> float:
         """Earliest start >= ``t0`` with ``procs`` free for ``duration`` seconds."""
-        t, f = self.t, self.f
-        n = len(t)
-        j = max(bisect_right(t, t0) - 1, 0)
-        s = float(t0)
-        while True:
-            if f[j] < procs:
-                j += 1
-                s = t[j]  # the last segment has the whole machine free, so j < n here
-                continue
-            end = s + duration
-            k = j + 1
-            while k < n and t[k] < end and f[k] >= procs:
-                k += 1
-            if k == n or t[k] >= end:
-                return s
-            j = k
+        start = self.earliest_before(procs, duration, t0, math.inf)
+        assert start is not None  # the last segment has the whole machine free
+        return start
 
     def earliest_before(self, procs: int, duration: float, t0: float, limit: float
                         ) -> float | None:
         """Earliest start ``c`` in ``[t0, limit)`` with ``procs`` free over ``[c, min(c + duration,
-        limit))``, else None.
+        limit))``, else None (never None for ``limit`` = inf: :meth:`earliest`).
 
         For a job holding a reservation ``[limit, limit + duration)`` this is :meth:`earliest` on
         the profile with that reservation released (the released part of any earlier window is
