@@ -47,6 +47,26 @@ def test_grid_sizes_and_paths():
         pk.grid(bad)
 
 
+def test_sweep_seeds_replicate_the_seeded_algorithms_and_pair_with_their_reference():
+    cfg = {**CFG, "sweep_seeds": 2, "extra_machines": []}
+    one, two = pk.grid({**cfg, "sweep_seeds": 1}), pk.grid(cfg)
+    seeded = set(CFG["paper_setting"]["seed_algorithms"])
+    reps = [p for p in two if p.replicate]
+    assert len(two) == len(one) + sum(p.algorithm in seeded for p in one)
+    assert {p.algorithm for p in reps} == seeded and {p.replicate for p in reps} == {1}
+    assert any(p.experiment == "base" for p in reps) and len({p.path for p in two}) == len(two)
+    # replicate r of an experiment is compared with replicate r of the base experiment
+    rows = []
+    for exp, rep, bsld in (("base", 0, 10.0), ("base", 1, 20.0), ("spec", 0, 5.0), ("spec", 1, 5.0)):
+        rows.append({"machine": 430, "experiment": exp, "group": "all", "order": "R/L",
+                     "guarantees": False, "algorithm": "R/L-NG", "replicate": rep,
+                     "percentage": 0.5 if exp == "spec" else math.nan,
+                     "bounded_slowdown": bsld, "delay": 1.0, "response": 1.0})
+    rows.append({**rows[0], "order": "D", "guarantees": True, "algorithm": "BF"})
+    f5 = pk.figure_frames(pd.DataFrame(rows), 430)["fig5"].sort_values("replicate")
+    assert list(f5["bounded_slowdown_ratio"]) == [0.5, 0.25]
+
+
 def test_pk_config_per_experiment():
     s = {**pk.settings(CFG), "starvation_horizon_s": 86400}
     c = pk.pk_config(pk.RunPoint(338, "half_widen_spec", "R/L", False, 0.5), s, 10800)

@@ -19,7 +19,7 @@ PK_SETTINGS = pk_settings(PK_CFG, PK_QUICK, PK_FULL)
 # What a simulation depends on (published values, tolerances and readings do not re-run the sweep).
 PK_SIM_SETTINGS = {k: v for k, v in PK_SETTINGS.items()
                    if k not in ("published", "tolerance", "attribution", "quick_settings",
-                                "full_settings", "flurry")}
+                                "full_settings", "flurry", "sweep_seeds")}
 PK_POINTS = pk_grid(PK_CFG, PK_QUICK, PK_FULL)
 PK_OUT = "results/perkovic2000"
 

@@ -67,6 +67,7 @@ table in docs/papers/perkovic2000.md):
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import zlib
@@ -144,7 +145,9 @@ def settings(cfg: dict[str, Any], quick: bool = False, full: bool = False) -> di
 
 
 def grid(cfg: dict[str, Any], quick: bool = False, full: bool = False) -> list[RunPoint]:
-    """Every sweep point of the configuration (see module docstring)."""
+    """Every sweep point of the configuration (see module docstring); ``sweep_seeds`` > 1 adds that
+    many replicates (independent random streams) of the ``paper_setting.seed_algorithms`` in every
+    experiment, base included, so Figures 5-9 get intervals."""
     s = _settings(cfg, quick, full)
     orders = list(s["orders"])
     for o in orders:
@@ -160,6 +163,10 @@ def grid(cfg: dict[str, Any], quick: bool = False, full: bool = False) -> list[R
             [s["fig9_percentage"]] if EXPERIMENTS[exp][2] else [None])
         for pct in pcts:
             points += [RunPoint(m0, exp, o, g, pct) for o, g in algos]
+    seeded = set((s.get("paper_setting") or {}).get("seed_algorithms") or [])
+    first = list(points)
+    for rep in range(1, int(s.get("sweep_seeds", 1))):
+        points += [dataclasses.replace(p, replicate=rep) for p in first if p.algorithm in seeded]
     for m in s.get("extra_machines", []):
         points += [RunPoint(int(m), "base", o, g) for o, g in algos]
     return points
@@ -409,7 +416,12 @@ def summarize(jobs: pd.DataFrame, point: RunPoint, group_col: str = "group") -> 
 
 def relative(summary: pd.DataFrame, ref: pd.DataFrame, keys: list[str],
              metrics: tuple[str, ...] = ("bounded_slowdown", "delay", "response")) -> pd.DataFrame:
-    """Add ``<metric>_ratio`` = ours / reference (matched on ``keys``) and ``_improvement`` = 1 - ratio."""
+    """Add ``<metric>_ratio`` = ours / reference (matched on ``keys``) and ``_improvement`` = 1 - ratio.
+
+    When the reference has seed replicates, replicate r is compared with the reference's replicate r
+    (the same random stream: :func:`seed_for` does not depend on the experiment)."""
+    if "replicate" in ref and "replicate" in summary and (ref["replicate"] > 0).any():
+        keys = [*keys, "replicate"]
     r = ref[[*keys, *metrics]].rename(columns={m: f"{m}_ref" for m in metrics})
     out = summary.merge(r, on=keys, how="left")
     for m in metrics:
@@ -1051,7 +1063,8 @@ def make_figure(name: str, frame: pd.DataFrame, pub: Mapping[str, Any] | None = 
         d["algorithm "] = d["algorithm"]
         for c, col in enumerate(("bounded_slowdown", "bounded_slowdown_improvement")):
             ax = axes[0][c]
-            sns.lineplot(data=d, x="percentage", y=col, hue="algorithm ", marker="o", ax=ax)
+            sns.lineplot(data=d, x="percentage", y=col, hue="algorithm ", marker="o", ax=ax,
+                         errorbar=err)
             ax.set_xlabel("speculation percentage (speculated / estimated time)")
             ax.set_ylabel("bounded slowdown" if c == 0 else
                           "improvement in bounded slowdown (fraction)")
