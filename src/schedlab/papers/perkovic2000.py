@@ -30,7 +30,8 @@ Setting (issue 24). §2: "a one year long trace from the Cornell Theory Center's
 Table 1: 430 nodes, 79,302 jobs. Default: the whole cleaned log (77,222 jobs) on 430 nodes for the
 base experiment (Figures 3-4, Table 3, §4, §5, §8), with 3 seeds of every randomized algorithm (P,
 R, P/L, R/L, each with guarantees and -NG); Figures 5-9 (144 runs) on the first ``max_jobs`` jobs
-at 430 nodes unless ``full`` (the whole log: ~2-6 CPU-s per run, greedy 9-14, ~12 CPU-min in all).
+at 430 nodes unless ``full`` (the whole log, 3 seeds of the randomized orders: ~2-6 CPU-s per
+run, greedy 9-14; the default's 144 points alone would cost ~12 CPU-min on the whole log).
 Readings compared by the attribution experiment (:func:`attribution_jobs`, rule
 ``perkovic2000_attribution``, part of the paper target; BF, 1/L, P/L-NG, R/L-NG on the whole log;
 table in docs/papers/perkovic2000.md):
