@@ -46,6 +46,7 @@ class _EngineCore(PKBackfill):
     def _launch(self, j: int, now: float, alloc: float, p: int, kind: str) -> None:
         self.running[j] = (now, alloc, p, kind, False)
         self.pending.append((j, now, p, kind))
+        self._hold(now, alloc, p)
         if math.isnan(self.first_start[j]):
             self.first_start[j] = now
 
@@ -110,8 +111,8 @@ class PKScheduler(Scheduler):
         core = self._core(ctx)
         now = float(ctx.now)
         new, self.new = self.new, []
+        core.profile.advance(now)
         if core.g:
-            core.profile.advance(now)
             core._pass_guarantee(now, new)
         else:
             core.queue.update(dict.fromkeys(new))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
 
 
 class Profile:
@@ -26,26 +25,6 @@ class Profile:
         self.t: list[float] = [float(now)]
         self.f: list[int] = [int(machine)]
         self.machine = int(machine)
-
-    @classmethod
-    def from_running(cls, now: float, machine: int, busy: Iterable[tuple[float, int]]) -> Profile:
-        """Profile of a machine whose running jobs hold ``(end, procs)`` from ``now`` to ``end``."""
-        prof = cls(now, machine)
-        ends: dict[float, int] = {}
-        used = 0
-        for end, p in busy:
-            if end > now:
-                ends[end] = ends.get(end, 0) + p
-                used += p
-        free = machine - used
-        if free < 0:
-            raise ValueError(f"running jobs use {used} processors on a {machine}-processor machine")
-        prof.f[0] = free
-        for end in sorted(ends):
-            free += ends[end]
-            prof.t.append(end)
-            prof.f.append(free)
-        return prof
 
     def copy(self) -> Profile:
         c = Profile.__new__(Profile)
