@@ -122,7 +122,9 @@ ALL_TARGETS.extend(PK_ATTRIBUTION)
 # Attribution of the load gap (issue 24): the base experiment (BF, 1/L, P/L-NG, R/L-NG) under
 # each reading of the paper's setup, on the whole log. Target: `snakemake perkovic2000_attribution`
 # (part of `perkovic2000` and `all` unless quick=true).
-PK_READINGS = PK_CFG.get("attribution", {}).get("readings", {})
+# `full_readings` (the costly ones) join the readings with full=true.
+PK_READINGS = {**PK_CFG.get("attribution", {}).get("readings", {}),
+               **(PK_CFG.get("attribution", {}).get("full_readings", {}) if PK_FULL else {})}
 
 
 rule perkovic2000_attribution_run:
@@ -153,6 +155,7 @@ rule perkovic2000_attribution:
         markdown=f"{PK_OUT}/tables/attribution.md",
     params:
         settings=PK_SETTINGS,
+        readings=PK_READINGS,
     log:
         "logs/perkovic2000/attribution.log",
     conda:
