@@ -36,8 +36,9 @@ Readings compared by the attribution experiment (:func:`attribution_jobs`, rule
 ``perkovic2000_attribution``, part of the paper target; BF, 1/L, P/L-NG, R/L-NG on the whole log;
 table in docs/papers/perkovic2000.md):
 
-* machine 430 vs 338 (the cleaned log's header): 62.6% of jobs start immediately at 430 (§4: 61%),
-  34% at 338, where 1/L and P/L-NG are *worse* than BF (the paper: better) -> 430;
+* machine 430 vs 338 (the cleaned log's header; with ``full`` only, ~120 CPU-s): 62.6% of jobs start
+  immediately at 430 (§4: 61%), 34% at 338, where 1/L and P/L-NG are *worse* than BF (the paper:
+  better) -> 430;
 * runtime cut at the estimate (§2 "jobs that exceed estimated running times are killed") vs kept
   with the estimate raised (no effect: BF bounded slowdown 13.2 vs 13.1); failed (status 0) jobs
   dropped (load falls: 89% start immediately); no status-5 cancelled jobs exist in the cleaned log;
