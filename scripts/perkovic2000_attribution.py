@@ -12,7 +12,7 @@ from schedlab.papers import perkovic2000 as pk
 def main(sm):
     log = smk.log_to(sm)
     s = sm.params.settings
-    readings = s["attribution"]["readings"]
+    readings = sm.params.readings
     rows = [pk.published_attribution_row(s["published"])]
     for name, path in zip(readings, sm.input, strict=True):
         df, _ = read_parquet(path)

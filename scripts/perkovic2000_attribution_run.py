@@ -18,7 +18,9 @@ def main(sm):
         s["starvation_horizon_s"] = reading["starvation_horizon_s"]
     trace, meta = read_parquet(sm.input[0])
     header = SWFHeader.from_dict(meta["swf_header"])
-    jobs, report = pk.attribution_jobs(trace, header, reading, sm.input[0])
+    jobs, report = pk.attribution_jobs(trace, header, reading, sm.input[0], sm.params.flurry,
+                                       sm.params.table1)
+    stats = pk.input_stats(jobs)
     rows = []
     for order, g in pk.ATTRIBUTION_ALGORITHMS:
         point = pk.RunPoint(int(reading.get("machine", 430)), "base", order, g)
@@ -26,7 +28,7 @@ def main(sm):
         out = pk.run_point(jobs, point, s, int(s["seed_entropy"]))
         rows += pk.summarize(out, point)
         log(f"{sm.wildcards.reading} {point.algorithm}: {time.process_time() - t0:.1f} CPU-s")
-    write_parquet(sm.output[0], pd.DataFrame(rows).assign(reading=sm.wildcards.reading),
+    write_parquet(sm.output[0], pd.DataFrame(rows).assign(reading=sm.wildcards.reading, **stats),
                   {"paper": pk.PAPER, "reading": reading, "normalization": report,
                    "seed_entropy": int(s["seed_entropy"]), "schedlab_version": __version__})
 

@@ -78,6 +78,8 @@ def main(sm):
         write_parquet(out / f"figures/{name}.parquet", frame, {**provenance, "setting": setting})
         save_figure(pk.make_figure(name, frame, pub), out / f"figures/{name}")
 
+    write_parquet(out / "tables/section8.parquet",
+                  pk.section8_table(base_summary, base_machine, pub), {**provenance, "setting": where})
     card = pk.scorecard(t1, t2, t3, frames, pub, note(machines[0]), tolerance=tol,
                         note_base=where, whole_log=whole_log)
     parts = [card, pk.section8_rows(base_summary, base_machine, pub, where, tol, whole_log)]

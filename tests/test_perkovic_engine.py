@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -43,3 +45,27 @@ def test_engine_adapter_matches_own_loop(order, guarantees, pct):
     if pct:
         assert (own["kills"] > 0).any()  # the case exercises kill and requeue
         assert list(eng["attempts"] - 1) == list(own["kills"])
+
+
+@pytest.mark.parametrize("order", qo.ORDERS)
+def test_cli_scheduler_weight_is_the_paper_pipelines(order):
+    """The CLI factories (``pk-<order>-ng``) use the same -NG weight as the paper pipeline's default
+    configuration (``starvation_horizon_s`` in config/papers/perkovic2000.yaml), not a horizon of
+    their own; an explicit horizon still gives the day-horizon weight."""
+    import yaml
+
+    from schedlab.papers import perkovic2000 as pk
+    from schedlab.sim.schedulers import make_scheduler
+    from schedlab.sim.schedulers.pk_engine import FACTORIES
+
+    cfg = yaml.safe_load(Path("config/papers/perkovic2000.yaml").read_text())
+    assert float(cfg["starvation_horizon_s"]) == qo.STARVATION_HORIZON_S
+    paper = pk.pk_config(pk.RunPoint(430, "base", order, False), pk.settings(cfg), 10800.0)
+    ng = FACTORIES[f"pk_{qo.slug(order, False).replace('-', '_')}"]()
+    assert ng.params()["weight"] == paper.order.weight == 0.0
+    cli = make_scheduler(f"pk-{ {'1/L': '1l', 'P/L': 'pl', 'R/L': 'rl'}.get(order, order.lower())}-ng")
+    assert cli.params()["weight"] == paper.order.weight
+    day = PKScheduler(order, False, starvation_horizon_s=86400.0)
+    expected = 0.0 if order == "D" else qo.default_weight(order, 10800.0, 86400.0)
+    assert day.params()["weight"] == pytest.approx(expected)
+    assert PKScheduler(order, True, starvation_horizon_s=86400.0).params()["weight"] == 0.0

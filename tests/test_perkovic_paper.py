@@ -47,6 +47,26 @@ def test_grid_sizes_and_paths():
         pk.grid(bad)
 
 
+def test_sweep_seeds_replicate_the_seeded_algorithms_and_pair_with_their_reference():
+    cfg = {**CFG, "sweep_seeds": 2, "extra_machines": []}
+    one, two = pk.grid({**cfg, "sweep_seeds": 1}), pk.grid(cfg)
+    seeded = set(CFG["paper_setting"]["seed_algorithms"])
+    reps = [p for p in two if p.replicate]
+    assert len(two) == len(one) + sum(p.algorithm in seeded for p in one)
+    assert {p.algorithm for p in reps} == seeded and {p.replicate for p in reps} == {1}
+    assert any(p.experiment == "base" for p in reps) and len({p.path for p in two}) == len(two)
+    # replicate r of an experiment is compared with replicate r of the base experiment
+    rows = []
+    for exp, rep, bsld in (("base", 0, 10.0), ("base", 1, 20.0), ("spec", 0, 5.0), ("spec", 1, 5.0)):
+        rows.append({"machine": 430, "experiment": exp, "group": "all", "order": "R/L",
+                     "guarantees": False, "algorithm": "R/L-NG", "replicate": rep,
+                     "percentage": 0.5 if exp == "spec" else math.nan,
+                     "bounded_slowdown": bsld, "delay": 1.0, "response": 1.0})
+    rows.append({**rows[0], "order": "D", "guarantees": True, "algorithm": "BF"})
+    f5 = pk.figure_frames(pd.DataFrame(rows), 430)["fig5"].sort_values("replicate")
+    assert list(f5["bounded_slowdown_ratio"]) == [0.5, 0.25]
+
+
 def test_pk_config_per_experiment():
     s = {**pk.settings(CFG), "starvation_horizon_s": 86400}
     c = pk.pk_config(pk.RunPoint(338, "half_widen_spec", "R/L", False, 0.5), s, 10800)
@@ -92,9 +112,53 @@ def test_prepare_jobs_tables_and_guarantee_ratios():
     assert t3["Average"] == 3.0 and t3["Median"] == 3.0
 
 
-def test_queue_length_max_by_hand():
-    jobs = pd.DataFrame({"submit": [0, 1, 2, 10], "start": [0, 5, 6, 10]})
+def test_queue_length_max_and_section8_readings_by_hand():
+    jobs = pd.DataFrame({"submit": [0, 1, 2, 10], "start": [0, 5, 6, 10], "end": [9, 7, 70, 11]})
     assert pk.queue_length_max(jobs) == 2
+    assert pk.queue_length_max(jobs, "end") == 3           # [2, 7): jobs 0, 1 and 2 in the schedule
+    m = pk.section8_metrics(jobs.assign(wait=jobs["start"] - jobs["submit"]))  # waits 0, 4, 4, 0
+    assert m["jobs_delayed"] == 2 and m["jobs_delayed_over_10s"] == 0
+    assert m["max_queue_with_running"] == 3 and set(m) == set(pk.SECTION8_COLUMNS)
+    summary = pd.DataFrame({"machine": 430, "experiment": "base", "group": "all",
+                            "algorithm": ["BF", "R/L-NG", "R/L-NG"],
+                            **{c: [30_000, 20_000, 21_000] for c in pk.SECTION8_COLUMNS}})
+    t = pk.section8_table(summary, 430, CFG["published"]).set_index("reading")
+    assert t.loc["wait > 0 s (default)", "R/L-NG"] == 20_500   # mean over seeds
+    assert t.loc["wait > 0 s (default)", "smallest by"] == "R/L-NG"
+    assert t.loc["wait > 0 s (default)", "smallest"] == 20_000     # over runs, not seed means
+    assert t.loc["waiting jobs (default)", "largest"] == 30_000
+    assert t.loc["waiting jobs (default)", "published"] == "~1,000"
+    assert math.isnan(t.loc["wait > 0 s (default)", "1/L"])
+
+
+def test_flurry_jobs_follow_the_numbering_gaps():
+    tr = trace_table(12)
+    tr["user_id"] = 7
+    tr.loc[tr["job_id"].isin([2, 3]), "alloc_procs"] = 1
+    tr.loc[tr["job_id"].isin([2, 3]), "user_id"] = 9
+    kept = tr[~tr["job_id"].isin([5, 6, 7, 9])].reset_index(drop=True)  # flurry: 5-7 and 9
+    flurry = {"user": 9, "first_job": 5, "last_job": 9, "jobs": 4}
+    shape = {"runtime": 100.4, "estimate": 21_627.0}
+    burst = pk.flurry_jobs(kept, flurry, shape, "burst")
+    assert list(burst["job_id"]) == [5, 6, 7, 9]
+    s = tr.set_index("job_id")["submit_time"]
+    lo, hi = s[4], s[8]                                   # jobs 5-7 arrive between jobs 4 and 8
+    assert list(burst["submit_time"][:3]) == [int(lo + (hi - lo) * k / 4) for k in (1, 2, 3)]
+    assert s[8] <= burst["submit_time"].iloc[3] <= s[10]
+    assert (burst["run_time"] == 100).all() and (burst["req_time"] == 21_627).all()
+    assert (burst["alloc_procs"] == 1).all() and (burst["user_id"] == 9).all()
+    assert list(burst.columns) == list(kept.columns)
+    spread = pk.flurry_jobs(kept, flurry, shape, "spread")
+    assert list(spread["submit_time"]) == [int(lo + (s[10] - lo) * k / 5) for k in (1, 2, 3, 4)]
+    with pytest.raises(ValueError, match="filter says 5"):
+        pk.flurry_jobs(kept, {**flurry, "jobs": 5}, shape)
+    with pytest.raises(ValueError, match="burst, spread"):
+        pk.flurry_jobs(kept, flurry, shape, "uniform")
+    pub = {**CFG["published"]["table1"], "Number of jobs": 12}
+    jobs, info = pk.attribution_jobs(kept, None, {"machine": 8, "flurry": "burst"}, "t", flurry, pub)
+    assert len(jobs) == 12 and info["flurry_jobs"] == 4 and info["flurry_procs"] == 1
+    with pytest.raises(ValueError, match="flurry"):
+        pk.attribution_jobs(kept, None, {"machine": 8, "flurry": "burst"})
 
 
 def test_small_run_summary_figures_scorecard_and_determinism(tmp_path):
@@ -173,7 +237,8 @@ def test_attribution_jobs_and_rows():
     for o, g in pk.ATTRIBUTION_ALGORITHMS:
         p = pk.RunPoint(8, "base", o, g)
         rows += pk.summarize(pk.run_point(base, p, pk.settings(CFG, quick=True), 1), p)
-    r = pk.attribution_row("paper", {"machine": 8}, pd.DataFrame(rows))
+    r = pk.attribution_row("paper", {"machine": 8}, pd.DataFrame(rows).assign(**pk.input_stats(base)))
+    assert r["input median parallelism"] == base["procs"].median()
     bf = pd.DataFrame(rows).query("group == 'all'").set_index("algorithm")
     assert r["jobs_delayed_BF"] == bf.loc["BF", "jobs_delayed"] and r["machine"] == 8
     assert r["bsd_reduction R/L-NG vs BF"] == pytest.approx(

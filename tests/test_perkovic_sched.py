@@ -41,6 +41,34 @@ def test_profile_earliest_hole_and_merge():
         p.reserve(0, 1, 5)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 50), st.integers(1, 30), st.integers(1, 6)), max_size=8),
+       st.integers(1, 40), st.integers(1, 6), st.integers(1, 60))
+def test_earliest_before_equals_release_and_earliest(slots, duration, procs, start):
+    """Compression's shortcut: earliest_before on the held profile gives the same start as
+    releasing the job's reservation and searching again (None when that start is the old one)."""
+    prof = Profile(0, 6)
+    for s0, d, p in slots:
+        if prof.earliest(p, d, s0) == s0:
+            prof.reserve(s0, d, p)
+    start = prof.earliest(procs, duration, start)  # a feasible reservation of the job itself
+    prof.reserve(start, duration, procs)
+    held = prof.earliest_before(procs, duration, 0, start)
+    prof.release(start, duration, procs)
+    again = prof.earliest(procs, duration, 0)
+    assert again <= start
+    assert held == (None if again == start else again)
+
+
+def test_earliest_before_by_hand():
+    p = Profile(0, 4)
+    p.reserve(0, 10, 3)  # 1 free on [0, 10)
+    p.reserve(10, 5, 2)  # the job's own slot: 2 procs on [10, 15)
+    assert p.earliest_before(2, 5, 0, 10) is None       # 1 free before 10
+    assert p.earliest_before(1, 5, 0, 10) == 0
+    assert p.earliest_before(1, 20, 0, 10) == 0         # only [0, 10) must hold the width
+
+
 # ------------------------------------------------------------------------------ queue orders
 def test_sort_queue_criteria_by_hand():
     submit = np.array([0.0, 1.0, 2.0])

@@ -19,7 +19,7 @@ PK_SETTINGS = pk_settings(PK_CFG, PK_QUICK, PK_FULL)
 # What a simulation depends on (published values, tolerances and readings do not re-run the sweep).
 PK_SIM_SETTINGS = {k: v for k, v in PK_SETTINGS.items()
                    if k not in ("published", "tolerance", "attribution", "quick_settings",
-                                "full_settings")}
+                                "full_settings", "flurry", "sweep_seeds")}
 PK_POINTS = pk_grid(PK_CFG, PK_QUICK, PK_FULL)
 PK_OUT = "results/perkovic2000"
 
@@ -38,7 +38,7 @@ PK_BY_PATH = {(PK_SCALE, p.path): dataclasses.asdict(p) for p in PK_POINTS}
 PK_BY_PATH.update({(PK_PAPER_SCALE, p.path): dataclasses.asdict(p) for p in PK_PAPER_POINTS})
 PK_EXTRA = [int(m) for m in PK_SETTINGS.get("extra_machines", [])]
 PK_OUTPUTS = [
-    *[f"{PK_OUT}/tables/{t}.parquet" for t in ("summary", "table1", "table2", "table3")],
+    *[f"{PK_OUT}/tables/{t}.parquet" for t in ("summary", "table1", "table2", "table3", "section8")],
     *[f"{PK_OUT}/figures/{f}.{ext}" for f in PK_FIGURES for ext in ("parquet", "png", "pdf")],
     *[f"{PK_OUT}/figures/fig3_{m}.{ext}" for m in PK_EXTRA for ext in ("parquet", "png", "pdf")],
     f"{PK_OUT}/scorecard.parquet",
@@ -104,18 +104,27 @@ rule perkovic2000_tables:
         "../../scripts/perkovic2000_tables.py"
 
 
+# Attribution of the load gap (issue 24; below): part of the paper target except in quick mode.
+PK_ATTRIBUTION = [] if PK_QUICK else [f"{PK_OUT}/tables/attribution.parquet",
+                                      f"{PK_OUT}/tables/attribution.md"]
+
+
 rule perkovic2000:
     input:
         PK_OUTPUTS,
+        PK_ATTRIBUTION,
 
 
 ALL_TARGETS.extend(PK_OUTPUTS)
+ALL_TARGETS.extend(PK_ATTRIBUTION)
 
 
-# Attribution of the load gap (issue 24): the base experiment under each reading of the paper's
-# setup, on the whole log. Target: `snakemake perkovic2000_attribution` (~15 CPU-min; part of
-# `all` only with full=true).
-PK_READINGS = PK_CFG.get("attribution", {}).get("readings", {})
+# Attribution of the load gap (issue 24): the base experiment (BF, 1/L, P/L-NG, R/L-NG) under
+# each reading of the paper's setup, on the whole log. Target: `snakemake perkovic2000_attribution`
+# (part of `perkovic2000` and `all` unless quick=true).
+# `full_readings` (the costly ones) join the readings with full=true.
+PK_READINGS = {**PK_CFG.get("attribution", {}).get("readings", {}),
+               **(PK_CFG.get("attribution", {}).get("full_readings", {}) if PK_FULL else {})}
 
 
 rule perkovic2000_attribution_run:
@@ -128,6 +137,8 @@ rule perkovic2000_attribution_run:
     params:
         settings=PK_SIM_SETTINGS,
         reading=lambda wc: PK_READINGS[wc.reading],
+        flurry=PK_SETTINGS.get("flurry"),
+        table1=PK_SETTINGS["published"]["table1"],
     log:
         "logs/perkovic2000/attribution_{reading}.log",
     conda:
@@ -144,6 +155,7 @@ rule perkovic2000_attribution:
         markdown=f"{PK_OUT}/tables/attribution.md",
     params:
         settings=PK_SETTINGS,
+        readings=PK_READINGS,
     log:
         "logs/perkovic2000/attribution.log",
     conda:
@@ -151,6 +163,3 @@ rule perkovic2000_attribution:
     script:
         "../../scripts/perkovic2000_attribution.py"
 
-
-if PK_FULL:
-    ALL_TARGETS.extend([f"{PK_OUT}/tables/attribution.parquet", f"{PK_OUT}/tables/attribution.md"])

@@ -172,8 +172,7 @@ class PKBackfill:
             t_arr = sub[order[ai]] if ai < n else math.inf
             now = min(t_arr, self.heap[0][0]) if self.heap else t_arr
             now = float(now)
-            if self.g:
-                self.profile.advance(now)
+            self.profile.advance(now)
             self.freed = False
             ended = []
             while self.heap and self.heap[0][0] <= now:
@@ -212,16 +211,22 @@ class PKBackfill:
         )
         self.running[j] = (now, alloc, p, kind, finishes)
         heapq.heappush(self.heap, (now + runs, j))
+        self._hold(now, alloc, p)
         if math.isnan(self.first_start[j]):
             self.first_start[j] = now
+
+    def _hold(self, now: float, alloc: float, p: int) -> None:
+        """-NG: a started job occupies the profile of running jobs (with guarantees its
+        reservation already does)."""
+        if not self.g:
+            self.profile.reserve(now, alloc, p)
 
     def _rt_at(self, j: int, p: int) -> float:
         return self.rt[j] * self.p[j] / p
 
     def _end(self, j: int, now: float) -> None:
         start, alloc, p, kind, finishes = self.running.pop(j)
-        if self.g:
-            self.profile.add(now, start + alloc, p)
+        self.profile.add(now, start + alloc, p)  # the rest of its slot is free again
         self.freed = True
         if finishes:
             self.out_start[j], self.out_end[j] = start, now
@@ -304,9 +309,17 @@ class PKBackfill:
         active = [j for j in self.queue if j not in self.suspended]
         order = self._sorted_queue(now, active)
         if self.freed:  # compression in queue order
+            fixed = self.cfg.adaptation != "greedy"
             for j in order:
                 s, d, p = self.resv[j]
                 if s <= now:
+                    continue
+                if fixed:  # one alternative: test the move without releasing the slot (same result)
+                    c = prof.earliest_before(p, d, now, s)
+                    if c is not None:
+                        prof.release(s, d, p)
+                        prof.reserve(c, d, p)
+                        self.resv[j] = (c, d, p)
                     continue
                 prof.release(s, d, p)
                 r = self._plan(prof, j, now, latest=s)
@@ -331,9 +344,7 @@ class PKBackfill:
     def _pass_no_guarantee(self, now: float) -> None:
         if not self.queue:
             return
-        prof = Profile.from_running(
-            now, self.machine, ((s + a, p) for s, a, p, _, _ in self.running.values())
-        )
+        prof = self.profile.copy()  # the running jobs only (see _hold)
         order = self._sorted_queue(now, list(self.queue))
         procs = [
             self.p[j]
@@ -434,7 +445,9 @@ class PKBackfill:
         # replace the heap entry of j (it was pushed at start for now + old runtime)
         self.heap = [(t, k) for t, k in self.heap if k != j]
         heapq.heapify(self.heap)
-        del self.running[j]
+        _, alloc, p, _, _ = self.running.pop(j)
+        if not self.g:  # -NG: its running slot (with guarantees _widen moved it already)
+            self.profile.release(now, alloc, p)
         self._launch(j, now, self.est[j], w, "regular")
 
 

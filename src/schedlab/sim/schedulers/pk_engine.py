@@ -13,8 +13,11 @@ and is only available in the paper driver's own loop (:func:`.pk_backfill.simula
 
 For the CLI registry (``"module:callable"``) :data:`FACTORIES` holds one factory per Table 4
 algorithm, e.g. ``schedlab.sim.schedulers.pk_engine:pk_R_L_NG``. Without an explicit ``weight`` the
--NG anti-starvation weight is :func:`.queue_orders.default_weight` for a median estimate of
-``median_estimate`` seconds (default 10,800 s, the CTC-SP2 median of Table 1).
+-NG anti-starvation weight is :func:`.queue_orders.anti_starvation_weight` with the paper pipeline's
+default horizon (:data:`.queue_orders.STARVATION_HORIZON_S` = 0: no weight term, as
+``starvation_horizon_s`` in config/papers/perkovic2000.yaml); a positive ``starvation_horizon_s``
+gives :func:`.queue_orders.default_weight` for a median estimate of ``median_estimate`` seconds
+(default 10,800 s, the CTC-SP2 median of Table 1).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from ..job import SimJob
 from ..scheduler import Scheduler, Start
 from ..state import MachineView, Run
 from .pk_backfill import PKBackfill, PKConfig
-from .queue_orders import ORDERS, QueueOrder, default_weight, slug
+from .queue_orders import ORDERS, STARVATION_HORIZON_S, QueueOrder, anti_starvation_weight, slug
 from .speculative import Speculation
 
 
@@ -43,6 +46,7 @@ class _EngineCore(PKBackfill):
     def _launch(self, j: int, now: float, alloc: float, p: int, kind: str) -> None:
         self.running[j] = (now, alloc, p, kind, False)
         self.pending.append((j, now, p, kind))
+        self._hold(now, alloc, p)
         if math.isnan(self.first_start[j]):
             self.first_start[j] = now
 
@@ -54,9 +58,11 @@ class PKScheduler(Scheduler):
 
     def __init__(self, order: str = "D", guarantees: bool = True, weight: float | None = None,
                  speculation: float | None = None, test_runs: bool = False, seed: int = 0,
-                 median_estimate: float = 10800.0) -> None:
+                 median_estimate: float = 10800.0,
+                 starvation_horizon_s: float = STARVATION_HORIZON_S) -> None:
         if weight is None:
-            weight = 0.0 if guarantees else default_weight(order, median_estimate)
+            weight = anti_starvation_weight(order, guarantees, median_estimate,
+                                            starvation_horizon_s)
         self._params = {"order": order, "guarantees": guarantees, "weight": weight,
                         "speculation": speculation, "test_runs": test_runs, "seed": seed}
         spec = Speculation(speculation, test_runs=test_runs) if speculation else None
@@ -105,8 +111,8 @@ class PKScheduler(Scheduler):
         core = self._core(ctx)
         now = float(ctx.now)
         new, self.new = self.new, []
+        core.profile.advance(now)
         if core.g:
-            core.profile.advance(now)
             core._pass_guarantee(now, new)
         else:
             core.queue.update(dict.fromkeys(new))

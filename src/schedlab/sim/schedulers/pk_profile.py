@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
 
 
 class Profile:
@@ -26,26 +25,6 @@ class Profile:
         self.t: list[float] = [float(now)]
         self.f: list[int] = [int(machine)]
         self.machine = int(machine)
-
-    @classmethod
-    def from_running(cls, now: float, machine: int, busy: Iterable[tuple[float, int]]) -> Profile:
-        """Profile of a machine whose running jobs hold ``(end, procs)`` from ``now`` to ``end``."""
-        prof = cls(now, machine)
-        ends: dict[float, int] = {}
-        used = 0
-        for end, p in busy:
-            if end > now:
-                ends[end] = ends.get(end, 0) + p
-                used += p
-        free = machine - used
-        if free < 0:
-            raise ValueError(f"running jobs use {used} processors on a {machine}-processor machine")
-        prof.f[0] = free
-        for end in sorted(ends):
-            free += ends[end]
-            prof.t.append(end)
-            prof.f.append(free)
-        return prof
 
     def copy(self) -> Profile:
         c = Profile.__new__(Profile)
@@ -108,22 +87,36 @@ class Profile:
 
     def earliest(self, procs: int, duration: float, t0: float) -> float:
         """Earliest start >= ``t0`` with ``procs`` free for ``duration`` seconds."""
+        start = self.earliest_before(procs, duration, t0, math.inf)
+        assert start is not None  # the last segment has the whole machine free
+        return start
+
+    def earliest_before(self, procs: int, duration: float, t0: float, limit: float
+                        ) -> float | None:
+        """Earliest start ``c`` in ``[t0, limit)`` with ``procs`` free over ``[c, min(c + duration,
+        limit))``, else None (never None for ``limit`` = inf: :meth:`earliest`).
+
+        For a job holding a reservation ``[limit, limit + duration)`` this is :meth:`earliest` on
+        the profile with that reservation released (the released part of any earlier window is
+        free for the job), so compression can test a job without releasing and re-reserving it.
+        """
         t, f = self.t, self.f
         n = len(t)
         j = max(bisect_right(t, t0) - 1, 0)
         s = float(t0)
-        while True:
+        while s < limit:
             if f[j] < procs:
                 j += 1
                 s = t[j]  # the last segment has the whole machine free, so j < n here
                 continue
-            end = s + duration
+            end = min(s + duration, limit)
             k = j + 1
             while k < n and t[k] < end and f[k] >= procs:
                 k += 1
             if k == n or t[k] >= end:
                 return s
             j = k
+        return None
 
     def hole(self, procs: int, t0: float) -> float:
         """How long from ``t0`` at least ``procs`` processors stay free (0 if not free now)."""

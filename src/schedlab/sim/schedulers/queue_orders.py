@@ -20,9 +20,12 @@ and configurable):
 * ``P`` is drawn uniformly from {1, 2, 3} ("Priority backfilling (with 3 priorities only)", §5);
   ``R`` is uniform on [0, 1).
 * ``L`` is the user estimate in seconds and ``Delay`` the current wait in seconds; ``Weight`` is
-  given per order by :func:`default_weight`: the weight at which a delay of ``horizon_s`` (default one
-  day) adds as much as the order's criterion for a job of median priority and median estimate. The
-  paper only says "a small constant set by the system".
+  given per order by :func:`default_weight`: the weight at which a delay of ``horizon_s`` adds as
+  much as the order's criterion for a job of median priority and median estimate. The paper only
+  says "a small constant set by the system". Default: no weight term
+  (:data:`STARVATION_HORIZON_S` = 0, the paper driver's ``starvation_horizon_s``), chosen by the
+  attribution experiment of issue 24 (docs/papers/perkovic2000.md): with weight 0 all six §5 -NG
+  reductions are within 15% of the published ones, with a one-day horizon none is.
 * Ties are broken by submission order (earlier first), then job index — never by chance.
 
 :func:`starvation_bound` gives the weight bound used by the tests: a job *j* is ordered ahead of every
@@ -39,6 +42,9 @@ import numpy as np
 ORDERS: tuple[str, ...] = ("D", "P", "R", "1/L", "P/L", "R/L")
 #: Number of fixed priority levels for ``P`` (§5: "with 3 priorities only").
 PRIORITY_LEVELS = 3
+#: Default anti-starvation horizon of the -NG orders (§4 ``Weight``): 0 = no weight term (see the
+#: module docstring; the same default as ``starvation_horizon_s`` in config/papers/perkovic2000.yaml).
+STARVATION_HORIZON_S = 0.0
 
 
 def check_order(order: str) -> str:
@@ -123,6 +129,16 @@ def default_weight(order: str, median_estimate: float, horizon_s: float = 86400.
     if order in ("1/L", "P/L", "R/L"):
         typical /= max(float(median_estimate), 1.0)
     return typical / horizon_s
+
+
+def anti_starvation_weight(order: str, guarantees: bool, median_estimate: float,
+                           horizon_s: float = STARVATION_HORIZON_S) -> float:
+    """The §4 ``Weight`` of an algorithm: 0 with guarantees or a horizon of 0 (no weight term),
+    else :func:`default_weight`."""
+    check_order(order)
+    if guarantees or horizon_s == 0:
+        return 0.0
+    return default_weight(order, median_estimate, horizon_s)
 
 
 def criterion_range(order: str, min_estimate: float, max_estimate: float) -> float:
