@@ -82,7 +82,8 @@ import pandas as pd
 
 from ..normalize import normalize
 from ..scorecard import claim_check, claim_row, scorecard_frame, tolerance_for, value_row
-from ..sim.schedulers.pk_backfill import BOUND_S, PKConfig, simulate_pk
+from ..sim.options import BSLD_BOUND
+from ..sim.schedulers.pk_backfill import PKConfig, simulate_pk
 from ..sim.schedulers.queue_orders import ORDERS, QueueOrder, anti_starvation_weight, label, slug
 from ..sim.schedulers.speculative import Speculation
 from ..swf import SWFHeader
@@ -266,7 +267,7 @@ def add_metrics(df: pd.DataFrame) -> pd.DataFrame:
     df["wait"] = df["start"] - df["submit"]
     df["response"] = df["end"] - df["submit"]
     df["bounded_slowdown"] = df["response"] / np.maximum(df["runtime"].to_numpy(dtype=float),
-                                                         BOUND_S)
+                                                         BSLD_BOUND)
     return df
 
 

@@ -42,9 +42,6 @@ from . import speculative as specmod
 from .pk_profile import Profile
 from .queue_orders import QueueOrder, draw_priorities, sort_queue
 
-#: Bound of the bounded slowdown (§2: "We use a bound time of 10 sec").
-BOUND_S = 10.0
-
 
 @dataclass(frozen=True)
 class PKConfig:
