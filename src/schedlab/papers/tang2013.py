@@ -845,8 +845,9 @@ def scorecard_rows(cfg: dict[str, Any], specs: list[LogSpec], summary: pd.DataFr
                 ours = float(tab.loc[conf, col])
                 note = note0 + ("; attribution of the differences: report tables "
                                 "attribution_table3 (job selection x threshold x fair-start "
-                                "reading) and attribution_unfair (unfair counts per reading; "
-                                "target tang2013_attribution)" if not spec.substitute else
+                                "reading), attribution_unfair (unfair counts per reading) and "
+                                "attribution_base (base-schedule readings; target "
+                                "tang2013_attribution)" if not spec.substitute else
                                 "; substitute value shown, not comparable")
                 rows.append(value_row(PAPER, spec.table, q, f"{lab} {conf}", p, ours, unit,
                                       tolerance=tol, note=note, not_run_reason=reason,

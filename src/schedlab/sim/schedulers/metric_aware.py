@@ -39,6 +39,18 @@ Not in the paper (cost cap, off by default): ``search_windows`` limits the permu
 the first windows of the queue; the rest is allocated one job at a time (see
 :func:`schedule_pass`).
 
+Readings of the base schedule (issue 22; all off by default, run side by side by
+``tang2013.BASE_READINGS``, table ``attribution_base``): ``Policy.sched_interval`` — passes only on
+the grid ``t0 + k * interval`` after an event (Algorithm 1's ``sleep(SchedInterval)``; §4.5:
+"the scheduling iteration is triggered about every 10 s in real systems (e.g., Cobalt uses the
+10-s setting)"), the fair-start probe on the same grid; ``backfill="greedy"`` — no
+reservations, every job that fits starts in priority order (the first-fit loop of Cobalt's
+cluster queue simulator, ``cqsim.find_job_location``); ``Policy.overrun_grace`` — run times may
+exceed the estimate and a running job is predicted to end at ``max(start + estimate, now +
+grace)`` (Cobalt's qsim keeps overruns up to 1.1 x the request and predicts ``now + 5 min``);
+``cancel`` (:class:`MetricAwareSimulator`) — cancelled log jobs wait in the queue until their
+cancel time. None of them fits SP2's Table 3 better than the defaults (docs/papers/tang2013.md).
+
 Event tie rule (the engine's ``completions_first``): at one instant, completions, then arrivals
 (input order), then the tuning check, then one scheduling pass; a pass follows every event
 instant (Algorithm 1 calls ``schedule_jobs`` after each check). Checks fall on the grid
