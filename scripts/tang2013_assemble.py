@@ -41,8 +41,8 @@ def main(sm):
                         "our_month_average_min": month_avg[lab],
                         "mean_queue_depth_bf1_w1_min": float(s[t.BASE]["queue_depth_min"].mean())})
         f = spec.figures
-        pub = None if spec.substitute else published[lab]
-        save_figure(t.fig_metrics(summary, spec, pub), f"{out}/figures/{f['metrics']}_{lab}")
+        save_figure(t.fig_metrics(summary, spec, published[lab]),
+                    f"{out}/figures/{f['metrics']}_{lab}")
         save_figure(t.fig_queue_depth(s, ["bf1_w1", "bf0.75_w1", "bf0.5_w1", "adapt-bf"], spec,
                                       hours, "Adaptive tuning of the balance factor", cfg,
                                       used),

@@ -317,3 +317,65 @@ def test_window_search_cuts_keep_the_exhaustive_result(contiguous):
                                                               for t, s in probe]
         differs += plan != [(i, *prof.copy().earliest(0.0, sizes[i], durs[i])) for i in range(w)]
     assert differs > 0  # the search did reorder some windows: the comparison is not vacuous
+
+
+# ------------------------------------------------------------------ base-schedule readings (issue 22)
+def _sim(submit, runtime, estimate, procs, n, cancel=None, **policy):
+    return MetricAwareSimulator(np.array(submit, float), np.array(runtime, float),
+                                np.array(estimate, float), np.array(procs), n,
+                                Policy(**policy), cancel=cancel)
+
+
+def test_scheduling_interval_puts_passes_on_the_grid():
+    # one node; A runs 0-5, B waits: event-driven B starts when A ends, with a 10-s interval
+    # at the next grid point t0 + 10
+    args = ([0, 1], [5, 5], [5, 5], [1, 1], 1)
+    assert _sim(*args).run().start.tolist() == [0, 5]
+    res = _sim(*args, sched_interval=10.0).run()
+    assert res.start.tolist() == [0, 10]
+    assert res.end.tolist() == [5, 15]
+    with pytest.raises(ConfigError):
+        Policy(sched_interval=-1.0)
+
+
+def test_scheduling_interval_fair_start_probe_uses_the_grid():
+    # B's probe at its submission (t = 1): A ends at 5, the next pass is at 10 = its real start
+    sim = _sim([0, 1], [5, 5], [5, 5], [1, 1], 1, sched_interval=10.0)
+    res = sim.run()
+    fair = sim.fair_start_times(res)
+    assert not (res.start > fair)[~np.isnan(fair)].any()
+
+
+def test_greedy_backfilling_keeps_no_reservation():
+    # two nodes; A (1 node, 100 s) runs, B (2 nodes) is blocked, C (1 node, 1000 s) arrives:
+    # EASY protects B's reservation at 100 (C would delay it), greedy starts C at once
+    args = ([0, 1, 2], [100, 10, 1000], [100, 10, 1000], [1, 2, 1], 2)
+    easy = _sim(*args).run().start
+    greedy = _sim(*args, backfill="greedy").run().start
+    assert easy.tolist() == [0, 100, 110]
+    assert greedy.tolist() == [0, 1002, 2]
+
+
+def test_cancelled_job_withdraws_at_its_cancel_time():
+    # one node; A runs 0-100; B (cancel at 50) waits and leaves; C starts when A ends
+    sim = _sim([0, 1, 2], [100, 10, 10], [100, 10, 10], [1, 1, 1], 1,
+               cancel=[-1, 50, np.nan])
+    res = sim.run()
+    assert res.withdrawn.tolist() == [False, True, False]
+    assert res.start[1] == res.end[1] == 50
+    assert res.start[2] == 100
+    fair = sim.fair_start_times(res)
+    assert np.isnan(fair[1])
+    # a job that started before its cancel time is not withdrawn
+    res2 = _sim([0], [10], [10], [1], 1, cancel=[5]).run()
+    assert res2.withdrawn.tolist() == [False] and res2.start[0] == 0
+
+
+def test_overrun_grace_allows_and_predicts_overruns():
+    args = ([0, 1, 2], [110, 10, 10], [100, 10, 10], [1, 2, 1], 2)
+    with pytest.raises(ConfigError):
+        _sim(*args)
+    # A overruns its estimate (ends at 110); at 100 the scheduler predicts A's end as 100 + 300
+    res = _sim(*args, overrun_grace=300.0).run()
+    assert res.end[0] == 110
+    assert res.start[1] == 110  # B (2 nodes) starts when A really ends

@@ -224,3 +224,53 @@ def test_scorecard_on_the_papers_own_numbers():
     assert up15["reproduced"] == pytest.approx(0.125, abs=0.002) and up15["verdict"] == "close"
     assert 3 <= int(sc["headline"].sum()) <= 5
     assert set(sc["verdict"]) <= {"match", "close", "differs", "holds", "fails"}
+
+
+def test_loss_of_capacity_readings_by_hand():
+    # 4 nodes, t = 0..10. A (2 nodes) runs 0-10; B (3 nodes) waits 0-10 and runs 10-20;
+    # C (1 node) arrives at 5 and starts at 5 (fits the 2 idle nodes), ends 10.
+    submit = np.array([0.0, 0.0, 5.0])
+    start = np.array([0.0, 10.0, 5.0])
+    end = np.array([10.0, 20.0, 10.0])
+    procs = np.array([2, 3, 1])
+    n = 4
+    # eq. 4: no waiting job fits the idle nodes after any event -> 0
+    assert t.loss_of_capacity_reading(submit, start, end, procs, n, "eq4") == 0.0
+    # any job waiting: 2 idle on [0, 5), 1 idle on [5, 10) while B waits; 1 idle on [10, 20)
+    # (nothing waits then) -> (10 + 5) / (4 * 20)
+    assert t.loss_of_capacity_reading(submit, start, end, procs, n, "any_waiting") == \
+        pytest.approx(15 / 80)
+    # before the pass (events 0, 5, 10, 20 = arrivals and ends): at 0 nothing runs yet, 4 idle,
+    # A fits -> 4 * 5; at 5 C has not started, 2 idle, C fits -> 2 * 5; at 10 B has not
+    # started, 4 idle, B fits -> 4 * 10
+    assert t.loss_of_capacity_reading(submit, start, end, procs, n, "before_pass") == \
+        pytest.approx(70 / 80)
+    with pytest.raises(ConfigError):
+        t.loss_of_capacity_reading(submit, start, end, procs, n, "nope")
+
+
+def test_base_attribution_table_counts_and_ranks():
+    pub = CFG["published"]["Table 3"]
+    rows = []
+    for conf, (w, u, loc) in pub.items():
+        rows.append({"reading": "exact", "configuration": conf, "jobs": 5000,
+                     "avg_wait_min": w, "unfair_jobs": u, "loc_pct": loc})
+        rows.append({"reading": "off", "configuration": conf, "jobs": 5000,
+                     "avg_wait_min": 2 * w, "unfair_jobs": u, "loc_pct": 3 * loc})
+    tab = t.base_attribution_table(pd.DataFrame(rows), CFG)
+    assert tab["reading"].tolist() == ["published (Table 3)", "exact", "off"]
+    assert tab.set_index("reading").loc["exact", "within_tolerance"] == 21
+    assert tab.set_index("reading").loc["off", "within_tolerance"] == 7  # only unfair counts
+    assert tab.set_index("reading").loc["off", "BF=1/W=1 wait"] == pytest.approx(154.8)
+
+
+def test_base_readings_are_known_options():
+    specs = t.log_specs(CFG, bgp_available=False)
+    assert t.published_label(specs[0]) == "published"
+    assert "BG/P" in t.published_label(specs[1]) and "substitute" in t.published_label(specs[1])
+    first = next(iter(t.BASE_READINGS))
+    assert t.BASE_READINGS[first] == {"cost": "default"}  # the configured schedule
+    for r in t.BASE_READINGS.values():
+        assert r["cost"] in ("default", "full")
+        assert set(r) <= {"cost", "sched_interval", "backfill", "overrun_grace", "estimates",
+                          "selection", "cancelled"}

@@ -7,6 +7,7 @@ from dataclasses import asdict
 import yaml
 
 from schedlab.papers.tang2013 import ADAPTIVE as TANG_ADAPTIVE
+from schedlab.papers.tang2013 import BASE_READINGS as TANG_BASE_READING_SPECS
 from schedlab.papers.tang2013 import log_specs as tang_log_specs
 from schedlab.papers.tang2013 import sweep_points as tang_sweep_points
 
@@ -30,7 +31,10 @@ TANG_SERIES_KEYS = [(s.label, p) for s in TANG_SPECS for p in TANG_POINTS]
 TANG_SELECTIONS = ["records", "runnable"]
 TANG_ATTRIBUTION = [f"{TANG_OUT}/tables/{n}.parquet" for n in (
     "attribution_runs", "attribution_table3", "attribution_unfair", "attribution_unfair_margins",
-    "search_cap")]
+    "search_cap", "attribution_base")]
+# Base-schedule readings (issue 22): the cheap ones in the default target, all with full=True.
+TANG_BASE_READINGS = [n for n, r in TANG_BASE_READING_SPECS.items()
+                      if TANG_FULL or r["cost"] == "default"]
 TANG_OUTPUTS = [
     *[f"{TANG_OUT}/tables/table{s.table.split()[-1]}_{s.label}.parquet" for s in TANG_SPECS],
     *[f"{TANG_OUT}/tables/{n}.parquet" for n in ("sweep", "scores", "gains", "gains_published",
@@ -139,6 +143,25 @@ rule tang2013_search_cap:
         "logs/tang2013/search_cap.log",
     script:
         "../../scripts/tang2013_search_cap.py"
+
+
+rule tang2013_base_attribution:
+    input:
+        trace=f"results/traces/{TANG_SPEC['SP2']['trace']}/jobs.parquet",
+        base=f"{TANG_OUT}/runs/SP2/bf1_w1/series.parquet",
+        jobs=[f"{TANG_OUT}/runs/SP2/{p}/jobs.parquet" for p in TANG_CFG["configurations"].values()],
+    output:
+        f"{TANG_OUT}/tables/attribution_base.parquet",
+    params:
+        cfg=TANG_CFG,
+        spec=TANG_SPEC["SP2"],
+        readings=TANG_BASE_READINGS,
+    conda:
+        "../envs/schedlab.yaml"
+    log:
+        "logs/tang2013/attribution_base.log",
+    script:
+        "../../scripts/tang2013_base_attribution.py"
 
 
 rule tang2013_assemble:

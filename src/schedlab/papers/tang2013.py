@@ -129,7 +129,8 @@ JOB_SELECTIONS = ("records", "runnable")
 
 
 def workload(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: LogSpec,
-             selection: str = "records") -> tuple[pd.DataFrame, dict[str, Any]]:
+             selection: str = "records", cancelled: str = "keep"
+             ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The first ``spec.jobs`` jobs, normalized (counted rules), sizes in scheduled nodes.
 
     §4.1: "the first 5000 jobs (during two months)". ``selection``: ``"records"`` (default) —
@@ -139,20 +140,29 @@ def workload(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: LogSpec,
     first 5,384 records, 57.4 days instead of 53.0). Both are run by the attribution target;
     ``runnable`` (config ``job_selection``, the default) fits Table 3 better: 12 of 21 values
     within 15% against 8-9, average waits within 5% on average against 14% (the 4,641-job
-    reading is a lighter load: our BF = 1 average queue depth 895 min against 1,126)."""
+    reading is a lighter load: our BF = 1 average queue depth 895 min against 1,126).
+    ``cancelled="withdraw"`` keeps the log's cancelled-before-start jobs as queue entries that
+    leave at their cancel time (a base-schedule reading, :data:`BASE_READINGS`); the table then
+    has a ``cancel_time`` column and ``runnable`` counts only the jobs that ran."""
     if selection not in JOB_SELECTIONS:
         raise ConfigError(f"tang2013: unknown job selection {selection!r}; "
                           f"choose from {JOB_SELECTIONS}")
+    def norm_of(head: pd.DataFrame):
+        return normalize(head, header, machine_size=spec.machine_size * spec.proc_unit,
+                         source=spec.trace, cancelled=cancelled)
+
+    def ran(norm) -> int:
+        return int(np.sum(norm.table["cancel_time"] < 0)) if cancelled == "withdraw" \
+            else len(norm.table)
+
     head = trace_jobs.head(spec.jobs)
-    norm = normalize(head, header, machine_size=spec.machine_size * spec.proc_unit,
-                     source=spec.trace)
+    norm = norm_of(head)
     if selection == "runnable":
         n_in = spec.jobs
-        while len(norm.table) < spec.jobs and n_in < len(trace_jobs):
-            n_in = min(len(trace_jobs), n_in + (spec.jobs - len(norm.table)))
+        while ran(norm) < spec.jobs and n_in < len(trace_jobs):
+            n_in = min(len(trace_jobs), n_in + (spec.jobs - ran(norm)))
             head = trace_jobs.head(n_in)
-            norm = normalize(head, header, machine_size=spec.machine_size * spec.proc_unit,
-                             source=spec.trace)
+            norm = norm_of(head)
     t = norm.table.sort_values(["submit"], kind="stable").reset_index(drop=True)
     if spec.proc_unit > 1:
         t["procs"] = -(-t["procs"] // spec.proc_unit)
@@ -160,7 +170,8 @@ def workload(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: LogSpec,
     report["input_jobs"] = len(head)
     report["simulated_jobs"] = len(t)
     report["selection"] = selection
-    return t[["job_id", "submit", "runtime", "estimate", "procs"]], report
+    cols = ["job_id", "submit", "runtime", "estimate", "procs"]
+    return t[cols + (["cancel_time"] if cancelled == "withdraw" else [])], report
 
 
 # ---------------------------------------------------------------- one sweep point
@@ -179,14 +190,17 @@ def tuning_for(point: str, cfg: dict[str, Any], qd_threshold_s: float | None) ->
 
 
 def simulate_point(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: dict[str, Any],
-                   qd_threshold_s: float | None = None):
-    """The simulator of one sweep point and its finished run (``(sim, result)``)."""
+                   qd_threshold_s: float | None = None, **policy_changes):
+    """The simulator of one sweep point and its finished run (``(sim, result)``).
+    ``policy_changes``: :class:`Policy` fields replaced (base-schedule readings); a
+    ``cancel_time`` column of ``jobs`` is passed on as withdrawal times."""
     bf, w = parse_point(point)
     tuning = tuning_for(point, cfg, qd_threshold_s)
-    policy = Policy(1.0 if bf is None else bf, 1 if w is None else w, spec.backfill,
-                    spec.allocation, spec.search_windows)
+    policy = replace(Policy(1.0 if bf is None else bf, 1 if w is None else w, spec.backfill,
+                            spec.allocation, spec.search_windows), **policy_changes)
     sim = MetricAwareSimulator(jobs["submit"], jobs["runtime"], jobs["estimate"], jobs["procs"],
-                               spec.machine_size, policy, tuning)
+                               spec.machine_size, policy, tuning,
+                               jobs.get("cancel_time"))
     return sim, sim.run()
 
 
@@ -400,6 +414,159 @@ def search_cap_rows(jobs: pd.DataFrame, spec: LogSpec, cfg: dict[str, Any],
         same = bool(np.array_equal(runs["uncapped"], runs["capped"]))
         rows[-1]["same_schedule"] = rows[-2]["same_schedule"] = same
     return rows
+
+
+# ---------------------------------------------------------------- the base schedule (issue 22)
+# Readings of what §3.3 / §4.1 / §4.2 leave open about the base schedule itself, each run on every
+# Table 3 configuration (SP2) with the configured fair-start reading; `cost`: "default" readings run
+# in the paper target, "full" ones only with `full=True` (about 5 CPU-s each).
+BASE_READINGS: dict[str, dict[str, Any]] = {
+    "paper defaults (EASY, a pass at every event)": {"cost": "default"},
+    "scheduling interval 10 s (Cobalt, §4.5)": {"cost": "default", "sched_interval": 10.0},
+    "scheduling interval 30 s": {"cost": "full", "sched_interval": 30.0},
+    "scheduling interval 60 s": {"cost": "full", "sched_interval": 60.0},
+    "conservative backfilling": {"cost": "full", "backfill": "conservative"},
+    "no reservations (Cobalt cluster qsim first fit)": {"cost": "full", "backfill": "greedy"},
+    "estimates = actual runtimes": {"cost": "full", "estimates": "actual"},
+    "overruns kept (<= 1.1 x estimate; 5-min grace, Cobalt qsim)": {"cost": "full",
+                                                                    "overrun_grace": 300.0},
+    "records selection, cancelled jobs withdrawn": {"cost": "full", "selection": "records",
+                                                      "cancelled": "withdraw"},
+    "runnable selection + cancelled jobs withdrawn": {"cost": "full", "cancelled": "withdraw"},
+    "records selection (cancelled jobs dropped)": {"cost": "full", "selection": "records"},
+}
+# Loss-of-capacity readings (§4.2, eq. 4), computed on the schedule of the configured reading.
+LOC_READINGS = {
+    "LoC: waiting job <= idle nodes (default)": "eq4",
+    "LoC: waiting job < idle nodes (strict)": "strict",
+    "LoC: idle nodes while any job waits": "any_waiting",
+    "LoC: idle nodes at arrivals/terminations, before the pass": "before_pass",
+}
+
+
+def base_reading_jobs(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: LogSpec,
+                      cfg: dict[str, Any], reading: dict[str, Any]) -> pd.DataFrame:
+    """The SP2 jobs of one base-schedule reading (job selection, cancelled jobs, estimates,
+    overruns). Overruns: Cobalt's qsim keeps a run time up to 1.1 x the request (longer ones
+    are cut to the request); our normalization cuts every overrun."""
+    jobs, _ = workload(trace_jobs, header, spec,
+                       reading.get("selection", cfg.get("job_selection", "records")),
+                       reading.get("cancelled", "keep"))
+    if reading.get("estimates") == "actual":
+        jobs = jobs.assign(estimate=jobs["runtime"])
+    if reading.get("overrun_grace") is not None:
+        raw = trace_jobs.set_index("job_id")["run_time"].reindex(jobs["job_id"]).to_numpy(float)
+        est = jobs["estimate"].to_numpy(float)
+        keep = (raw > est) & (raw <= 1.1 * est)
+        jobs = jobs.assign(runtime=np.where(keep, raw, jobs["runtime"].to_numpy(float)))
+    return jobs
+
+
+def base_reading_rows(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: LogSpec,
+                      cfg: dict[str, Any], name: str, qd_threshold_s: float) -> list[dict]:
+    """Every configuration of ``spec.table`` under the base-schedule reading ``name``
+    (:data:`BASE_READINGS`): average wait, unfair jobs (configured fair-start reading) and LoC
+    (eq. 4) of the jobs that ran."""
+    reading = BASE_READINGS[name]
+    jobs = base_reading_jobs(trace_jobs, header, spec, cfg, reading)
+    changes = {k: reading[k] for k in ("sched_interval", "backfill", "overrun_grace")
+               if k in reading}
+    rows = []
+    for conf, point in cfg["configurations"].items():
+        th = qd_threshold_s if point in ("adapt-bf", "adapt-2d") else None
+        sim, res = simulate_point(jobs, spec, point, cfg, th, **changes)
+        fair = sim.fair_start_times(res, **fair_start_options(cfg))
+        ran = ~res.withdrawn
+        rows.append({"reading": name, "configuration": conf, "jobs": int(ran.sum()),
+                     "avg_wait_min": float((res.start - sim.submit)[ran].mean() / 60.0),
+                     "unfair_jobs": int(np.sum(~np.isnan(fair) & (res.start > fair))),
+                     "loc_pct": 100.0 * loss_of_capacity(
+                         sim.submit[ran], res.start[ran], res.end[ran], sim.procs[ran],
+                         spec.machine_size, bool(cfg["loc_strict"]))})
+    return rows
+
+
+def loss_of_capacity_reading(submit: np.ndarray, start: np.ndarray, end: np.ndarray,
+                             procs: np.ndarray, n: int, reading: str) -> float:
+    """Eq. 4 under a reading of §4.2 (:data:`LOC_READINGS`): ``eq4`` / ``strict`` (see
+    :func:`loss_of_capacity`); ``any_waiting``: every idle node counts while any job waits;
+    ``before_pass``: the events are the arrivals and terminations only and ``n_i`` the nodes
+    idle at the event before the jobs it lets start have started ("between the scheduling
+    event i and i + 1" read as a clock that advances before the scheduler runs)."""
+    if reading in ("eq4", "strict"):
+        return loss_of_capacity(submit, start, end, procs, n, reading == "strict")
+    if reading == "any_waiting":
+        ev = np.unique(np.concatenate([submit, start, end]))
+        d_busy = np.zeros(len(ev))
+        np.add.at(d_busy, np.searchsorted(ev, start), procs)
+        np.add.at(d_busy, np.searchsorted(ev, end), -procs)
+        d_wait = np.zeros(len(ev))
+        np.add.at(d_wait, np.searchsorted(ev, submit), 1)
+        np.add.at(d_wait, np.searchsorted(ev, start), -1)
+        idle, waiting = n - np.cumsum(d_busy), np.cumsum(d_wait)
+        lost = np.sum((idle * (waiting > 0))[:-1] * np.diff(ev))
+        return float(lost / (n * (ev[-1] - ev[0])))
+    if reading == "before_pass":
+        ev = np.unique(np.concatenate([submit, end]))
+        lost = 0.0
+        for a, b in pairwise(ev):
+            idle = n - procs[(start < a) & (end > a)].sum()
+            w = (submit <= a) & (start >= a)
+            if w.any() and procs[w].min() <= idle:
+                lost += idle * (b - a)
+        return float(lost / (n * (ev[-1] - ev[0])))
+    raise ConfigError(f"tang2013: unknown loss-of-capacity reading {reading!r}")
+
+
+def loc_reading_rows(per_job: dict[str, pd.DataFrame], spec: LogSpec, cfg: dict[str, Any],
+                     base: pd.DataFrame) -> list[dict]:
+    """The configured schedule's rows of ``base`` (reading = the first of
+    :data:`BASE_READINGS`) again under each loss-of-capacity reading (:data:`LOC_READINGS`);
+    ``per_job``: configuration -> the run's per-job table (``runs/SP2/{point}/jobs``)."""
+    first = next(iter(BASE_READINGS))
+    b = base[base["reading"] == first].set_index("configuration")
+    rows = []
+    for name, reading in LOC_READINGS.items():
+        if reading == ("strict" if cfg["loc_strict"] else "eq4"):
+            continue  # the configured reading is the base row itself
+        for conf, j in per_job.items():
+            loc = loss_of_capacity_reading(j["submit"].to_numpy(), j["start"].to_numpy(),
+                                           j["end"].to_numpy(), j["procs"].to_numpy(),
+                                           spec.machine_size, reading)
+            rows.append({"reading": name, "configuration": conf, "jobs": len(j),
+                         "avg_wait_min": float(b.loc[conf, "avg_wait_min"]),
+                         "unfair_jobs": int(b.loc[conf, "unfair_jobs"]), "loc_pct": 100.0 * loc})
+    return rows
+
+
+def base_attribution_table(rows: pd.DataFrame, cfg: dict[str, Any], table: str = "Table 3"
+                           ) -> pd.DataFrame:
+    """One row per reading: each configuration's average wait / unfair jobs / LoC, how many of
+    the 21 values are within the tolerance of ``table`` and the mean |relative error|; the
+    published row first, then the readings best first (most within, then smallest error)."""
+    pub = cfg["published"][table]
+    tol = float(tolerance_of(cfg, table))
+    short = {"avg_wait_min": "wait", "unfair_jobs": "unfair", "loc_pct": "LoC"}
+    out = []
+    for name, g in rows.groupby("reading", sort=False):
+        g = g.set_index("configuration")
+        rec: dict[str, Any] = {"reading": name, "jobs": int(g["jobs"].iloc[0])}
+        errs = []
+        for conf in cfg["configurations"]:
+            for m, p in zip(METRICS, pub[conf], strict=True):
+                v = float(g.loc[conf, m])
+                rec[f"{conf} {short[m]}"] = v
+                errs.append((v - p) / p)
+        rec["within_tolerance"] = int(np.sum(np.abs(errs) <= tol))
+        rec["mean_abs_err"] = float(np.mean(np.abs(errs)))
+        out.append(rec)
+    df = pd.DataFrame(out).sort_values(["within_tolerance", "mean_abs_err"],
+                                       ascending=[False, True], kind="stable")
+    published = {"reading": f"published ({table})", "jobs": 5000,
+                 **{f"{c} {short[m]}": float(v) for c in cfg["configurations"]
+                    for m, v in zip(METRICS, pub[c], strict=True)},
+                 "within_tolerance": 3 * len(cfg["configurations"]), "mean_abs_err": 0.0}
+    return pd.concat([pd.DataFrame([published]), df], ignore_index=True)
 
 
 COUNT_RULES = ("unfair_jobs", *(f"unfair_gt_{m}min" for m in UNFAIR_MARGINS_MIN),
@@ -678,8 +845,9 @@ def scorecard_rows(cfg: dict[str, Any], specs: list[LogSpec], summary: pd.DataFr
                 ours = float(tab.loc[conf, col])
                 note = note0 + ("; attribution of the differences: report tables "
                                 "attribution_table3 (job selection x threshold x fair-start "
-                                "reading) and attribution_unfair (unfair counts per reading; "
-                                "target tang2013_attribution)" if not spec.substitute else
+                                "reading), attribution_unfair (unfair counts per reading) and "
+                                "attribution_base (base-schedule readings; target "
+                                "tang2013_attribution)" if not spec.substitute else
                                 "; substitute value shown, not comparable")
                 rows.append(value_row(PAPER, spec.table, q, f"{lab} {conf}", p, ours, unit,
                                       tolerance=tol, note=note, not_run_reason=reason,
@@ -846,11 +1014,19 @@ def _title(spec: LogSpec) -> str:
     return f"{spec.label} ({spec.trace}{', substitute for Intrepid BG/P' if spec.substitute else ''})"
 
 
+def published_label(spec: LogSpec) -> str:
+    """Legend label of the published values on ``spec``'s panels: on the substitute log they are
+    the paper's BG/P values drawn beside a different log's results, and say so."""
+    return "published (BG/P; our panel: substitute log)" if spec.substitute else "published"
+
+
 def fig_metrics(summary: pd.DataFrame, spec: LogSpec, published: pd.DataFrame | None = None):
     """Figs. 3-4: (a) wait, (b) slowdown, (c) unfair jobs vs BF (a line per W); (d) LoC vs W.
     ``published`` (the paper's Table 2/3 in :func:`published_table` layout): its static points
-    (BF = 1, 0.5 x W = 1, 4) overlaid as open markers, legend "published"."""
+    (BF = 1, 0.5 x W = 1, 4) overlaid as open markers, legend :func:`published_label`."""
     from ..plotting import new_figure
+
+    plab = published_label(spec)
 
     s = summary[(summary["log"] == spec.label) & summary["bf"].notna()]
     fig, axes = new_figure(2, 2, width=5.0, height=3.6)
@@ -871,7 +1047,7 @@ def fig_metrics(summary: pd.DataFrame, spec: LogSpec, published: pd.DataFrame | 
         if pub is not None and pcol is not None:
             for i, (w, g) in enumerate(pub.groupby("window")):
                 ax.plot(g["bf"], g[pcol], "s^dv"[i % 4] + "--", mfc="none", color="black",
-                        lw=0.8, label=f"published W={int(w)}")
+                        lw=0.8, label=f"{plab} W={int(w)}")
         ax.set_xlabel("balance factor BF (dimensionless)")
         ax.set_ylabel(lab)
         ax.invert_xaxis()
@@ -883,12 +1059,12 @@ def fig_metrics(summary: pd.DataFrame, spec: LogSpec, published: pd.DataFrame | 
         for i, (bf, g) in enumerate(pub.groupby("bf")):
             g = g.sort_values("window")
             ax.plot(g["window"], g["loc_pct"], "s^dv"[i % 4] + "--", mfc="none", color="black",
-                    lw=0.8, label=f"published BF={bf:g}")
+                    lw=0.8, label=f"{plab} BF={bf:g}")
     ax.set_xlabel("window size W (jobs)")
     ax.set_ylabel("(d) loss of capacity (%)")
     axes.flat[0].legend(fontsize=7)
     ax.legend(fontsize=7)
-    note = "" if published is not None else " (no published overlay: other log)"
+    note = "" if published is not None else " (no published overlay)"
     fig.suptitle(f"Metrics balancing: {_title(spec)}{note}", fontsize=10)
     return fig
 
@@ -1013,8 +1189,9 @@ def fig_gains(gains: pd.DataFrame, specs: list[LogSpec], cfg: dict[str, Any] | N
     """Fig. 12: relative gains vs BF = 1 / W = 1 per weighting (and their average), reading
     ``cfg["gain_reading"]``. Published on the same axes (legend "published"): black markers =
     the same gains computed from the paper's own Table 2/3 (``published``; only on the log the
-    table belongs to, not on a substitute), dashed line = the gain the text states (BG/P 2D:
-    "nearly 35%"; SP2 W-/2D-adapt: "up to 15%")."""
+    table belongs to; on the substitute log the BG/P values, labelled so by
+    :func:`published_label`), dashed line = the gain the text states (BG/P 2D: "nearly 35%";
+    SP2 W-/2D-adapt: "up to 15%")."""
     from ..plotting import new_figure
 
     reading = (cfg or {}).get("gain_reading", "score_points")
@@ -1034,15 +1211,16 @@ def fig_gains(gains: pd.DataFrame, specs: list[LogSpec], cfg: dict[str, Any] | N
                     for c in confs]
             x = np.arange(len(confs)) + i * width
             ax.bar(x, 100 * np.asarray(vals), width, label=wname)
-            if published is not None and not spec.substitute:
+            if published is not None:
                 pg = published[(published["log"] == spec.label) & (published["weighting"] == wname)]
                 pv = [float(pg[pg["configuration"] == c]["gain"].iloc[0]) for c in confs]
                 ax.plot(x, 100 * np.asarray(pv), "k_", ms=7, mew=1.5,
-                        label="published (from the paper's table)" if i == 0 else None)
-        if cfg is not None and not spec.substitute:
+                        label=f"{published_label(spec)} (from the paper's table)"
+                        if i == 0 else None)
+        if cfg is not None:
             key = "BGP" if spec.table == "Table 2" else "SP2"
             ax.axhline(100 * float(cfg["published"]["fig12_2d_average_gain"][key]), color="black",
-                       ls="--", lw=0.8, label="published: stated average gain")
+                       ls="--", lw=0.8, label=f"{published_label(spec)}: stated average gain")
         ax.set_xticks(np.arange(len(confs)) + 0.4 - width / 2)
         ax.set_xticklabels(confs, rotation=30, ha="right", fontsize=8)
         ax.axhline(0, color="black", lw=0.6)

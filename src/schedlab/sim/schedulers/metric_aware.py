@@ -39,6 +39,18 @@ Not in the paper (cost cap, off by default): ``search_windows`` limits the permu
 the first windows of the queue; the rest is allocated one job at a time (see
 :func:`schedule_pass`).
 
+Readings of the base schedule (issue 22; all off by default, run side by side by
+``tang2013.BASE_READINGS``, table ``attribution_base``): ``Policy.sched_interval`` — passes only on
+the grid ``t0 + k * interval`` after an event (Algorithm 1's ``sleep(SchedInterval)``; §4.5:
+"the scheduling iteration is triggered about every 10 s in real systems (e.g., Cobalt uses the
+10-s setting)"), the fair-start probe on the same grid; ``backfill="greedy"`` — no
+reservations, every job that fits starts in priority order (the first-fit loop of Cobalt's
+cluster queue simulator, ``cqsim.find_job_location``); ``Policy.overrun_grace`` — run times may
+exceed the estimate and a running job is predicted to end at ``max(start + estimate, now +
+grace)`` (Cobalt's qsim keeps overruns up to 1.1 x the request and predicts ``now + 5 min``);
+``cancel`` (:class:`MetricAwareSimulator`) — cancelled log jobs wait in the queue until their
+cancel time. None of them fits SP2's Table 3 better than the defaults (docs/papers/tang2013.md).
+
 Event tie rule (the engine's ``completions_first``): at one instant, completions, then arrivals
 (input order), then the tuning check, then one scheduling pass; a pass follows every event
 instant (Algorithm 1 calls ``schedule_jobs`` after each check). Checks fall on the grid
@@ -83,7 +95,7 @@ import numpy as np
 from ...errors import ConfigError
 from ..scheduler import Scheduler, Start
 
-BACKFILLS = ("easy", "conservative")
+BACKFILLS = ("easy", "conservative", "greedy")
 ALLOCATIONS = ("any", "contiguous")
 PROBE_RUNTIMES = ("estimate", "actual")
 PROBE_ORDERS = ("dynamic", "frozen")
@@ -282,6 +294,14 @@ def next_grid_point(now: float, t0: float, interval: float) -> float:
     return t0 + interval * (math.floor((now - t0) / interval) + 1)
 
 
+def pass_time(t: float, t0: float, interval: float) -> float:
+    """The first scheduling pass at or after ``t``: ``t`` itself when event-driven
+    (``interval`` 0), else the first grid point ``t0 + k * interval >= t``."""
+    if interval <= 0:
+        return t
+    return t0 + interval * math.ceil((t - t0) / interval)
+
+
 def new_profile(allocation: str, n: int, now: float, running: Sequence[tuple[float, int, int]]):
     """The profile class of an allocation model."""
     return (ContiguousProfile if allocation == "contiguous" else CountProfile)(n, now, running)
@@ -405,8 +425,15 @@ class Policy:
     backfill: str = "easy"
     allocation: str = "any"
     search_windows: int | None = None
+    sched_interval: float = 0.0  # 0: a pass after every event; > 0: passes on a fixed grid
+    # None: runtimes may not exceed estimates. A number g (s): jobs may overrun their estimate
+    # and a running job is predicted to end at max(start + estimate, now + g) (Cobalt's qsim
+    # uses 5 min); an attribution reading of the base schedule.
+    overrun_grace: float | None = None
 
     def __post_init__(self) -> None:
+        if self.sched_interval < 0:
+            raise ConfigError(f"scheduling interval must be >= 0 s, got {self.sched_interval}")
         if not 0.0 <= self.bf <= 1.0:
             raise ConfigError(f"balance factor must be in [0, 1], got {self.bf}")
         if self.window < 1:
@@ -553,7 +580,10 @@ def schedule_pass(now: float, queue: Sequence, submit, procs, est,
                   counter: list[int] | None = None) -> list[tuple[Any, int]]:
     """One scheduling pass (Steps 1-6) at ``now``.
 
-    ``backfill``: ``"easy"``, ``"conservative"`` or ``"none"`` (Steps 4-5 only: windows are
+    ``backfill``: ``"easy"``, ``"conservative"``, ``"greedy"`` (no reservations: every window
+    is planned on the profile of the running jobs and the jobs started so far, and its jobs
+    that can start now start — the first-fit loop of Cobalt's cluster queue simulator, an
+    attribution reading of the base schedule) or ``"none"`` (Steps 4-5 only: windows are
     allocated from the head until one holds a job that cannot start now; no Step 6 — the
     fair-start probe's ``probe_backfill="none"`` reading).
 
@@ -578,20 +608,25 @@ def schedule_pass(now: float, queue: Sequence, submit, procs, est,
     conservative = backfill == "conservative"
     free_now = n - sum(r[1] for r in running)
     pos = k = 0
+    greedy = backfill == "greedy"
     while pos < len(order):
+        if greedy and free_now <= 0:
+            break
         win = order[pos:pos + (w if search_windows is None or k < search_windows else 1)]
         pos += len(win)
         k += 1
-        plan = window_allocation(prof, now, [procs[j] for j in win], [est[j] for j in win],
-                                 counter)
+        plan = window_allocation(prof.copy() if greedy else prof, now,
+                                 [procs[j] for j in win], [est[j] for j in win], counter)
         blocked = False
         for i, t, lo in plan:
             if t == now:
                 starts.append((win[i], lo))
                 free_now -= procs[win[i]]
+                if greedy:  # only the jobs that start bind the later windows
+                    prof.reserve(now, est[win[i]], procs[win[i]], lo)
             else:
                 blocked = True
-        if blocked and not conservative:
+        if blocked and not (conservative or greedy):
             break
     if backfill == "easy":  # Step 6, EASY: the blocked window's reservations are protected
         for j in order[pos:]:
@@ -619,6 +654,7 @@ class Result:
     busy_passes: int = 0  # passes with a non-empty queue (Table 4's "scheduling iterations")
     pass_seconds: float = 0.0  # wall time of the busy passes (timing=True; not deterministic)
     placements: int = 0  # profile look-ups of the busy passes (timing=True; deterministic)
+    withdrawn: np.ndarray | None = None  # jobs that left the queue at their cancel time
 
 
 class MetricAwareSimulator:
@@ -629,8 +665,12 @@ class MetricAwareSimulator:
     """
 
     def __init__(
-        self, submit, runtime, estimate, procs, n: int, policy: Policy, tuning: Tuning | None = None
+        self, submit, runtime, estimate, procs, n: int, policy: Policy, tuning: Tuning | None = None,
+        cancel=None,
     ):
+        """``cancel``: per job, the time it leaves the queue if it has not started by then
+        (NaN or < 0: never; a cancelled log job, ``normalize(cancelled="withdraw")``); such a
+        job gets ``start = end = `` its cancel time and is marked in ``Result.withdrawn``."""
         self.submit = np.asarray(submit, dtype=np.float64)
         self.runtime = np.asarray(runtime, dtype=np.float64)
         self.estimate = np.asarray(estimate, dtype=np.float64)
@@ -641,10 +681,12 @@ class MetricAwareSimulator:
         m = len(self.submit)
         if m and np.any(np.diff(self.submit) < 0):
             raise ConfigError("jobs must be sorted by submit time")
-        if np.any(self.runtime > self.estimate):
+        if policy.overrun_grace is None and np.any(self.runtime > self.estimate):
             raise ConfigError("runtime exceeds estimate (normalize jobs first)")
         if np.any((self.procs < 1) | (self.procs > self.n)):
             raise ConfigError(f"job sizes must be in 1..{self.n}")
+        c = np.full(m, np.nan) if cancel is None else np.asarray(cancel, dtype=np.float64)
+        self.cancel = np.where(c >= 0, c, np.nan)
         self._submit_list = self.submit.tolist()
         self._procs_list = self.procs.tolist()
         self._est_list = self.estimate.tolist()
@@ -655,8 +697,10 @@ class MetricAwareSimulator:
                       backfill: str | None = None) -> list[tuple[int, int]]:
         """Steps 1-6 at ``now`` (see :func:`schedule_pass`); ``backfill`` overrides the
         policy's (the fair-start probe's ``probe_backfill``)."""
+        g = self.policy.overrun_grace
         return schedule_pass(now, queue, self._submit_list, self._procs_list, self._est_list,
-                             [(e, self._procs_list[j], lo) for j, (e, lo) in running.items()],
+                             [(e if g is None else max(e, now + g), self._procs_list[j], lo)
+                              for j, (e, lo) in running.items()],
                              self.n, bf, w, backfill or self.policy.backfill,
                              self.policy.allocation, self.policy.search_windows, counter)
 
@@ -682,10 +726,18 @@ class MetricAwareSimulator:
         done: list[tuple[float, int]] = []  # heap of (actual end, job)
         nxt = 0
         started_idx: list[int] = []
-        while nxt < m or done:
+        si = self.policy.sched_interval
+        next_pass = INF  # the pending scheduling pass (sched_interval > 0)
+        withdrawn = np.zeros(m, dtype=bool)
+        cancels = [(float(c), int(j)) for j, c in enumerate(self.cancel) if not math.isnan(c)]
+        heapq.heapify(cancels)
+        while nxt < m or done or next_pass < INF or (cancels and queue):
             t_arr = self.submit[nxt] if nxt < m else INF
             t_done = done[0][0] if done else INF
-            now = min(t_arr, t_done, next_check)
+            while cancels and start[cancels[0][1]] < INF:  # started: no withdrawal event
+                heapq.heappop(cancels)
+            t_cancel = cancels[0][0] if cancels else INF
+            now = min(t_arr, t_done, next_check, next_pass, t_cancel)
             while done and done[0][0] == now:
                 _, j = heapq.heappop(done)
                 del running[j]
@@ -694,12 +746,23 @@ class MetricAwareSimulator:
                 nxt += 1
                 if tun.active and next_check == INF:
                     next_check = next_grid_point(now, t0, ci)
+            while cancels and cancels[0][0] <= now and cancels[0][1] < nxt:
+                tc, j = heapq.heappop(cancels)
+                if j in queue:  # not started by its cancel time: it leaves the queue
+                    queue.remove(j)
+                    start[j] = end[j] = tc
+                    withdrawn[j] = True
             if now == next_check:
                 nbf, nw = self._check(now, t0, bf, w, queue, started_idx, start, end)
                 if (nbf, nw) != (bf, w):
                     bf, w = nbf, nw
                     res.tunables.append((now, bf, w))
                 next_check = now + ci if (queue or running) else INF
+            if si > 0:  # Algorithm 1's sleep(SchedInterval): passes on the grid t0 + k * si
+                next_pass = min(next_pass, pass_time(now, t0, si))
+                if now < next_pass:
+                    continue
+                next_pass = INF
             c0 = time.perf_counter() if timing else 0.0
             counter = [0] if timing else None
             starts = self.schedule_pass(now, queue, running, bf, w, counter)
@@ -718,6 +781,7 @@ class MetricAwareSimulator:
                     running[j] = (now + self.estimate[j], lo)
                     heapq.heappush(done, (end[j], j))
                     started_idx.append(j)
+        res.withdrawn = withdrawn
         return res
 
     def _check(self, now, t0, bf, w, queue, started_idx, start, end) -> tuple[float, int]:
@@ -789,16 +853,19 @@ class MetricAwareSimulator:
         fair = np.full(m, np.nan)
         start, end, node = result.start, result.end, result.node
         times = [t for t, _, _ in result.tunables]
+        t0, si = (float(self.submit[0]) if m else 0.0), self.policy.sched_interval
         for j in range(m):
             s = self.submit[j]
-            if start[j] <= s:
-                fair[j] = s
+            if start[j] <= pass_time(s, t0, si):  # started at the first pass it could: fair
+                fair[j] = start[j]
                 continue
             if probe_policy == "fcfs":
                 bf, w = 1.0, 1
             else:
                 k = bisect_right(times, s) - 1
                 _, bf, w = result.tunables[max(k, 0)]
+            if result.withdrawn is not None and result.withdrawn[j]:
+                continue  # it never ran: no fair start
             run_mask = (start < s) & (end > s)
             running = {
                 int(i): (start[i] + self.estimate[i], int(node[i]))
@@ -806,7 +873,10 @@ class MetricAwareSimulator:
             }
             done = [(float(start[i] + dur[i]), int(i)) for i in running]
             heapq.heapify(done)
-            queue = [int(i) for i in np.flatnonzero((start >= s) & (self.submit <= s)) if i <= j]
+            waiting = (start >= s) & (self.submit <= s)
+            if result.withdrawn is not None:
+                waiting &= ~result.withdrawn
+            queue = [int(i) for i in np.flatnonzero(waiting) if i <= j]
             if probe_order == "frozen" and bf != 1.0:
                 idx = priority_order(s, self.submit[queue], self.estimate[queue], bf)
                 queue = [queue[i] for i in idx]
@@ -817,7 +887,11 @@ class MetricAwareSimulator:
 
     def _probe(self, j, now, horizon, queue, running, done, bf, w, dur, backfill=None) -> float:
         """Simulate from ``now`` with no arrivals until ``j`` starts (its time) or the clock
-        passes ``horizon`` (NaN)."""
+        passes ``horizon`` (NaN). With a scheduling interval the passes fall on its grid."""
+        now = pass_time(now, float(self.submit[0]), self.policy.sched_interval)
+        while done and done[0][0] <= now:
+            _, i = heapq.heappop(done)
+            del running[i]
         while True:
             starts = self.schedule_pass(now, queue, running, bf, w, backfill=backfill)
             for i, lo in starts:
@@ -830,10 +904,10 @@ class MetricAwareSimulator:
                 queue = [i for i in queue if i not in gone]
             if not done:
                 raise AssertionError("probe: job can never start")
-            now = done[0][0]
+            now = pass_time(done[0][0], float(self.submit[0]), self.policy.sched_interval)
             if now >= horizon:
                 return float("nan")
-            while done and done[0][0] == now:
+            while done and done[0][0] <= now:
                 _, i = heapq.heappop(done)
                 del running[i]
 
