@@ -42,10 +42,10 @@ each simulating the target's wait, so it grows with the load the target meets.
 Second round (issue 23; ``scripts/cirne2001_bench.py --targets 50 --workloads 4``, identical
 results): compression keeps its prefix maxima across a pass and a move touches only the
 non-shared parts of the two windows (now the engine's own pass,
-:func:`~schedlab.sim.schedulers.conservative.compress`, shared with conservative backfilling); the search for the best request waits until
-the base run has started the target, so the user's turn-around bounds it from the first fork
-(:func:`_static_outcomes`): 10.4 -> 21 experiments per CPU-second. What remains is intrinsic to
-the design: per experiment about three forks (SA's request when it is not the user's, the
+:func:`~schedlab.sim.schedulers.conservative.compress`, shared with conservative backfilling);
+the search for the best request waits until the base run has started the target, so the user's
+turn-around bounds it from the first fork (:func:`_static_outcomes`): 10.4 -> 21 experiments per
+CPU-second; 25 with the engine's own compression pass. What remains is intrinsic to the design: per experiment about three forks (SA's request when it is not the user's, the
 adaptive workload's other request, the best-request search), each an exact simulation of every
 job from the target's arrival to its start, with a compression pass over the whole queue at every
 early end. Later arrivals must be simulated too: under compression they can take a hole the
