@@ -541,8 +541,11 @@ def test_every_used_config_key_is_declared():
             continue  # a profile's snakemake settings, not workflow config
         check(data)
     check({"papers": {"cirne2001": {"scale": "paper"}}, "accept_trace_changes": ["A"],
-           "clean": {"remove_flurries": True}, "cirne2001_sa": "x.yaml",
+           "clean": {"remove_flurries": True},
+           "cirne2001_sa": str(REPO / "config" / "papers" / "cirne2001_sa.yaml"),
            "trace_studies": {"talby2005": {"months": 24}}, "study_traces": ["lublin_256"]})
+    with pytest.raises(ConfigError, match=r"x.yaml: cannot read paper settings"):
+        check({"cirne2001_sa": "x.yaml"})  # a custom Cirne SA file is read and checked up front
 
 
 def test_study_setting_wrong_type_in_quick_mode():
@@ -608,6 +611,10 @@ def test_snakemake_config_errors_are_one_line(wf):
     assert r.returncode == 2
     assert error_lines(r) == ["schedlab: error: config trace_studies.talby2005.months: 'x' is not "
                               "an integer"]
+    r = dry_run(wf, "--config", 'papers={"tang2013": {"fair_start": {"runtime": "actul"}}}')
+    assert r.returncode == 2
+    assert error_lines(r) == ["schedlab: error: config papers.tang2013.fair_start.runtime: 'actul' "
+                              "is not one of ['estimate', 'actual']"]
     r = dry_run(wf, "--config", 'download={"retries": 5}', 'sim={"machine_size": 300}')
     assert r.returncode == 0, r.stderr[-2000:]
 

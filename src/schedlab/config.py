@@ -5,7 +5,14 @@
 ``workflow/schemas/config.schema.yaml`` (``additionalProperties: false`` at every level) and raises a
 one-line :class:`~schedlab.errors.ConfigError` naming the key, with the closest known key for a typo.
 Per-paper overrides (``papers: {<paper>: {...}}``) may use the keys of that paper's
-``config/papers/<paper>*.yaml`` plus ``quick`` and ``scale``.
+``config/papers/<paper>*.yaml`` plus ``quick`` and ``scale``; each value is checked against the
+paper's schema.
+
+Each paper's settings file ``config/papers/<name>.yaml`` has a schema
+``workflow/schemas/papers/<name>.schema.yaml`` (unknown keys rejected at every level, option values
+typed and, where the code accepts a fixed set, enumerated; keys documented in ``config/README.md``).
+:func:`check_paper_configs` validates every file against its schema at workflow start; an error
+names the file, the line and the key.
 
 :func:`papers_to_run` skips the papers whose logs a custom registry lacks (one warning line).
 """
@@ -21,10 +28,13 @@ import jsonschema
 import yaml
 
 from .errors import ConfigError
-from .registry import Registry, error_order, unknown_key_message
+from .registry import Registry, error_order, load_yaml_unique, unknown_key_message
 
 #: Keys every paper override may use besides its config file's top-level keys.
 PAPER_OVERRIDE_KEYS = ("quick", "scale")
+#: Schemas of the paper settings files, ``<name>.schema.yaml`` for ``config/papers/<name>.yaml``.
+PAPER_SCHEMAS_DIR = Path("workflow/schemas/papers")
+_OVERRIDE_SCHEMAS = {"quick": {"type": "boolean"}, "scale": {"type": "string"}}
 _BOOL_TEXT = {"true": True, "false": False}
 
 
@@ -83,23 +93,102 @@ def validate_against(config: Mapping[str, Any], schema: Mapping[str, Any]) -> No
     raise ConfigError(f"{_where(e.absolute_path)}: {msg or e.message}")
 
 
-def check_paper_overrides(papers: Mapping[str, Any] | None, config_dir: Path) -> None:
+def paper_schema(name: str, schemas_dir: str | Path = PAPER_SCHEMAS_DIR) -> dict[str, Any]:
+    """The schema of ``config/papers/<name>.yaml``."""
+    path = Path(schemas_dir) / f"{name}.schema.yaml"
+    if not path.is_file():
+        raise ConfigError(f"config/papers/{name}.yaml: no schema {path} (every paper settings file "
+                          "needs one; see config/README.md)")
+    return yaml.safe_load(path.read_text())
+
+
+def _line_of(path: Path, keys: list[Any]) -> int | None:
+    """1-based line of the key (or item) at ``keys`` in the YAML file ``path`` (deepest found)."""
+    try:
+        node = yaml.compose(path.read_text())
+    except (OSError, yaml.YAMLError):
+        return None
+    line = None
+    for key in keys:
+        if isinstance(node, yaml.MappingNode):
+            hit = next(((k, v) for k, v in node.value if k.value == str(key)), None)
+            if hit is None:
+                break
+            line, node = hit[0].start_mark.line + 1, hit[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
+
+
+def _first_error(instance: Any, schema: Mapping[str, Any]) -> jsonschema.ValidationError | None:
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(instance), key=error_order)
+    return errors[0] if errors else None
+
+
+def check_paper_file(path: str | Path, schema: Mapping[str, Any]) -> dict[str, Any]:
+    """Parse a paper settings file (duplicate keys refused) and validate it against ``schema``;
+    the first problem -> ConfigError ``<file> line N: <key path>: <message>``. Returns the data."""
+    path = Path(path)
+    data = load_yaml_unique(path, "paper settings", ConfigError)
+    e = _first_error(data, schema)
+    if e is None:
+        return data
+    keys = list(e.absolute_path)
+    msg = unknown_key_message(e)
+    if msg and isinstance(e.instance, dict):  # point at the unknown key itself
+        unknown = [k for k in e.instance if k not in e.schema.get("properties", {})]
+        keys = keys + unknown[:1]
+    line = _line_of(path, keys)
+    where = ".".join(str(k) for k in e.absolute_path) or "top level"
+    raise ConfigError(f"{path}{f' line {line}' if line else ''}: {where}: {msg or e.message}")
+
+
+def check_paper_configs(config_dir: str | Path = "config/papers",
+                        schemas_dir: str | Path = PAPER_SCHEMAS_DIR,
+                        extra: Mapping[str, str | Path] | None = None) -> None:
+    """Validate every ``<config_dir>/*.yaml`` against its schema; ``extra`` maps more files to
+    the schema name they follow (e.g. a custom ``cirne2001_sa`` settings file)."""
+    files = [(p, p.stem) for p in sorted(Path(config_dir).glob("*.yaml"))]
+    files += [(Path(p), name) for name, p in (extra or {}).items()]
+    for path, name in files:
+        check_paper_file(path, paper_schema(name, schemas_dir))
+
+
+def check_paper_overrides(papers: Mapping[str, Any] | None, config_dir: Path,
+                          schemas_dir: str | Path = PAPER_SCHEMAS_DIR) -> None:
     """Each ``papers.<paper>`` key must be a key of ``config/papers/<paper>*.yaml`` (or
-    :data:`PAPER_OVERRIDE_KEYS`); the error names the closest known key."""
+    :data:`PAPER_OVERRIDE_KEYS`), and its value must satisfy that file's schema for the key (text
+    is coerced to numbers/booleans in place, as for the main config); the error names the key."""
     for paper, overrides in (papers or {}).items():
         if overrides is None:
             continue
         if not isinstance(overrides, dict):
             raise ConfigError(f"config papers.{paper}: expected a mapping, got {overrides!r}")
-        known = set(PAPER_OVERRIDE_KEYS)
+        # key -> (root schema, property schema), from the paper's own files
+        known: dict[str, tuple[Mapping[str, Any], Mapping[str, Any]]] = {
+            k: ({}, v) for k, v in _OVERRIDE_SCHEMAS.items()}
         for f in sorted(config_dir.glob(f"{paper}*.yaml")):
-            known |= set(yaml.safe_load(f.read_text()) or {})
-        for key in overrides:
+            root = paper_schema(f.stem, schemas_dir)
+            for k, sub in root.get("properties", {}).items():
+                known.setdefault(k, (root, sub))
+        for key in list(overrides):
             if key not in known:
                 close = difflib.get_close_matches(str(key), sorted(known), n=1, cutoff=0.5)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 raise ConfigError(f"config papers.{paper}: unknown key {key!r}{hint}; known keys "
                                   f"are those of {config_dir}/{paper}.yaml and quick, scale")
+            root, sub = known[key]
+            overrides[key] = coerce(overrides[key], sub)
+            # validate {key: value} against the root schema (keeps its $refs), nothing required
+            schema = {k: v for k, v in root.items() if k != "required"} or sub
+            instance = {key: overrides[key]} if root else overrides[key]
+            e = _first_error(instance, schema)
+            if e is not None:
+                where = ".".join(str(p) for p in [paper, *([] if root else [key]), *e.absolute_path])
+                raise ConfigError(f"config papers.{where}: {unknown_key_message(e) or e.message}")
 
 
 def check_config(config: dict[str, Any], schema_path: str | Path,
@@ -109,7 +198,10 @@ def check_config(config: dict[str, Any], schema_path: str | Path,
         schema = yaml.safe_load(fh)
     config.update(coerce(dict(config), schema))
     validate_against(config, schema)
-    check_paper_overrides(config.get("papers"), Path(papers_dir))
+    schemas_dir = Path(schema_path).parent / "papers"  # workflow/schemas/papers
+    sa = config.get("cirne2001_sa")
+    check_paper_configs(papers_dir, schemas_dir, extra={"cirne2001_sa": sa} if sa else None)
+    check_paper_overrides(config.get("papers"), Path(papers_dir), schemas_dir)
     return config
 
 
