@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from schedlab.papers.talby2005_adaptive import PBAS, WBAS
 from schedlab.sim import SimJob, simulate
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers.flex import Flex
+from schedlab.sim.schedulers.switching import PBAS, WBAS
 
 
 def _workload(n=120, size=16, seed=5):
@@ -31,7 +31,7 @@ def test_identical_candidates_never_switch(metric):
     # The fork of an inactive Maui must score exactly like the real (active) Maui over each frame;
     # any difference would make PBAS switch.
     jobs, size = _workload()
-    pb = PBAS(_cands("maui", "maui"), 1800, metric, jobs)
+    pb = PBAS(_cands("maui", "maui"), 1800, metric)
     res = simulate(jobs, size, pb, record_timeline=False)
     ref = simulate(jobs, size, make_scheduler("maui"), record_timeline=False)
     assert pb.switches == 0 and pb.frames_forked > 0
@@ -40,7 +40,7 @@ def test_identical_candidates_never_switch(metric):
 
 def test_single_candidate_is_that_scheduler():
     jobs, size = _workload(60)
-    res = simulate(jobs, size, PBAS(_cands("flex"), 600, "resp", jobs), record_timeline=False)
+    res = simulate(jobs, size, PBAS(_cands("flex"), 600, "resp"), record_timeline=False)
     ref = simulate(jobs, size, Flex(), record_timeline=False)
     assert res.jobs["start"].tolist() == ref.jobs["start"].tolist()
 
@@ -50,7 +50,7 @@ def test_switches_to_the_better_utilization():
     # FCFS is active first; after the first frame the EASY fork shows higher utilization.
     jobs = [SimJob(0, 0, 1000, 1000, 1), SimJob(1, 1, 500, 500, 4)]
     jobs += [SimJob(2 + k, 2 + k, 50, 50, 1) for k in range(6)]
-    pb = PBAS(_cands("fcfs", "easy"), 100, "util", jobs)
+    pb = PBAS(_cands("fcfs", "easy"), 100, "util")
     res = simulate(jobs, 4, pb, record_timeline=False)
     assert pb.switches >= 1 and pb.shares()["easy"] > 0
     starts = dict(zip(res.jobs["job_id"], res.jobs["start"], strict=True))
@@ -62,7 +62,7 @@ def test_pbas_is_deterministic_and_shares_add_up():
     jobs, size = _workload(80)
     runs = []
     for _ in range(2):
-        pb = PBAS(_cands("flex", "maui"), 900, "resp", jobs)
+        pb = PBAS(_cands("flex", "maui"), 900, "resp")
         runs.append((simulate(jobs, size, pb, record_timeline=False).jobs, pb))
     assert runs[0][0].equals(runs[1][0])
     assert sum(runs[0][1].shares().values()) == pytest.approx(1.0)
@@ -73,17 +73,18 @@ def test_wbas_moving_average_and_choice():
     # AP_last above AP, so Flex is activated.
     jobs = [SimJob(0, 0, 10, 10, 1), SimJob(1, 10, 10, 10, 1),
             SimJob(2, 150, 10, 10, 4), SimJob(3, 160, 10, 10, 4)]
-    wb = WBAS(_cands("flex", "maui"), 100, 2, jobs)
+    wb = WBAS(_cands("flex", "maui"), 100, 2)
     simulate(jobs, 4, wb, record_timeline=False)
     assert wb.ap == pytest.approx(((1 * 0.5 + 1 * 0.5) * 0.5 + 4 * 0.5) * 0.5 + 4 * 0.5)
     assert wb.switches == 1 and wb.names[wb.active] == "flex"
 
 
 def test_bad_parameters():
-    jobs, _ = _workload(5)
     with pytest.raises(ValueError, match="metric"):
-        PBAS(_cands("flex", "maui"), 60, "wait", jobs)
+        PBAS(_cands("flex", "maui"), 60, "wait")
     with pytest.raises(ValueError, match="MAF"):
-        WBAS(_cands("flex", "maui"), 60, 0.5, jobs)
+        WBAS(_cands("flex", "maui"), 60, 0.5)
     with pytest.raises(ValueError, match="time frame"):
-        PBAS(_cands("flex", "maui"), 0, "util", jobs)
+        PBAS(_cands("flex", "maui"), 0, "util")
+    with pytest.raises(ValueError, match="flex then maui"):
+        WBAS(["maui", "flex"])
