@@ -88,3 +88,55 @@ def test_bad_parameters():
         PBAS(_cands("flex", "maui"), 0, "util")
     with pytest.raises(ValueError, match="flex then maui"):
         WBAS(["maui", "flex"])
+
+
+def test_registry_names_and_candidate_options():
+    # make_scheduler("pbas"/"wbas") with candidates by name and per-candidate options schedules as
+    # the same policies given candidate factories.
+    jobs, size = _workload(100)
+    opts = {"flex": {"slack_factor": 0.5}, "maui": {"xfactor_weight": 100.0}}
+    facts = [("flex", lambda: Flex(slack_factor=0.5)),
+             ("maui", lambda: make_scheduler("maui", xfactor_weight=100.0))]
+    for reg, direct in [
+        (make_scheduler("pbas", metric="util", time_frame=1800, candidate_options=opts),
+         PBAS(facts, 1800, "util")),
+        (make_scheduler("wbas", maf=3, time_frame=1800, candidate_options=opts),
+         WBAS(facts, 1800, 3)),
+    ]:
+        a = simulate(jobs, size, reg, record_timeline=False)
+        b = simulate(jobs, size, direct, record_timeline=False)
+        assert a.jobs["start"].tolist() == b.jobs["start"].tolist()
+        assert reg.switches == direct.switches and reg.switches > 0
+        assert reg.params()["candidate_options"] == opts
+
+
+def test_defaults_are_the_papers_best_configurations():
+    # Table 5 "Resp 12-Hour", Table 8 "7500 MAF 1 Day"
+    pb = make_scheduler("pbas").params()
+    assert (pb["candidates"], pb["time_frame"], pb["metric"]) == (["flex", "maui"], 43200, "resp")
+    wb = make_scheduler("wbas").params()
+    assert (wb["candidates"], wb["time_frame"], wb["maf"]) == (["flex", "maui"], 86400, 7500.0)
+
+
+@pytest.mark.parametrize("name", ["pbas", "wbas"])
+def test_cli_simulate(tmp_path, capsys, name):
+    # `schedlab simulate --scheduler pbas|wbas`: the engine's per-job table, the run's parameters in
+    # the metadata, the same schedule as make_scheduler with the defaults.
+    from schedlab.cli import main
+    from schedlab.cli_sim import load_sim_jobs
+    from schedlab.io import read_parquet
+
+    jobs, _ = _workload(60)
+    swf = tmp_path / "w.swf"
+    swf.write_text("; MaxProcs: 16\n; UnixStartTime: 0\n" + "".join(
+        f"{j.job_id + 1} {j.submit} -1 {j.runtime} {j.procs} -1 -1 {j.procs} {j.estimate} -1 1 "
+        f"1 -1 -1 -1 -1 -1 -1\n" for j in jobs))
+    out = tmp_path / "jobs.parquet"
+    assert main(["simulate", str(swf), "--scheduler", name, "--out", str(out)]) == 0
+    assert f"scheduler              {name}" in capsys.readouterr().out
+    df, meta = read_parquet(out)
+    norm, _, _ = load_sim_jobs(str(swf))
+    ref = simulate(norm.jobs, 16, make_scheduler(name), record_timeline=False)
+    assert df["start"].tolist() == ref.jobs["start"].tolist()
+    assert list(df.columns) == list(ref.jobs.columns)
+    assert meta["scheduler"] == name and meta["params"] == make_scheduler(name).params()
