@@ -149,6 +149,12 @@ def _reference():
     sched = make_scheduler("conservative", record_reservations=True)
     out = simulate(jobs, SIZE, sched, record_timeline=False).jobs.copy()
     assert violations(out, jobs, SIZE, sched.first_reservations) == []
+    # the workload has what it claims: cancellations of waiting and of running jobs, early ends,
+    # equal submit times
+    assert (out["cancelled"] & out["start"].lt(0)).any()
+    assert (out["cancelled"] & out["start"].ge(0)).any()
+    assert sum(j.runtime < j.estimate for j in jobs) > len(jobs) / 2
+    assert len({j.submit for j in jobs}) < len(jobs) * 0.8
     return jobs, out, dict(sched.first_reservations)
 
 
