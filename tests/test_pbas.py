@@ -26,16 +26,38 @@ def _cands(*names):
     return [(n, (lambda n=n: Flex() if n == "flex" else make_scheduler(n))) for n in names]
 
 
-@pytest.mark.parametrize("metric", ["resp", "bsld", "util"])
-def test_identical_candidates_never_switch(metric):
-    # The fork of an inactive Maui must score exactly like the real (active) Maui over each frame;
-    # any difference would make PBAS switch.
-    jobs, size = _workload()
-    pb = PBAS(_cands("maui", "maui"), 1800, metric)
-    res = simulate(jobs, size, pb, record_timeline=False)
-    ref = simulate(jobs, size, make_scheduler("maui"), record_timeline=False)
+@pytest.mark.parametrize("tie_rule", ["per_event", "completions_first", "arrivals_first"])
+@pytest.mark.parametrize(("cand", "metric"), [("maui", "resp"), ("maui", "bsld"), ("maui", "util"),
+                                              ("easy", "resp"), ("easy", "util")])
+def test_identical_candidates_never_switch(cand, metric, tie_rule):
+    # The fork of an inactive candidate must score exactly like the real (active) copy over each
+    # frame, under every event order; any difference would make PBAS switch. (Holds for policies
+    # whose plan is a function of the waiting jobs; conservative and Flex keep history a fork's
+    # sync re-plans, so their forks may differ.)
+    jobs, size = _workload(200)
+    pb = PBAS(_cands(cand, cand), 1800, metric)
+    res = simulate(jobs, size, pb, record_timeline=False, tie_rule=tie_rule)
+    ref = simulate(jobs, size, _cands(cand)[0][1](), record_timeline=False, tie_rule=tie_rule)
     assert pb.switches == 0 and pb.frames_forked > 0
     assert res.jobs["start"].tolist() == ref.jobs["start"].tolist()
+
+
+@pytest.mark.parametrize("tie_rule", ["completions_first", "per_event"])
+def test_forks_follow_the_runs_event_order(monkeypatch, tie_rule):
+    from schedlab.sim.schedulers import switching
+
+    seen, fork = [], switching.simulate_from
+
+    def spy(*args, **kw):
+        seen.append(kw["tie_rule"])
+        return fork(*args, **kw)
+
+    monkeypatch.setattr(switching, "simulate_from", spy)
+    monkeypatch.setenv("SCHEDLAB_TIE_RULE", "arrivals_first")
+    jobs, size = _workload(80)
+    simulate(jobs, size, PBAS(_cands("fcfs", "easy"), 900, "util"), record_timeline=False,
+             tie_rule=tie_rule)
+    assert seen and set(seen) == {tie_rule}
 
 
 def test_single_candidate_is_that_scheduler():

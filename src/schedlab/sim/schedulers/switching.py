@@ -36,7 +36,10 @@ as it goes. Frames in which nothing can differ (no job waiting at the frame star
 during it) are not forked at all. A fork costs one frame of simulation plus the synchronization, so
 PBAS costs about ``len(candidates)`` plain simulations plus one sync per candidate per busy frame.
 Forked Flex instances are seeded with the real run's wait statistics (the slack base). The real run
-and the forks are measured by the same hook-driven meter, so identical candidates score identically.
+and the forks are measured by the same hook-driven meter, so identical candidates score identically
+when the policy's plan depends only on the waiting and running jobs (Maui, EASY; tested); conservative
+and Flex carry history (reservations, slacks fixed at arrival) that a fork's sync re-plans, so two
+copies of them can score differently and PBAS may switch between them.
 
 Frames are not forked when no candidate could have done anything different: nothing was waiting at
 the frame start and, in the real run, every job started in the scheduling pass of its arrival (no
@@ -65,8 +68,9 @@ recorded as they arrive (jobs submitted in ``(t_k, t_k+1]``: arrivals at ``t_k+1
 timer under every ``tie_rule``). So the policies are built from their parameters alone, as every
 registered scheduler is, and schedule exactly as the earlier implementation that was handed the
 job list to read frame arrivals and pending work from (golden schedules saved from it:
-``tests/test_talby_golden.py``). The forks run under the default ``tie_rule``
-(:func:`~schedlab.sim.options.default_tie_rule`), as before.
+``tests/test_talby_golden.py``). The forks replay events in the real run's order (the engine's
+``tie_rule``; before issue 18 they always used the default order, which made identical candidates
+score differently, and PBAS switch between them, under a non-default ``--tie-rule``).
 
 Both record the share of simulated time each candidate was active (Table 6) and the number of
 switches.
@@ -347,17 +351,18 @@ class PBAS(_Switching):
             self.meter.contended = True
         return starts
 
-    def _fork_score(self, k: int, t0: int, t1: int, size: int) -> float:
+    def _fork_score(self, ctx: MachineView, k: int, t0: int, t1: int) -> float:
         assert self._snapshot is not None
         sched = self.factories[k]()
         if hasattr(sched, "set_wait_stats"):
             sched.set_wait_stats(self.wait_sum, self.started)
         meter = _Meter(self._snapshot.busy, t0)
         simulate_from(self._snapshot, _MeteredFork(sched, meter), self._frame_arrivals,
-                      sync=True, runtimes="actual", until=t1, record_timeline=False)
+                      sync=True, runtimes="actual", until=t1, record_timeline=False,
+                      tie_rule=getattr(ctx, "tie_rule", None))
         self.frames_forked += 1
         meter.tick(t1)
-        return meter.score(self.metric, t0, t1, size)
+        return meter.score(self.metric, t0, t1, ctx.machine_size)
 
     def _switch(self, ctx: MachineView, t0: int, t1: int) -> None:
         self.meter.tick(t1)
@@ -368,7 +373,7 @@ class PBAS(_Switching):
                 if k == self.active:
                     scores.append(self.meter.score(self.metric, t0, t1, ctx.machine_size))
                 else:
-                    scores.append(self._fork_score(k, t0, t1, ctx.machine_size))
+                    scores.append(self._fork_score(ctx, k, t0, t1))
             arr = np.array(scores, dtype=float)
             if np.isfinite(arr).any():
                 best = np.nanmax(arr)
