@@ -1,8 +1,8 @@
 """Talby & Feitelson 2005 (adaptive backfilling): monthly analyses, tables and scorecard.
 
 Pure functions on per-job simulation results (docs/design.md §3 columns) and trace tables; the simulations
-themselves are in :mod:`schedlab.papers.talby2005_adaptive` (PBAS/WBAS) and the Flex scheduler in
-:mod:`schedlab.sim.schedulers.flex`.
+themselves are in :mod:`schedlab.papers.talby2005_runs`, which runs the registered schedulers: PBAS/WBAS
+(:mod:`schedlab.sim.schedulers.switching`) and Flex (:mod:`schedlab.sim.schedulers.flex`).
 
 Choices where the paper is silent (each is an option where cheap):
 

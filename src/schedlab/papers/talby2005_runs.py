@@ -30,10 +30,8 @@ import pandas as pd
 from ..errors import ConfigError
 from ..sim import SimJob, simulate
 from ..sim.schedulers import make_scheduler
-from ..sim.schedulers.flex import Flex
 from ..swf import SWFHeader
 from .talby2005 import month_labels
-from .talby2005_adaptive import PBAS, WBAS
 
 CANDIDATE_SETS = {"fm": ("flex", "maui"), "all4": ("flex", "maui", "easy", "conservative")}
 #: Variants of the attribution runs (config ``attribution.variants``), added to the cancelled rule
@@ -240,8 +238,6 @@ def scheduler_factory(name: str, options: Mapping[str, Mapping[str, Any]]):
     """A zero-argument constructor of a fresh scheduler with its configured options
     (``options[name]``, e.g. Flex's slack or EASY's backfill mode)."""
     kw = dict(options.get(name, {}))
-    if name == "flex":
-        return lambda: Flex(**kw)
     return lambda: make_scheduler(name, **kw)
 
 
@@ -261,13 +257,10 @@ def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
             raise ConfigError(f"talby2005: attr/{name} needs its reading (scheduler, options)")
         sname, opts = reading
         sched = scheduler_factory(sname, {sname: opts})()
-    else:
-        cands = [(c, scheduler_factory(c, options)) for c in
-                 (p["candidates"] if kind == "pbas" else ["flex", "maui"])]
-        if kind == "pbas":
-            sched = PBAS(cands, p["time_frame"], p["metric"], jobs)
-        else:
-            sched = WBAS(cands, p["time_frame"], p["maf"], jobs)
+    else:  # PBAS / WBAS (sim/schedulers/switching.py), candidates with their configured options
+        kw = {k: v for k, v in p.items() if k != "candidates"}
+        sched = make_scheduler(kind, candidates=p.get("candidates", ["flex", "maui"]),
+                               candidate_options=options, **kw)
     res = simulate(jobs, machine_size, sched, record_timeline=False)
     out = res.jobs.copy()
     out["month"] = month_labels(out["submit"].to_numpy(), unix_start_time, tz).astype(str)

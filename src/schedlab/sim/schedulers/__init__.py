@@ -21,6 +21,9 @@ SCHEDULERS: dict[str, str] = {
     "flex": "schedlab.sim.schedulers.flex:Flex",  # Talby & Feitelson 1999/2005 slack-based
     "metric_aware": "schedlab.sim.schedulers.metric_aware:MetricAware",  # Tang et al. 2013 §3.3
     "sa": "schedlab.sim.schedulers.sa:SA",  # Cirne 2001: conservative + SAcb request choice
+    # Talby & Feitelson 2005 adaptive backfilling: performance-based (§3) / workload-based (§4.2)
+    "pbas": "schedlab.sim.schedulers.switching:PBAS",
+    "wbas": "schedlab.sim.schedulers.switching:WBAS",
 }
 # Perković & Keleher 2000 Table 4 queue orders on conservative backfilling, with guarantees and -NG.
 _PK_ORDERS = {"d": "D", "p": "P", "r": "R", "1l": "1_L", "pl": "P_L", "rl": "R_L"}
