@@ -159,11 +159,16 @@ def test_kernel_profile_matches_list_profile(script, now):
             assert k.add(prof, meta, s, s + dur, -procs, size) == 0
             held.append((s, dur, procs))
         assert _kernel_segments(prof, meta) == p.segments()
+        # the cached prefix maxima are a valid prefix after every change
+        assert prof[k.PM, : meta[k.PMV]].tolist() == p.prefix_max()[: meta[k.PMV]]
         for s, d, q in held:  # the compression step's query, every reservation
             assert k.earliest_move(prof, meta, q, d, s, s) == p.earliest_move(q, d, s)
     p.advance(now)
     k.advance(prof, meta, now)
     assert _kernel_segments(prof, meta) == p.segments()
+    n = int(meta[k.N])
+    k.prefix_max(prof, meta, n)
+    assert prof[k.PM, :n].tolist() == p.prefix_max()
 
 
 def test_kernel_refuses_over_allocation_and_leaves_profile_intact():

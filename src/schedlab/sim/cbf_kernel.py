@@ -9,15 +9,17 @@ on CTC-SP2, would cost about as much as the pass itself).
 
 State (owned by :class:`~schedlab.sim.schedulers.conservative.Conservative`):
 
-* ``prof``: shape ``(2, capacity)``; ``prof[0, :n]`` the breakpoint times ``t`` and ``prof[1, :n]``
+* ``prof``: shape ``(3, capacity)``; ``prof[0, :n]`` the breakpoint times ``t`` and ``prof[1, :n]``
   the free processors ``free`` of the profile (same invariants as :class:`Profile`: increasing
-  times, adjacent steps distinct, the last step extends to infinity);
+  times, adjacent steps distinct, the last step extends to infinity); ``prof[2]`` the prefix maxima
+  of ``free``, valid for the first ``meta[PMV]`` steps (as :meth:`Profile.prefix_max`: a change at
+  step ``i`` keeps the first ``i``, queries extend them only as far as they need);
 * ``queue``: shape ``(5, capacity)``; the waiting jobs in arrival order, rows ``PROCS``, ``EST``
   (estimate), ``RES`` (reserved start), ``SEQ`` (stamp of the last reservation: ties between jobs
   due at the same time start in the order their reservations were made, as the heap of the list
   implementation does) and ``JID``;
 * ``meta``: ``N`` (profile steps), ``M`` (queued jobs), ``STAMP`` (last stamp), ``NEXT`` (earliest
-  reservation in the queue, -1 if empty).
+  reservation in the queue, -1 if empty), ``PMV`` (valid prefix maxima).
 
 Capacity: the profile has at most ``1 + running + 2 * queued`` steps (+4 during a move); the caller
 grows the arrays before an arrival (:func:`capacity_needed`). Every kernel first drops the
@@ -31,15 +33,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-T, FREE = 0, 1  # rows of prof
+T, FREE, PM = 0, 1, 2  # rows of prof
 PROCS, EST, RES, SEQ, JID = 0, 1, 2, 3, 4  # rows of queue
-N, M, STAMP, NEXT = 0, 1, 2, 3  # fields of meta
-META_SIZE = 4
+N, M, STAMP, NEXT, PMV = 0, 1, 2, 3, 4  # fields of meta
+META_SIZE = 5
 
 
 def new_state(machine_size: int, origin: int, capacity: int = 64):
     """Empty state: all ``machine_size`` processors free from ``origin`` on."""
-    prof = np.zeros((2, capacity), dtype=np.int64)
+    prof = np.zeros((3, capacity), dtype=np.int64)
     prof[T, 0], prof[FREE, 0] = origin, machine_size
     queue = np.zeros((5, capacity), dtype=np.int64)
     meta = np.zeros(META_SIZE, dtype=np.int64)
@@ -99,6 +101,7 @@ def advance(prof, meta, now):
             t[k] = t[k + i]
             free[k] = free[k + i]
         meta[N] = n - i
+        meta[PMV] = 0
     t[0] = now
 
 
@@ -141,6 +144,8 @@ def add(prof, meta, start, end, delta, machine_size):
                 return 1
             k += 1
     i = _bisect_left(t, n, start, 0)
+    if i < meta[PMV]:
+        meta[PMV] = i
     if i == n or t[i] != start:
         n = _insert(prof, n, i, start)
     j = _bisect_left(t, n, end, i)
@@ -191,27 +196,48 @@ def earliest_start(prof, meta, procs, duration, after):
 
 
 @njit(cache=True, nogil=True)
+def prefix_max(prof, meta, steps):
+    """:meth:`Profile.prefix_max`: make the prefix maxima valid for at least ``steps`` steps."""
+    free, pm = prof[FREE], prof[PM]
+    v = meta[PMV]
+    if v < steps:
+        m = pm[v - 1] if v else free[0]
+        for k in range(v, steps):
+            if free[k] > m:
+                m = free[k]
+            pm[k] = m
+        meta[PMV] = steps
+
+
+@njit(cache=True, nogil=True)
 def earliest_move(prof, meta, procs, duration, current, stop):
     """:meth:`Profile.earliest_move` with ``stop`` = ``min(current, latest + 1)``: the first
     step start ``< stop`` where the job fits once its own slot from ``current`` on is given back
     (``current`` if none)."""
-    t, free = prof[T], prof[FREE]
-    kc = _bisect_left(t, meta[N], current, 0)  # steps from kc on lie in the job's own slot
-    i = 0
+    t, free, pm = prof[T], prof[FREE], prof[PM]
+    n = meta[N]
+    # steps from kc on start at or after ``current``: there the job's own reservation is given
+    # back, so any count passes; only steps before kc can break a window
+    kc = _bisect_left(t, n, current, 0)
+    v = meta[PMV]
+    if v < kc and (v == 0 or pm[v - 1] < procs):
+        prefix_max(prof, meta, kc)
+    i = _bisect_left(pm, meta[PMV], procs, 0)  # steps before i have fewer than procs free
     while i < kc:
-        if free[i] < procs:
-            i += 1
-            continue
         start = t[i]
         if start >= stop:
             return current
-        end = start + duration
-        j = i + 1
-        while j < kc and t[j] < end and free[j] >= procs:
-            j += 1
-        if j == kc or t[j] >= end:
+        hi = _bisect_left(t, n, start + duration, i + 1)  # steps i+1..hi-1 lie in the window
+        if hi > kc:
+            hi = kc
+        j = hi - 1  # the last step too small: every start up to it fails
+        while j > i and free[j] >= procs:
+            j -= 1
+        if j == i:
             return start
-        i = j + 1  # step j is too small: every start up to it fails
+        i = j + 1
+        while i < kc and free[i] < procs:
+            i += 1
     return current
 
 
@@ -233,6 +259,11 @@ def compress(prof, queue, meta, now):
         if free[_bisect_left(t, meta[N], s, 0) - 1] < procs:  # only a window wholly before s
             latest = s - d
             if latest < now or (procs >= fail_procs and d >= fail_d and s <= fail_s):
+                continue
+            j = _bisect_right(t, meta[N], latest, 0) - 1
+            if j >= meta[PMV]:
+                prefix_max(prof, meta, j + 1)
+            if prof[PM, j] < procs:
                 continue
             bounded = True
             stop = min(s, latest + 1)
