@@ -65,26 +65,14 @@ def grown(a: np.ndarray, needed: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _bisect_left(a, n, x, lo):
-    hi = n
+def _bisect(a, lo, hi, x, right):
+    """``bisect.bisect_left`` (``bisect_right`` if ``right``) of ``x`` in ``a[lo:hi]``."""
     while lo < hi:
         mid = (lo + hi) >> 1
-        if a[mid] < x:
+        if a[mid] < x or (right and a[mid] == x):
             lo = mid + 1
         else:
             hi = mid
-    return lo
-
-
-@njit(cache=True, nogil=True)
-def _bisect_right(a, n, x, lo):
-    hi = n
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if x < a[mid]:
-            hi = mid
-        else:
-            lo = mid + 1
     return lo
 
 
@@ -95,7 +83,7 @@ def advance(prof, meta, now):
     n = meta[N]
     if now <= t[0]:
         return
-    i = _bisect_right(t, n, now, 0) - 1
+    i = _bisect(t, 0, n, now, True) - 1
     if i > 0:
         for k in range(n - i):
             t[k] = t[k + i]
@@ -137,18 +125,18 @@ def add(prof, meta, start, end, delta, machine_size):
     if end <= start or delta == 0:
         return 0
     if machine_size >= 0:
-        k = _bisect_right(t, n, start, 0) - 1
+        k = _bisect(t, 0, n, start, True) - 1
         while k < n and t[k] < end:
             v = free[k] + delta
             if v < 0 or v > machine_size:
                 return 1
             k += 1
-    i = _bisect_left(t, n, start, 0)
+    i = _bisect(t, 0, n, start, False)
     if i < meta[PMV]:
         meta[PMV] = i
     if i == n or t[i] != start:
         n = _insert(prof, n, i, start)
-    j = _bisect_left(t, n, end, i)
+    j = _bisect(t, i, n, end, False)
     if j == n or t[j] != end:
         n = _insert(prof, n, j, end)
     for k in range(i, j):
@@ -180,7 +168,7 @@ def earliest_start(prof, meta, procs, duration, after):
         i = 0
         start = t[0]
     else:
-        i = _bisect_right(t, n, after, 0) - 1
+        i = _bisect(t, 0, n, after, True) - 1
         start = after
     while True:
         while free[i] < procs:
@@ -218,16 +206,16 @@ def earliest_move(prof, meta, procs, duration, current, stop):
     n = meta[N]
     # steps from kc on start at or after ``current``: there the job's own reservation is given
     # back, so any count passes; only steps before kc can break a window
-    kc = _bisect_left(t, n, current, 0)
+    kc = _bisect(t, 0, n, current, False)
     v = meta[PMV]
     if v < kc and (v == 0 or pm[v - 1] < procs):
         prefix_max(prof, meta, kc)
-    i = _bisect_left(pm, meta[PMV], procs, 0)  # steps before i have fewer than procs free
+    i = _bisect(pm, 0, meta[PMV], procs, False)  # steps before i have fewer than procs free
     while i < kc:
         start = t[i]
         if start >= stop:
             return current
-        hi = _bisect_left(t, n, start + duration, i + 1)  # steps i+1..hi-1 lie in the window
+        hi = _bisect(t, i + 1, n, start + duration, False)  # steps i+1..hi-1 lie in the window
         if hi > kc:
             hi = kc
         j = hi - 1  # the last step too small: every start up to it fails
@@ -256,11 +244,11 @@ def compress(prof, queue, meta, now):
         procs, d = queue[PROCS, k], queue[EST, k]
         stop = s
         bounded = False
-        if free[_bisect_left(t, meta[N], s, 0) - 1] < procs:  # only a window wholly before s
+        if free[_bisect(t, 0, meta[N], s, False) - 1] < procs:  # only a window wholly before s
             latest = s - d
             if latest < now or (procs >= fail_procs and d >= fail_d and s <= fail_s):
                 continue
-            j = _bisect_right(t, meta[N], latest, 0) - 1
+            j = _bisect(t, 0, meta[N], latest, True) - 1
             if j >= meta[PMV]:
                 prefix_max(prof, meta, j + 1)
             if prof[PM, j] < procs:
