@@ -229,3 +229,13 @@ def test_compiled_conservative_equals_list_implementation(tie_rule, spec):
     b = simulate(jobs, 8, ref, tie_rule=tie_rule).jobs
     pd.testing.assert_frame_equal(a, b)
     assert fast.first_reservations == ref.first_reservations
+
+
+def test_conservative_refuses_fractional_times():
+    from schedlab.sim import SimJob, simulate
+    from schedlab.sim.schedulers.conservative import Conservative, ListConservative
+
+    jobs = [SimJob(0, 0, 5, 10, 2), SimJob(1, 1, 5, 7.5, 2)]
+    with pytest.raises(SimulationError, match=r"job 1: times must be whole seconds"):
+        simulate(jobs, 4, Conservative())
+    assert simulate(jobs, 4, ListConservative()).jobs.start.tolist() == [0, 1]

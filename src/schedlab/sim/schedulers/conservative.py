@@ -132,13 +132,20 @@ class Conservative(Scheduler):
             raise SimulationError(
                 f"{job.procs} processors requested on a {ctx.machine_size}-processor machine"
             )
+        now, est = ctx.now, job.estimate
+        if now != int(now) or est != int(est):  # the kernels' arrays hold int64 seconds
+            raise SimulationError(
+                f"conservative: job {job.job_id}: times must be whole seconds "
+                f"(now {now}, estimate {est}); use ListConservative for fractional times"
+            )
         k = self.kernel
         need = k.capacity_needed(len(self.queue) + 1, len(ctx.running))
         if need > prof.shape[1] or len(self.queue) + 1 > queue.shape[1]:
             prof, queue = k.grown(prof, need), k.grown(queue, need)
             self.state = (prof, queue, meta)
             self.out = np.zeros(queue.shape[1], dtype=np.int64)
-        s = k.arrive(prof, queue, meta, ctx.now, self.dirty, job.procs, job.estimate, job.job_id)
+        s = k.arrive(prof, queue, meta, int(now), self.dirty, int(job.procs), int(est),
+                     int(job.job_id))
         self.dirty = False
         self.queue[job.job_id] = job
         if self.first_reservations is not None:
