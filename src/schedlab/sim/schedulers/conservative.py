@@ -204,8 +204,12 @@ class Conservative(Scheduler):
 def _kernel():
     """The compiled kernels, imported on first use (numba's import and cache load cost ~0.3 s;
     :func:`compress` users and the CLI do not pay it)."""
-    from .. import cbf_kernel
-
+    try:
+        from .. import cbf_kernel
+    except ModuleNotFoundError as e:  # an environment made before numba joined the lock
+        raise ModuleNotFoundError(
+            f"conservative backfilling needs {e.name} (requirements.lock): run `make setup`"
+        ) from e
     return cbf_kernel
 
 
