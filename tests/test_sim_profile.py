@@ -128,3 +128,114 @@ def test_shift_equals_release_and_reserve(script, procs, dur, after, now):
     assert p.move_earlier(procs, dur, s, None) == moved
     assert p.segments() == ref.segments()
     assert p.prefix_max() == list(accumulate(p.free, max))
+
+
+# --- the compiled kernels (schedlab.sim.cbf_kernel) against the list Profile -------------------
+def _kernel_segments(prof, meta) -> list[tuple[int, float, int]]:
+    from schedlab.sim.cbf_kernel import ProfileView
+
+    return ProfileView(prof, meta).segments()
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops, st.integers(0, 30))
+def test_kernel_profile_matches_list_profile(script, now):
+    from schedlab.sim import cbf_kernel as k
+
+    size = 8
+    p = Profile(size, 0)
+    prof, _, meta = k.new_state(size, 0, capacity=4)
+    held = []
+    for procs, dur, after, undo in script:
+        prof = k.grown(prof, int(meta[k.N]) + 4)
+        if undo and held:
+            s, d, q = held.pop(0)
+            p.release(s, d, q)
+            assert k.add(prof, meta, s, s + d, q, size) == 0
+        else:
+            s = p.earliest_start(procs, dur, after)
+            assert k.earliest_start(prof, meta, procs, dur, after) == s
+            p.reserve(s, dur, procs)
+            assert k.add(prof, meta, s, s + dur, -procs, size) == 0
+            held.append((s, dur, procs))
+        assert _kernel_segments(prof, meta) == p.segments()
+        # the cached prefix maxima are a valid prefix after every change
+        assert prof[k.PM, : meta[k.PMV]].tolist() == p.prefix_max()[: meta[k.PMV]]
+        for s, d, q in held:  # the compression step's query, every reservation
+            assert k.earliest_move(prof, meta, q, d, s, s) == p.earliest_move(q, d, s)
+    p.advance(now)
+    k.advance(prof, meta, now)
+    assert _kernel_segments(prof, meta) == p.segments()
+    n = int(meta[k.N])
+    k.prefix_max(prof, meta, n)
+    assert prof[k.PM, :n].tolist() == p.prefix_max()
+
+
+def test_kernel_refuses_over_allocation_and_leaves_profile_intact():
+    from schedlab.sim import cbf_kernel as k
+
+    prof, _, meta = k.new_state(6, 1)
+    for start, end, free in CIRNE_FIG3[:-1]:
+        assert k.add(prof, meta, start, int(end), free - 6, 6) == 0
+    assert _kernel_segments(prof, meta) == CIRNE_FIG3
+    assert k.add(prof, meta, 3, 6, -1, 6) == 1  # [3,4) has 0 free
+    assert k.add(prof, meta, 13, 18, 1, 6) == 1  # more than the machine
+    assert k.release(prof, meta, 1, 9, 13, 3, 6) == 1
+    assert _kernel_segments(prof, meta) == CIRNE_FIG3
+    assert k.release(prof, meta, 1, 9, 13, 2, 6) == 0  # 4 + 2 free: allowed
+    assert _kernel_segments(prof, meta)[-2:] == [(8, 9, 0), (9, float("inf"), 6)]
+
+
+def test_conservative_release_over_machine_is_an_error():
+    from schedlab.sim.schedulers.conservative import Conservative
+
+    class _Ctx:  # the parts of MachineView that the hooks read
+        allocation, machine_size, now, running = "any", 4, 0, {}
+
+    class _Run:
+        procs, expected_end = 1, 10
+
+    sched = Conservative()
+    with pytest.raises(SimulationError, match="over-allocation"):
+        sched.on_completion(_Ctx(), _Run(), False)  # nothing was reserved: 5 of 4 free
+
+
+# the compiled conservative backfilling against the list implementation, with withdrawn jobs
+# (waiting and running), under every event order; SA (a subclass planning on the view) too
+cons_workloads = st.lists(
+    st.tuples(st.integers(0, 20), st.integers(1, 60), st.integers(0, 200), st.integers(1, 8),
+              st.one_of(st.none(), st.integers(0, 150))),
+    min_size=1, max_size=40,
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("tie_rule", ["completions_first", "arrivals_first", "per_event"])
+@settings(max_examples=40, deadline=None)
+@given(spec=cons_workloads)
+def test_compiled_conservative_equals_list_implementation(tie_rule, spec):
+    import pandas as pd
+
+    from schedlab.sim import SimJob, simulate
+    from schedlab.sim.schedulers.conservative import Conservative, ListConservative
+
+    jobs, t = [], 0
+    for i, (gap, run, over, procs, cancel) in enumerate(spec):
+        t += gap
+        jobs.append(SimJob(i, t, run, run + over, procs,
+                           cancel_time=None if cancel is None else t + cancel))  # fmt: skip
+    fast = Conservative(record_reservations=True)
+    ref = ListConservative(record_reservations=True)
+    a = simulate(jobs, 8, fast, tie_rule=tie_rule).jobs
+    b = simulate(jobs, 8, ref, tie_rule=tie_rule).jobs
+    pd.testing.assert_frame_equal(a, b)
+    assert fast.first_reservations == ref.first_reservations
+
+
+def test_conservative_refuses_fractional_times():
+    from schedlab.sim import SimJob, simulate
+    from schedlab.sim.schedulers.conservative import Conservative, ListConservative
+
+    jobs = [SimJob(0, 0, 5, 10, 2), SimJob(1, 1, 5, 7.5, 2)]
+    with pytest.raises(SimulationError, match=r"job 1: times must be whole seconds"):
+        simulate(jobs, 4, Conservative())
+    assert simulate(jobs, 4, ListConservative()).jobs.start.tolist() == [0, 1]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from schedlab.sim import TIE_RULES, SimJob, simulate
 from schedlab.sim.schedulers import SCHEDULERS, make_scheduler
-from schedlab.sim.schedulers.conservative import Conservative
+from schedlab.sim.schedulers.conservative import Conservative, ListConservative
 from schedlab.sim.schedulers.easy import EASY
 from schedlab.sim.schedulers.maui import Maui
 
@@ -234,7 +234,7 @@ def test_conservative_never_later_than_first_reservation(tie_rule, spec):
         assert res.start[jid] <= first
 
 
-class NaiveConservative(Conservative):
+class NaiveConservative(ListConservative):
     """Reference: compression re-places every waiting job with release + earliest_start."""
 
     def _compress(self, p, now):

@@ -16,7 +16,9 @@ pruning in :meth:`~schedlab.sim.schedulers.conservative.Conservative._compress`)
 not the profile's length. The searches use C-level ``bisect``/``min`` over these short lists and
 cached prefix maxima (:meth:`Profile.prefix_max`, kept valid up to the first changed step and
 extended only as far as a query needs); a move changes only the non-overlapping parts of the old
-and new slot (:meth:`Profile.shift`).
+and new slot (:meth:`Profile.shift`). Conservative backfilling itself runs the same methods compiled
+over arrays (:mod:`schedlab.sim.cbf_kernel`, tested equal to these); this list profile serves
+every other planner.
 """
 
 from __future__ import annotations

@@ -27,9 +27,18 @@ non-overlapping parts of its two slots (:meth:`~schedlab.sim.profile.Profile.shi
 skipped entirely when nothing was released. Compression happens before any new arrival is placed,
 so the older jobs see a released slot first. Schedules are checked identical to the unpruned
 re-placement (tests/test_sim_schedulers.py, random workloads and 4,000 CTC-SP2 jobs) and, whole
-logs, to the schedules before each speed-up (``benchmarks/golden_schedules.py``). Speed (issue 17,
-``make bench``): CTC-SP2 9.2 s -> 5.7 s CPU, 19x pyss (target 50x: not reached; where the time
-goes is in docs/engine.md).
+logs, to the schedules before each speed-up (``benchmarks/golden_schedules.py``).
+
+Two implementations of the same algorithm: :class:`Conservative` (registry name
+``conservative``) runs it compiled (:mod:`schedlab.sim.cbf_kernel`, numba from wheels), with the
+profile and the queue in int64 arrays that one kernel call per arrival, release or scheduling pass
+updates in place; :class:`ListConservative` is the pure-Python statement on the list
+:class:`~schedlab.sim.profile.Profile` and :func:`compress` (which Flex and Cirne's ``CBMachine``
+share), kept as the reference the compiled one is tested against job for job (random workloads
+with withdrawn jobs under every event order in tests/test_sim_profile.py; whole logs with
+``benchmarks/golden_schedules.py``). Speed (issue 17, ``make bench``, CPU s, per_event): CTC-SP2
+5.4 -> 1.4 (78x pyss; target 50x), KTH-SP2 0.72 -> 0.37 (13x; target 10x), SDSC-SP2 2.2 -> 0.64;
+why compiled and what pure-Python work reached first is in docs/engine.md.
 
 ``allocation="contiguous"`` is not supported by this count-based plan (a start could fail on
 fragmentation): use Tang's contiguous scheduler for BG/P-style machines.
@@ -40,6 +49,9 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Iterable, Iterator
 from heapq import heappop, heappush
+from typing import Any, ClassVar
+
+import numpy as np
 
 from ..errors import SimulationError
 from ..job import SimJob
@@ -49,7 +61,162 @@ from ..state import MachineView, Run
 
 
 class Conservative(Scheduler):
-    """Conservative backfilling with compression in arrival order."""
+    """Conservative backfilling with compression in arrival order, compiled: the profile and the
+    queue live in int64 arrays that the kernels of :mod:`schedlab.sim.cbf_kernel` update in place
+    (one call per arrival, release or scheduling pass). Schedules identical to
+    :class:`ListConservative`."""
+
+    name = "conservative"
+    #: :mod:`schedlab.sim.cbf_kernel`, imported on first use (a class attribute: forks deep-copy
+    #: the instance)
+    kernel: ClassVar[Any] = None
+
+    def __init__(self, record_reservations: bool = False) -> None:
+        #: job id -> first reservation (tests check the guarantee)
+        self.first_reservations: dict[int, int] | None = {} if record_reservations else None
+        self.reset()
+
+    def reset(self) -> None:
+        self.state: tuple | None = None  # (prof, queue, meta) arrays, see cbf_kernel
+        self.queue: dict[int, SimJob] = {}  # arrival order
+        self.dirty = False
+        self.timer_at: int | None = None
+
+    def _state(self, ctx: MachineView) -> tuple:
+        if self.state is None:
+            if ctx.allocation != "any":
+                raise SimulationError("conservative backfilling supports allocation='any' only")
+            if Conservative.kernel is None:
+                Conservative.kernel = _kernel()
+            k = self.kernel
+            running = [r for r in ctx.running.values() if r.expected_end > ctx.now]
+            size = max(64, k.capacity_needed(len(running), 0))
+            prof, queue, meta = k.new_state(ctx.machine_size, ctx.now, size)
+            for r in running:
+                k.add(prof, meta, ctx.now, r.expected_end, -r.procs, -1)
+            self.state = (prof, queue, meta)
+            self.out = np.zeros(queue.shape[1], dtype=np.int64)
+        return self.state
+
+    @property
+    def profile(self):
+        """The availability profile (read-only view, :class:`~schedlab.sim.cbf_kernel.ProfileView`)."""
+        return None if self.state is None else self.kernel.ProfileView(self.state[0], self.state[2])
+
+    @property
+    def res(self) -> dict[int, int]:
+        """Job id -> reserved start of every waiting job."""
+        if self.state is None:
+            return {}
+        _, queue, meta = self.state
+        m = int(meta[self.kernel.M])
+        k = self.kernel
+        return dict(zip(queue[k.JID, :m].tolist(), queue[k.RES, :m].tolist(), strict=True))
+
+    def _profile(self, ctx: MachineView):
+        """The profile advanced to ``ctx.now`` (for subclasses that plan on it, e.g. SA)."""
+        prof, _, meta = self._state(ctx)
+        self.kernel.advance(prof, meta, ctx.now)
+        return self.kernel.ProfileView(prof, meta)
+
+    def _compress(self, p, now: int) -> None:
+        """Compress the queue now (:func:`compress`, compiled)."""
+        prof, queue, meta = self.state
+        self.kernel.compress(prof, queue, meta, now)
+        self.dirty = False
+
+    # --- hooks -------------------------------------------------------------------------------
+    def on_arrival(self, ctx: MachineView, job: SimJob) -> None:
+        prof, queue, meta = self._state(ctx)
+        if job.procs > ctx.machine_size:
+            raise SimulationError(
+                f"{job.procs} processors requested on a {ctx.machine_size}-processor machine"
+            )
+        now, est = ctx.now, job.estimate
+        if now != int(now) or est != int(est):  # the kernels' arrays hold int64 seconds
+            raise SimulationError(
+                f"conservative: job {job.job_id}: times must be whole seconds "
+                f"(now {now}, estimate {est}); use ListConservative for fractional times"
+            )
+        k = self.kernel
+        need = k.capacity_needed(len(self.queue) + 1, len(ctx.running))
+        if need > prof.shape[1] or len(self.queue) + 1 > queue.shape[1]:
+            prof, queue = k.grown(prof, need), k.grown(queue, need)
+            self.state = (prof, queue, meta)
+            self.out = np.zeros(queue.shape[1], dtype=np.int64)
+        s = k.arrive(prof, queue, meta, int(now), self.dirty, int(job.procs), int(est),
+                     int(job.job_id))
+        self.dirty = False
+        self.queue[job.job_id] = job
+        if self.first_reservations is not None:
+            self.first_reservations.setdefault(job.job_id, s)
+
+    def _give_back(self, ctx: MachineView, start: int, end: int, procs: int) -> None:
+        prof, _, meta = self._state(ctx)
+        if self.kernel.release(prof, meta, ctx.now, start, end, procs, ctx.machine_size):
+            raise SimulationError(
+                f"profile over-allocation: {-procs:+d} processors during [{start}, {end}) "
+                f"(machine {ctx.machine_size})"
+            )
+        self.dirty = True
+
+    def on_completion(self, ctx: MachineView, run: Run, killed_at_estimate: bool) -> None:
+        if run.expected_end > ctx.now:
+            self._give_back(ctx, ctx.now, run.expected_end, run.procs)
+
+    def on_killed(self, ctx: MachineView, run: Run) -> None:
+        self.on_completion(ctx, run, False)
+        self.on_arrival(ctx, run.job)
+
+    def on_cancel(self, ctx: MachineView, job: SimJob, run: Run | None) -> None:
+        if run is not None:
+            self.on_completion(ctx, run, False)
+            return
+        _, queue, meta = self._state(ctx)
+        s = int(self.kernel.withdraw(queue, meta, job.job_id))
+        del self.queue[job.job_id]
+        self._give_back(ctx, max(s, ctx.now), s + job.estimate, job.procs)
+
+    def schedule(self, ctx: MachineView) -> list[Start]:
+        now = ctx.now
+        prof, queue, meta = self._state(ctx)
+        k = self.kernel
+        starts: list[Start] = []
+        if self.dirty or (meta[k.M] and meta[k.NEXT] <= now):
+            c = k.due(prof, queue, meta, now, self.dirty, self.out)
+            self.dirty = False
+            if c < 0:  # pragma: no cover - would break the guarantee
+                raise SimulationError(
+                    f"conservative: job {queue[k.JID, -1 - c]} missed its reservation at "
+                    f"{queue[k.RES, -1 - c]}"
+                )
+            if c:
+                pop = self.queue.pop
+                starts = [Start(pop(jid)) for jid in self.out[:c].tolist()]
+        if meta[k.M]:
+            nxt = int(meta[k.NEXT])
+            if nxt != self.timer_at:
+                self.timer_at = nxt
+                ctx.set_timer(nxt, "reservation")
+        return starts
+
+
+def _kernel():
+    """The compiled kernels, imported on first use (numba's import and cache load cost ~0.3 s;
+    :func:`compress` users and the CLI do not pay it)."""
+    try:
+        from .. import cbf_kernel
+    except ModuleNotFoundError as e:  # an environment made before numba joined the lock
+        raise ModuleNotFoundError(
+            f"conservative backfilling needs {e.name} (requirements.lock): run `make setup`"
+        ) from e
+    return cbf_kernel
+
+
+class ListConservative(Scheduler):
+    """Conservative backfilling on the list :class:`Profile` and :func:`compress`: the pure-Python
+    statement of the algorithm that :class:`Conservative` compiles (tests check them identical;
+    the tests' unpruned reference subclasses this one)."""
 
     name = "conservative"
 

@@ -1,0 +1,389 @@
+"""Compiled kernels of conservative backfilling (issue 17: CTC-SP2 conservative at >= 50x pyss).
+
+The same algorithm as :class:`~schedlab.sim.profile.Profile` and
+:func:`~schedlab.sim.schedulers.conservative.compress` (Cirne 2001 §2.2.1; Mu'alem & Feitelson
+2001), compiled with numba (from wheels, ``requirements.lock``) over state that lives in int64
+arrays, so a compression pass, a placement or the collection of due jobs is one call with no
+conversion of Python lists (measured: converting the profile and the queue per pass, 69 k passes
+on CTC-SP2, would cost about as much as the pass itself).
+
+State (owned by :class:`~schedlab.sim.schedulers.conservative.Conservative`):
+
+* ``prof``: shape ``(3, capacity)``; ``prof[0, :n]`` the breakpoint times ``t`` and ``prof[1, :n]``
+  the free processors ``free`` of the profile (same invariants as :class:`Profile`: increasing
+  times, adjacent steps distinct, the last step extends to infinity); ``prof[2]`` the prefix maxima
+  of ``free``, valid for the first ``meta[PMV]`` steps (as :meth:`Profile.prefix_max`: a change at
+  step ``i`` keeps the first ``i``, queries extend them only as far as they need);
+* ``queue``: shape ``(5, capacity)``; the waiting jobs in arrival order, rows ``PROCS``, ``EST``
+  (estimate), ``RES`` (reserved start), ``SEQ`` (stamp of the last reservation: ties between jobs
+  due at the same time start in the order their reservations were made, as the heap of the list
+  implementation does) and ``JID``;
+* ``meta``: ``N`` (profile steps), ``M`` (queued jobs), ``STAMP`` (last stamp), ``NEXT`` (earliest
+  reservation in the queue, -1 if empty), ``PMV`` (valid prefix maxima).
+
+Capacity: the profile has at most ``1 + running + 2 * queued`` steps (+4 during a move); the caller
+grows the arrays before an arrival (:func:`capacity_needed`). Every kernel first drops the
+profile's history before ``now`` (:meth:`Profile.advance`). Results are checked identical to the
+list implementation job for job (tests/test_sim_schedulers.py; whole logs by
+``benchmarks/golden_schedules.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+T, FREE, PM = 0, 1, 2  # rows of prof
+PROCS, EST, RES, SEQ, JID = 0, 1, 2, 3, 4  # rows of queue
+N, M, STAMP, NEXT, PMV = 0, 1, 2, 3, 4  # fields of meta
+META_SIZE = 5
+
+
+def new_state(machine_size: int, origin: int, capacity: int = 64):
+    """Empty state: all ``machine_size`` processors free from ``origin`` on."""
+    prof = np.zeros((3, capacity), dtype=np.int64)
+    prof[T, 0], prof[FREE, 0] = origin, machine_size
+    queue = np.zeros((5, capacity), dtype=np.int64)
+    meta = np.zeros(META_SIZE, dtype=np.int64)
+    meta[N], meta[NEXT] = 1, -1
+    return prof, queue, meta
+
+
+def capacity_needed(queued: int, running: int) -> int:
+    """Profile steps that ``queued`` reservations and ``running`` jobs can need (with slack for
+    the two transient breakpoints of a move and of an update)."""
+    return 2 * (queued + running) + 8
+
+
+def grown(a: np.ndarray, needed: int) -> np.ndarray:
+    """``a`` with at least ``needed`` columns (doubling), contents kept."""
+    if a.shape[1] >= needed:
+        return a
+    b = np.zeros((a.shape[0], max(needed, 2 * a.shape[1])), dtype=np.int64)
+    b[:, : a.shape[1]] = a
+    return b
+
+
+@njit(cache=True, nogil=True)
+def _bisect(a, lo, hi, x, right):
+    """``bisect.bisect_left`` (``bisect_right`` if ``right``) of ``x`` in ``a[lo:hi]``."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if a[mid] < x or (right and a[mid] == x):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, nogil=True)
+def advance(prof, meta, now):
+    """:meth:`Profile.advance`: drop the steps before ``now``."""
+    t, free = prof[T], prof[FREE]
+    n = meta[N]
+    if now <= t[0]:
+        return
+    i = _bisect(t, 0, n, now, True) - 1
+    if i > 0:
+        for k in range(n - i):
+            t[k] = t[k + i]
+            free[k] = free[k + i]
+        meta[N] = n - i
+        meta[PMV] = 0
+    t[0] = now
+
+
+@njit(cache=True, nogil=True)
+def _insert(prof, n, i, time):
+    """New breakpoint ``time`` at index ``i`` continuing the step before it; returns ``n + 1``."""
+    t, free = prof[T], prof[FREE]
+    for k in range(n, i, -1):
+        t[k] = t[k - 1]
+        free[k] = free[k - 1]
+    t[i] = time
+    free[i] = free[i - 1]
+    return n + 1
+
+
+@njit(cache=True, nogil=True)
+def _delete(prof, n, i):
+    t, free = prof[T], prof[FREE]
+    for k in range(i, n - 1):
+        t[k] = t[k + 1]
+        free[k] = free[k + 1]
+    return n - 1
+
+
+@njit(cache=True, nogil=True)
+def add(prof, meta, start, end, delta, machine_size):
+    """:meth:`Profile._add`: ``delta`` more free processors during ``[start, end)``. With
+    ``machine_size >= 0`` refuse (return 1, profile untouched) to go below 0 or above it."""
+    t, free = prof[T], prof[FREE]
+    n = meta[N]
+    if start <= t[0]:
+        start = t[0]
+    if end <= start or delta == 0:
+        return 0
+    if machine_size >= 0:
+        k = _bisect(t, 0, n, start, True) - 1
+        while k < n and t[k] < end:
+            v = free[k] + delta
+            if v < 0 or v > machine_size:
+                return 1
+            k += 1
+    i = _bisect(t, 0, n, start, False)
+    if i < meta[PMV]:
+        meta[PMV] = i
+    if i == n or t[i] != start:
+        n = _insert(prof, n, i, start)
+    j = _bisect(t, i, n, end, False)
+    if j == n or t[j] != end:
+        n = _insert(prof, n, j, end)
+    for k in range(i, j):
+        free[k] += delta
+    # interior steps stay distinct; only the two boundaries can merge (right one first)
+    if j < n and free[j] == free[j - 1]:
+        n = _delete(prof, n, j)
+    if i > 0 and free[i] == free[i - 1]:
+        n = _delete(prof, n, i)
+    meta[N] = n
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def release(prof, meta, now, start, end, procs, machine_size):
+    """Advance to ``now``, then give back ``procs`` during ``[start, end)`` (checked: 1 if that
+    would exceed the machine, profile untouched)."""
+    advance(prof, meta, now)
+    return add(prof, meta, start, end, procs, machine_size)
+
+
+@njit(cache=True, nogil=True)
+def earliest_start(prof, meta, procs, duration, after):
+    """:meth:`Profile.earliest_start` (first fit at or after ``after``; ``procs`` must fit the
+    machine)."""
+    t, free = prof[T], prof[FREE]
+    n = meta[N]
+    if after <= t[0]:
+        i = 0
+        start = t[0]
+    else:
+        i = _bisect(t, 0, n, after, True) - 1
+        start = after
+    while True:
+        while free[i] < procs:
+            i += 1
+            start = t[i]
+        end = start + duration
+        j = i + 1
+        while j < n and t[j] < end and free[j] >= procs:
+            j += 1
+        if j >= n or t[j] >= end:
+            return start
+        i = j
+
+
+@njit(cache=True, nogil=True)
+def prefix_max(prof, meta, steps):
+    """:meth:`Profile.prefix_max`: make the prefix maxima valid for at least ``steps`` steps."""
+    free, pm = prof[FREE], prof[PM]
+    v = meta[PMV]
+    if v < steps:
+        m = pm[v - 1] if v else free[0]
+        for k in range(v, steps):
+            if free[k] > m:
+                m = free[k]
+            pm[k] = m
+        meta[PMV] = steps
+
+
+@njit(cache=True, nogil=True)
+def earliest_move(prof, meta, procs, duration, current, stop):
+    """:meth:`Profile.earliest_move` with ``stop`` = ``min(current, latest + 1)``: the first
+    step start ``< stop`` where the job fits once its own slot from ``current`` on is given back
+    (``current`` if none)."""
+    t, free, pm = prof[T], prof[FREE], prof[PM]
+    n = meta[N]
+    # steps from kc on start at or after ``current``: there the job's own reservation is given
+    # back, so any count passes; only steps before kc can break a window
+    kc = _bisect(t, 0, n, current, False)
+    v = meta[PMV]
+    if v < kc and (v == 0 or pm[v - 1] < procs):
+        prefix_max(prof, meta, kc)
+    i = _bisect(pm, 0, meta[PMV], procs, False)  # steps before i have fewer than procs free
+    while i < kc:
+        start = t[i]
+        if start >= stop:
+            return current
+        hi = _bisect(t, i + 1, n, start + duration, False)  # steps i+1..hi-1 lie in the window
+        if hi > kc:
+            hi = kc
+        j = hi - 1  # the last step too small: every start up to it fails
+        while j > i and free[j] >= procs:
+            j -= 1
+        if j == i:
+            return start
+        i = j + 1
+        while i < kc and free[i] < procs:
+            i += 1
+    return current
+
+
+@njit(cache=True, nogil=True)
+def compress(prof, queue, meta, now):
+    """:func:`~schedlab.sim.schedulers.conservative.compress` over the whole queue, in arrival
+    order: every job that can start earlier moves to its first-fit slot at once (new stamp).
+    Same exact pruning: the window must lie wholly before the reservation unless the step just
+    before it has ``procs`` free, and dominance between jobs that found no window."""
+    t, free = prof[T], prof[FREE]
+    fail_procs, fail_d, fail_s = 0, 0, -1
+    for k in range(meta[M]):
+        s = queue[RES, k]
+        if s <= now:
+            continue
+        procs, d = queue[PROCS, k], queue[EST, k]
+        stop = s
+        bounded = False
+        if free[_bisect(t, 0, meta[N], s, False) - 1] < procs:  # only a window wholly before s
+            latest = s - d
+            if latest < now or (procs >= fail_procs and d >= fail_d and s <= fail_s):
+                continue
+            j = _bisect(t, 0, meta[N], latest, True) - 1
+            if j >= meta[PMV]:
+                prefix_max(prof, meta, j + 1)
+            if prof[PM, j] < procs:
+                continue
+            bounded = True
+            stop = min(s, latest + 1)
+        s2 = earliest_move(prof, meta, procs, d, s, stop)
+        if s2 != s:
+            end, new_end = s + d, s2 + d
+            if new_end > s:  # overlapping: [s2, s) taken, [new_end, end) given back
+                add(prof, meta, s2, s, -procs, -1)
+                add(prof, meta, new_end, end, procs, -1)
+            else:
+                add(prof, meta, s2, new_end, -procs, -1)
+                add(prof, meta, s, end, procs, -1)
+            queue[RES, k] = s2
+            meta[STAMP] += 1
+            queue[SEQ, k] = meta[STAMP]
+            fail_s = -1
+        elif bounded:
+            fail_procs, fail_d, fail_s = procs, d, s
+    _set_next(queue, meta)
+
+
+@njit(cache=True, nogil=True)
+def _set_next(queue, meta):
+    nxt = -1
+    for k in range(meta[M]):
+        r = queue[RES, k]
+        if nxt < 0 or r < nxt:
+            nxt = r
+    meta[NEXT] = nxt
+
+
+@njit(cache=True, nogil=True)
+def arrive(prof, queue, meta, now, dirty, procs, estimate, jid):
+    """A job arrives: compress first if ``dirty``, then place it first fit and append it to the
+    queue. Returns its reservation."""
+    advance(prof, meta, now)
+    if dirty:
+        compress(prof, queue, meta, now)
+    s = earliest_start(prof, meta, procs, estimate, now)
+    add(prof, meta, s, s + estimate, -procs, -1)  # first fit: always free
+    m = meta[M]
+    meta[STAMP] += 1
+    queue[PROCS, m], queue[EST, m], queue[RES, m] = procs, estimate, s
+    queue[SEQ, m], queue[JID, m] = meta[STAMP], jid
+    meta[M] = m + 1
+    if meta[NEXT] < 0 or s < meta[NEXT]:
+        meta[NEXT] = s
+    return s
+
+
+@njit(cache=True, nogil=True)
+def due(prof, queue, meta, now, dirty, out):
+    """Compress if ``dirty``, then take the jobs whose reservation has come out of the queue:
+    their ids go to ``out`` in (reservation, stamp) order. Returns their number, or ``-1 - k``
+    if the job at queue index ``k`` missed its reservation."""
+    advance(prof, meta, now)
+    if dirty:
+        compress(prof, queue, meta, now)
+    m = meta[M]
+    c = 0
+    w = 0
+    for k in range(m):
+        r = queue[RES, k]
+        if r <= now:
+            if r < now:
+                return -1 - k
+            # insertion by stamp (all due jobs are reserved at now)
+            q = c
+            while q > 0 and queue[SEQ, out[q - 1]] > queue[SEQ, k]:
+                q -= 1
+            for z in range(c, q, -1):
+                out[z] = out[z - 1]
+            out[q] = k
+            c += 1
+    if c:
+        for z in range(c):
+            out[z] = queue[JID, out[z]]
+        for k in range(m):
+            if queue[RES, k] > now:
+                for row in range(5):
+                    queue[row, w] = queue[row, k]
+                w += 1
+        meta[M] = w
+        _set_next(queue, meta)
+    return c
+
+
+@njit(cache=True, nogil=True)
+def withdraw(queue, meta, jid):
+    """Remove job ``jid`` from the queue; returns its reservation (-1 if not queued)."""
+    m = meta[M]
+    for k in range(m):
+        if queue[JID, k] == jid:
+            s = queue[RES, k]
+            for z in range(k, m - 1):
+                for row in range(5):
+                    queue[row, z] = queue[row, z + 1]
+            meta[M] = m - 1
+            _set_next(queue, meta)
+            return s
+    return -1
+
+
+class ProfileView:
+    """Read access to the profile arrays with :class:`~schedlab.sim.profile.Profile`'s query API
+    (``t`` and ``free`` are copies as lists; SA's request choice and the tests read them)."""
+
+    __slots__ = ("meta", "prof")
+
+    def __init__(self, prof: np.ndarray, meta: np.ndarray) -> None:
+        self.prof, self.meta = prof, meta
+
+    @property
+    def t(self) -> list[int]:
+        return self.prof[T, : self.meta[N]].tolist()
+
+    @property
+    def free(self) -> list[int]:
+        return self.prof[FREE, : self.meta[N]].tolist()
+
+    @property
+    def origin(self) -> int:
+        return int(self.prof[T, 0])
+
+    def segments(self) -> list[tuple[int, float, int]]:
+        """The availability list, as :meth:`Profile.segments`."""
+        t = self.t
+        ends: list[float] = [*t[1:], float("inf")]
+        return list(zip(t, ends, self.free, strict=True))
+
+    def __len__(self) -> int:
+        return int(self.meta[N])
+
+    def __repr__(self) -> str:
+        return f"ProfileView({self.segments()!r})"
