@@ -83,7 +83,7 @@ import pandas as pd
 from ..normalize import normalize
 from ..scorecard import claim_check, claim_row, scorecard_frame, tolerance_for, value_row
 from ..sim.options import BSLD_BOUND
-from ..sim.schedulers.pk_backfill import PKConfig, simulate_pk
+from ..sim.schedulers.perkovic import PKConfig, simulate_pk
 from ..sim.schedulers.queue_orders import ORDERS, QueueOrder, anti_starvation_weight, label, slug
 from ..sim.schedulers.speculative import Speculation
 from ..swf import SWFHeader

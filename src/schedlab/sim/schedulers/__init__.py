@@ -21,12 +21,14 @@ SCHEDULERS: dict[str, str] = {
     "flex": "schedlab.sim.schedulers.flex:Flex",  # Talby & Feitelson 1999/2005 slack-based
     "metric_aware": "schedlab.sim.schedulers.metric_aware:MetricAware",  # Tang et al. 2013 §3.3
     "sa": "schedlab.sim.schedulers.sa:SA",  # Cirne 2001: conservative + SAcb request choice
+    # Perković & Keleher 2000: every option (order, guarantees, speculation, adaptation, widening)
+    "perkovic": "schedlab.sim.schedulers.perkovic:perkovic",
 }
 # Perković & Keleher 2000 Table 4 queue orders on conservative backfilling, with guarantees and -NG.
 _PK_ORDERS = {"d": "D", "p": "P", "r": "R", "1l": "1_L", "pl": "P_L", "rl": "R_L"}
 for _cli, _order in _PK_ORDERS.items():
-    SCHEDULERS[f"pk-{_cli}"] = f"schedlab.sim.schedulers.pk_engine:pk_{_order}"
-    SCHEDULERS[f"pk-{_cli}-ng"] = f"schedlab.sim.schedulers.pk_engine:pk_{_order}_NG"
+    SCHEDULERS[f"pk-{_cli}"] = f"schedlab.sim.schedulers.perkovic:pk_{_order}"
+    SCHEDULERS[f"pk-{_cli}-ng"] = f"schedlab.sim.schedulers.perkovic:pk_{_order}_NG"
 
 
 def make_scheduler(name: str, **params: Any) -> Scheduler:
