@@ -159,8 +159,14 @@ class Perkovic(Scheduler):
                                   if self.n_jobs else [])
         self.index: dict[int, int] = {}  # job id -> arrival rank k (the per-job lists below)
         self.jobs: list[SimJob] = []
+        self.submit: list[int] = []
         self.p: list[int] = []  # current alternative
         self.est: list[int] = []
+        # the sort keys as arrays (capacity grows by doubling; valid for the first len(jobs))
+        cap = max(self.n_jobs or 0, 16)
+        self.submit_a = np.zeros(cap)
+        self.est_a = np.zeros(cap)
+        self.prio_a = np.zeros(cap)
         self.spec_base: list[float] = []
         self.queue: dict[int, None] = {}
         self.suspended: set[int] = set()
@@ -182,6 +188,7 @@ class Perkovic(Scheduler):
         k = len(self.jobs)
         self.index[job.job_id] = k
         self.jobs.append(job)
+        self.submit.append(job.submit)
         if k >= len(self.prio):
             self.prio += draw_priorities(self.rng, 1).tolist()
         p, est = job.procs, job.estimate
@@ -192,6 +199,11 @@ class Perkovic(Scheduler):
                 p, est = w, job.scaled(w).estimate
         self.p.append(p)
         self.est.append(est)
+        if k == len(self.est_a):
+            for name in ("submit_a", "est_a", "prio_a"):
+                a = getattr(self, name)
+                setattr(self, name, np.concatenate([a, np.zeros(len(a))]))
+        self.submit_a[k], self.est_a[k], self.prio_a[k] = job.submit, est, self.prio[k]
         spec = self.cfg.speculation
         self.spec_base.append(specmod.initial_speculation(est, spec.percentage) if spec else 0.0)
         self.guaranteed.append(math.nan)
@@ -267,13 +279,19 @@ class Perkovic(Scheduler):
         if len(ks) <= 1:
             return list(ks)
         o = self.cfg.order
+        if o.order == "D":  # delay descending = submission ascending, ties by queue position:
+            return sorted(ks, key=self.submit.__getitem__)  # sort_queue's order, stable sort
         n = len(ks)
         rnd = self.rng.random(n) if o.redraw_each_pass else np.zeros(n)
-        est = np.fromiter((self.est[k] for k in ks), dtype=np.float64, count=n)
-        sub = np.fromiter((self.jobs[k].submit for k in ks), dtype=np.float64, count=n)
-        prio = np.fromiter((self.prio[k] for k in ks), dtype=np.float64, count=n)
-        pos = sort_queue(o.order, sub, est, prio, rnd, now, 0.0 if self.g else o.weight)
-        return [ks[i] for i in pos]
+        idx = np.fromiter(ks, dtype=np.int64, count=n)
+        pos = sort_queue(o.order, self.submit_a[idx], self.est_a[idx], self.prio_a[idx], rnd, now,
+                         0.0 if self.g else o.weight)
+        return [ks[i] for i in pos.tolist()]
+
+    def _set_estimate(self, k: int, p: int, est: int) -> None:
+        """Job k now plans with alternative (p, est)."""
+        self.p[k], self.est[k] = p, est
+        self.est_a[k] = est
 
     def _alternatives(self, k: int, machine: int) -> list[tuple[int, int]]:
         """(procs, estimate) of the alternatives planned for job k."""
@@ -295,7 +313,7 @@ class Perkovic(Scheduler):
                 best = (s, e, p)
         assert best is not None
         if self.cfg.adaptation == "greedy" and best[2] != self.p[k]:
-            self.p[k], self.est[k] = best[2], best[1]
+            self._set_estimate(k, best[2], best[1])
             if self.cfg.speculation:
                 self.spec_base[k] = specmod.initial_speculation(
                     best[1], self.cfg.speculation.percentage)
@@ -436,7 +454,7 @@ class Perkovic(Scheduler):
                     if not self.g:  # -NG: its running slot (with guarantees prof is the profile)
                         self.profile.release(now, alloc, p)
                         self.profile.reserve(now, e, w)
-                    self.p[k], self.est[k] = w, e
+                    self._set_estimate(k, w, e)
                     self.running[k] = (now, e, w, "regular")
                     self.widened[k] = True
                     break
