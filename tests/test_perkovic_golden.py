@@ -59,6 +59,19 @@ def random_workload(n: int = 60, seed: int = 15) -> pd.DataFrame:
     return _table(submit, runtime, estimate, procs)
 
 
+def whole_second_workload(n: int = 120, seed: int = 15) -> pd.DataFrame:
+    """Widths 1, 2, 4, 8 and times in multiples of 8 s: every half, quarter, double and widened
+    alternative is a whole number of seconds, so the former loop's fractional-second adaptation
+    and the engine's whole seconds must agree (the attribution of the adaptive differences)."""
+    rng = np.random.default_rng(seed)
+    submit = np.sort(rng.integers(0, 2000, n))
+    runtime = 8 * rng.integers(1, 50, n)
+    estimate = runtime * rng.integers(1, 8, n)
+    estimate[::7] = 8 * 1500
+    procs = 2 ** rng.integers(0, 4, n)
+    return _table(submit, runtime, estimate, procs)
+
+
 def starvation_workload(n_short: int = 200) -> pd.DataFrame:
     """A machine-wide job behind an endless stream of short narrow jobs (test_perkovic_sched)."""
     jobs = [(0, 10, 10, 1), (1, 100, 100, 4)] + [(5 * k + 2, 10, 10, 1) for k in range(n_short)]
@@ -87,10 +100,11 @@ ADAPTIVE = ["half", "quarter", "greedy", "half_widen", "half_spec", "half_widen_
 
 
 def cases() -> dict[str, tuple[str, list[pk.RunPoint], dict]]:
-    """case name -> (workload name, points, settings overrides). ``*_adaptive`` cases were saved
-    from the engine policy (their alternatives are rounded up to whole seconds; the former loop's
-    fractional-second schedules and the differences are in docs/papers/perkovic2000.md), the
-    others from the former loop."""
+    """case name -> (workload name, points, settings overrides). ``ctc3000_adaptive`` and
+    ``random60_adaptive`` were saved from the engine policy (their alternatives are rounded up to
+    whole seconds; the differences from the former loop's fractional seconds are listed in
+    docs/papers/perkovic2000.md), the others from the former loop — including
+    ``whole_seconds_adaptive``, every adaptive experiment on a workload where rounding is exact."""
     ng = [(o, False) for o in ("P", "R", "1/L", "P/L", "R/L")]
     small_tests = {"test_runs": {"min_estimate_s": 100, "length_s": 5, "max_length_s": 20,
                                  "max_test_runs": 1}}
@@ -102,6 +116,9 @@ def cases() -> dict[str, tuple[str, list[pk.RunPoint], dict]]:
                            {"starvation_horizon_s": 86400}),
         "random60": ("random", list(_points(8, FIXED, pct=0.3)), small_tests),
         "random60_adaptive": ("random", list(_points(8, ADAPTIVE, pct=0.3)), small_tests),
+        "whole_seconds_adaptive": ("whole", list(_points(8, ADAPTIVE, pct=0.5)),
+                                   {"test_runs": {"min_estimate_s": 800, "length_s": 40,
+                                                  "max_length_s": 160, "max_test_runs": 1}}),
         "starvation": ("starvation", list(_points(4, ["base"], [(o, False) for o in
                                                                  ("1/L", "P/L", "R/L", "R", "P")])),
                        {"starvation_horizon_s": 100}),
@@ -109,7 +126,8 @@ def cases() -> dict[str, tuple[str, list[pk.RunPoint], dict]]:
 
 
 def workload(name: str) -> pd.DataFrame:
-    return {"ctc": ctc_table, "random": random_workload, "starvation": starvation_workload}[name]()
+    return {"ctc": ctc_table, "random": random_workload, "whole": whole_second_workload,
+            "starvation": starvation_workload}[name]()
 
 
 def run_case(table: pd.DataFrame, point: pk.RunPoint, overrides: dict) -> pd.DataFrame:
@@ -175,7 +193,8 @@ def _compare(case: str, wl_table: pd.DataFrame) -> None:
         assert summary(out) == summaries[_key(p)], f"{case} {p.path}"
 
 
-@pytest.mark.parametrize("case", ["random60", "random60_adaptive", "starvation"])
+@pytest.mark.parametrize("case", ["random60", "random60_adaptive", "whole_seconds_adaptive",
+                                  "starvation"])
 def test_golden_test_workloads(case):
     _compare(case, workload(cases()[case][0]))
 
