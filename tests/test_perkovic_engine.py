@@ -142,3 +142,16 @@ def test_cli_scheduler_weight_is_the_paper_pipelines(order):
     expected = 0.0 if order == "D" else qo.default_weight(order, 10800.0, 86400.0)
     assert day.params()["weight"] == pytest.approx(expected)
     assert perkovic(order, True, starvation_horizon_s=86400.0).params()["weight"] == 0.0
+
+
+def test_fractional_input_and_allotments_are_refused():
+    """Engine time is whole seconds: fractional job times and (impossible by construction)
+    fractional speculative allotments raise a one-line SimulationError."""
+    from schedlab.sim.errors import SimulationError
+    from schedlab.sim.schedulers.perkovic import _whole
+
+    with pytest.raises(SimulationError, match="runtime must be whole seconds"):
+        pk_jobs([0, 1], [10.5, 3], [20, 3], [1, 1])
+    assert _whole(900.0) == 900 and isinstance(_whole(900.0), int)
+    with pytest.raises(SimulationError, match=r"1800\.5 s is not a whole number"):
+        _whole(1800.5)
