@@ -93,7 +93,9 @@ def _check_invariants(jobs, machine, res, guarantees, guaranteed):
 @pytest.mark.parametrize("order", qo.ORDERS)
 @pytest.mark.parametrize("guarantees", [True, False])
 @pytest.mark.parametrize("variant", ["base", "spec", "half", "quarter", "greedy", "widen_spec"])
-def test_invariants_of_every_variant(order, guarantees, variant):
+@pytest.mark.parametrize("tie_rule", [TIE_RULE, "per_event"])
+def test_invariants_of_every_variant(order, guarantees, variant, tie_rule):
+    """Under the paper's event order and the CLI's default (``per_event``)."""
     submit, runtime, estimate, procs = workload(80, seed=3)
     spec = (sp.Speculation(0.3, test_runs=True, min_estimate_s=1000, length_s=20, max_length_s=60)
             if variant in ("spec", "widen_spec") else None)
@@ -103,7 +105,14 @@ def test_invariants_of_every_variant(order, guarantees, variant):
                    adaptation, widening=variant == "widen_spec")
     jobs = pk_jobs(submit, runtime, estimate, procs)
     sched = Perkovic(cfg, np.random.SeedSequence(1), n_jobs=len(jobs))
-    res = run_engine(jobs, 8, sched)
+    if tie_rule == TIE_RULE:
+        res = run_engine(jobs, 8, sched)
+    else:
+        df = simulate(jobs, 8, sched, tie_rule=tie_rule, record_timeline=False).jobs
+        res = {"start": df["start"].to_numpy(), "end": df["end"].to_numpy(),
+               "run_procs": df["procs"].to_numpy(), "kills": df["attempts"].to_numpy() - 1,
+               "spec_starts": np.asarray(sched.spec_starts),
+               "guaranteed_start": np.asarray(sched.guaranteed)}
     _check_invariants(jobs, 8, res, guarantees, res["guaranteed_start"])
     if spec is not None:
         assert res["kills"].sum() > 0 and res["spec_starts"].sum() > 0  # kills were exercised
