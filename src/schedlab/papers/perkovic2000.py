@@ -3,6 +3,9 @@
 Experiment driver (issue 8): the run grid, job preparation, the trace characterization (Tables 1–2),
 the guarantee accuracy (Table 3), per-run summaries overall and per shape group, the frames behind
 Figures 3–9 and the scorecard. Pure functions; file I/O lives in ``scripts/perkovic2000_*.py``.
+Every run is a simulation of the shared engine with :class:`schedlab.sim.schedulers.perkovic.Perkovic`
+(event order ``completions_first``; adapted alternatives rounded up to whole seconds — the
+decisions and their golden-schedule evidence are in that module and docs/papers/perkovic2000.md).
 
 Experiments (one simulation each, per machine size × algorithm of Table 4 × guarantees or -NG):
 
