@@ -187,6 +187,14 @@ class Perkovic(Scheduler):
         self.test_runs: list[int] = []
         self.widened: list[bool] = []
 
+    @property
+    def first_reservations(self) -> dict[int, int] | None:
+        """Job id -> the start guaranteed at its arrival (§2); None for -NG (no guarantees)."""
+        if not self.g:
+            return None
+        return {self.jobs[k].job_id: int(g) for k, g in enumerate(self.guaranteed)
+                if not math.isnan(g)}
+
     # ---------------------------------------------------------------- engine hooks
     def on_arrival(self, ctx: MachineView, job: SimJob) -> None:
         k = len(self.jobs)
