@@ -10,11 +10,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from schedlab.sim.job import Alternative, SimJob
+from schedlab.sim.profile import Profile
 from schedlab.sim.schedulers import adaptation as adapt
 from schedlab.sim.schedulers import queue_orders as qo
 from schedlab.sim.schedulers import speculative as sp
-from schedlab.sim.schedulers.pk_backfill import PKBackfill, PKConfig, simulate_pk
-from schedlab.sim.schedulers.pk_profile import Profile
+from schedlab.sim.schedulers.perkovic import (
+    Perkovic,
+    PKConfig,
+    _hole,
+    pk_jobs,
+    run_engine,
+    simulate_pk,
+)
 
 SEED = np.random.SeedSequence(7)
 
@@ -24,49 +32,20 @@ def run(jobs, machine, cfg, seed=SEED):
     return simulate_pk(submit, runtime, estimate, procs.astype(int), machine, cfg, seed)
 
 
+def run_with(jobs, machine, cfg):
+    """(per-job arrays, the scheduler after the run)."""
+    sched = Perkovic(cfg, SEED, n_jobs=len(jobs))
+    return run_engine(pk_jobs(*zip(*jobs, strict=True)), machine, sched), sched
+
+
 # ------------------------------------------------------------------------------ profile
-def test_profile_earliest_hole_and_merge():
-    p = Profile(0, 4)
+def test_hole_from_the_origin():
+    p = Profile(4, 0)
     p.reserve(0, 10, 3)      # 1 free on [0,10)
     p.reserve(20, 5, 4)      # 0 free on [20,25)
-    assert p.earliest(1, 100, 0) == 25          # [0,10) fits 1 but [20,25) is full
-    assert p.earliest(1, 20, 0) == 0            # exactly up to 20
-    assert p.earliest(2, 10, 0) == 10
-    assert p.earliest(2, 11, 0) == 25
-    assert p.hole(1, 0) == 20 and p.hole(2, 0) == 0 and p.hole(4, 25) == math.inf
-    p.release(20, 5, 4)
-    p.release(0, 10, 3)
-    assert p.t == [0] and p.f == [4]            # breakpoints merged back
-    with pytest.raises(ValueError):
-        p.reserve(0, 1, 5)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 50), st.integers(1, 30), st.integers(1, 6)), max_size=8),
-       st.integers(1, 40), st.integers(1, 6), st.integers(1, 60))
-def test_earliest_before_equals_release_and_earliest(slots, duration, procs, start):
-    """Compression's shortcut: earliest_before on the held profile gives the same start as
-    releasing the job's reservation and searching again (None when that start is the old one)."""
-    prof = Profile(0, 6)
-    for s0, d, p in slots:
-        if prof.earliest(p, d, s0) == s0:
-            prof.reserve(s0, d, p)
-    start = prof.earliest(procs, duration, start)  # a feasible reservation of the job itself
-    prof.reserve(start, duration, procs)
-    held = prof.earliest_before(procs, duration, 0, start)
-    prof.release(start, duration, procs)
-    again = prof.earliest(procs, duration, 0)
-    assert again <= start
-    assert held == (None if again == start else again)
-
-
-def test_earliest_before_by_hand():
-    p = Profile(0, 4)
-    p.reserve(0, 10, 3)  # 1 free on [0, 10)
-    p.reserve(10, 5, 2)  # the job's own slot: 2 procs on [10, 15)
-    assert p.earliest_before(2, 5, 0, 10) is None       # 1 free before 10
-    assert p.earliest_before(1, 5, 0, 10) == 0
-    assert p.earliest_before(1, 20, 0, 10) == 0         # only [0, 10) must hold the width
+    assert _hole(p, 1) == 20 and _hole(p, 2) == 0
+    p.advance(25)
+    assert _hole(p, 4) == math.inf
 
 
 # ------------------------------------------------------------------------------ queue orders
@@ -130,10 +109,7 @@ def test_arrival_and_shortest_first_orders_by_hand(guarantees):
 def test_random_orders_follow_their_criterion(order):
     """With equal estimates, P/L ~ P and R/L ~ R; the run order is the drawn priority order."""
     jobs = [(0, 50, 100, 4)] + [(1 + k, 10, 10, 4) for k in range(6)]
-    submit, runtime, estimate, procs = (np.array(c, dtype=float) for c in zip(*jobs, strict=True))
-    sched = PKBackfill(submit, runtime, estimate, procs.astype(int), 4,
-                       PKConfig(qo.QueueOrder(order, False)), SEED)
-    res = sched.run()
+    res, sched = run_with(jobs, 4, PKConfig(qo.QueueOrder(order, False)))
     starts = res["start"][1:]
     assert sorted(starts) == [50 + 10 * k for k in range(6)]
     if order in ("P", "P/L"):
@@ -156,9 +132,7 @@ SPEC_JOBS = [(0, 1000, 1000, 2), (0, 100, 100, 4), (0, 1500, 2000, 2)]
 @pytest.mark.parametrize("guarantees", [True, False])
 def test_speculative_overrun_is_killed_requeued_and_next_speculation_is_the_mean(guarantees):
     cfg = PKConfig(qo.QueueOrder("D", guarantees), sp.Speculation(percentage=0.3))
-    submit, runtime, estimate, procs = (np.array(c, dtype=float) for c in zip(*SPEC_JOBS, strict=True))
-    sched = PKBackfill(submit, runtime, estimate, procs.astype(int), 4, cfg, SEED)
-    res = sched.run()
+    res, sched = run_with(SPEC_JOBS, 4, cfg)
     assert res["spec_starts"][2] == 1 and res["kills"][2] == 1
     assert res["first_start"][2] == 0                       # speculated at once, grown to the hole
     assert res["wasted_proc_s"][2] == 2 * 1000              # killed at 1000 = end of the hole
@@ -209,7 +183,9 @@ def test_speculation_rules():
 
 # ------------------------------------------------------------------------------ adaptation
 def test_constant_efficiency_alternatives():
-    assert adapt.resize(8, 100, 400, 4) == (4, 200, 800)
+    job = SimJob(0, 0, 100, 400, 8)
+    assert job.scaled(4) == Alternative(4, 200, 800)
+    assert SimJob(1, 0, 100, 300, 5).scaled(3) == Alternative(3, 167, 500)  # up, exactly
     assert adapt.fixed_width(1, "half") == 1 and adapt.fixed_width(7, "half") == 4
     assert adapt.fixed_width(16, "quarter") == 4 and adapt.fixed_width(4, "quarter") == 2
     assert adapt.greedy_widths(4, 8) == [4, 2, 8] and adapt.greedy_widths(1, 1) == [1]

@@ -3,6 +3,9 @@
 Experiment driver (issue 8): the run grid, job preparation, the trace characterization (Tables 1–2),
 the guarantee accuracy (Table 3), per-run summaries overall and per shape group, the frames behind
 Figures 3–9 and the scorecard. Pure functions; file I/O lives in ``scripts/perkovic2000_*.py``.
+Every run is a simulation of the shared engine with :class:`schedlab.sim.schedulers.perkovic.Perkovic`
+(event order ``completions_first``; adapted alternatives rounded up to whole seconds — the
+decisions and their golden-schedule evidence are in that module and docs/papers/perkovic2000.md).
 
 Experiments (one simulation each, per machine size × algorithm of Table 4 × guarantees or -NG):
 
@@ -83,7 +86,7 @@ import pandas as pd
 from ..normalize import normalize
 from ..scorecard import claim_check, claim_row, scorecard_frame, tolerance_for, value_row
 from ..sim.options import BSLD_BOUND
-from ..sim.schedulers.pk_backfill import PKConfig, simulate_pk
+from ..sim.schedulers.perkovic import PKConfig, simulate_pk
 from ..sim.schedulers.queue_orders import ORDERS, QueueOrder, anti_starvation_weight, label, slug
 from ..sim.schedulers.speculative import Speculation
 from ..swf import SWFHeader

@@ -12,7 +12,6 @@ constant-efficiency assumption; :meth:`SimJob.scaled` does that on the engine's 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 
@@ -66,11 +65,13 @@ class SimJob:
         """The job re-shaped to ``procs`` processors at constant efficiency (Perković §7).
 
         Work (procs x time) is preserved: runtime and estimate scale by ``self.procs / procs``,
-        rounded up to whole seconds (at least 1 s).
+        rounded up to whole seconds (at least 1 s) in exact integer arithmetic (a float product
+        such as ``300 * (5 / 3)`` = 500.00000000000006 would round up one second too far).
         """
         if procs < 1:
             raise ValueError(f"job {self.job_id}: cannot scale to {procs} processors")
-        f = self.procs / procs
         return Alternative(
-            procs, max(1, math.ceil(self.runtime * f)), max(1, math.ceil(self.estimate * f))
+            procs,
+            max(1, -(-self.runtime * self.procs // procs)),
+            max(1, -(-self.estimate * self.procs // procs)),
         )

@@ -1,7 +1,8 @@
-"""Baseline schedulers: FCFS, EASY, conservative and Maui backfilling.
+"""Every policy of the engine, one registry: FCFS, EASY, conservative and Maui backfilling, and each
+paper's policies (Flex, PBAS/WBAS, metric-aware, SA, the Perković family), all subclasses of
+:class:`schedlab.sim.scheduler.Scheduler` run by :mod:`schedlab.sim.engine`.
 
-:func:`make_scheduler` builds one by name (the CLI's ``--scheduler``); paper-specific schedulers live
-with their papers and subclass :class:`schedlab.sim.scheduler.Scheduler` the same way.
+:func:`make_scheduler` builds one by name (the CLI's ``--scheduler``), with keyword parameters.
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ SCHEDULERS: dict[str, str] = {
     # Talby & Feitelson 2005 adaptive backfilling: performance-based (§3) / workload-based (§4.2)
     "pbas": "schedlab.sim.schedulers.switching:PBAS",
     "wbas": "schedlab.sim.schedulers.switching:WBAS",
+    # Perković & Keleher 2000: every option (order, guarantees, speculation, adaptation, widening)
+    "perkovic": "schedlab.sim.schedulers.perkovic:perkovic",
 }
 # Perković & Keleher 2000 Table 4 queue orders on conservative backfilling, with guarantees and -NG.
 _PK_ORDERS = {"d": "D", "p": "P", "r": "R", "1l": "1_L", "pl": "P_L", "rl": "R_L"}
 for _cli, _order in _PK_ORDERS.items():
-    SCHEDULERS[f"pk-{_cli}"] = f"schedlab.sim.schedulers.pk_engine:pk_{_order}"
-    SCHEDULERS[f"pk-{_cli}-ng"] = f"schedlab.sim.schedulers.pk_engine:pk_{_order}_NG"
+    SCHEDULERS[f"pk-{_cli}"] = f"schedlab.sim.schedulers.perkovic:pk_{_order}"
+    SCHEDULERS[f"pk-{_cli}-ng"] = f"schedlab.sim.schedulers.perkovic:pk_{_order}_NG"
 
 
 def make_scheduler(name: str, **params: Any) -> Scheduler:

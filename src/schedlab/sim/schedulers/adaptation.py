@@ -2,7 +2,9 @@
 
 "In all experiments, it is assumed that applications have constant efficiency for all job
 alternatives": an alternative on ``p'`` processors of a job with ``p`` processors, runtime ``r`` and
-estimate ``e`` runs for ``r·p/p'`` with estimate ``e·p/p'`` (processor-seconds preserved).
+estimate ``e`` runs for ``r·p/p'`` with estimate ``e·p/p'`` (processor-seconds preserved), rounded up to
+whole seconds on the engine (:meth:`schedlab.sim.job.SimJob.scaled`; see
+:mod:`.perkovic` for the effect of that choice).
 
 Techniques (§7.1):
 
@@ -26,14 +28,6 @@ import math
 
 #: Adaptation modes accepted by the simulator.
 MODES: tuple[str, ...] = ("none", "half", "quarter", "greedy")
-
-
-def resize(procs: int, runtime: float, estimate: float, new_procs: int) -> tuple[int, float, float]:
-    """The constant-efficiency alternative on ``new_procs`` processors: (procs, runtime, estimate)."""
-    if new_procs < 1:
-        raise ValueError(f"alternative width must be >= 1, got {new_procs}")
-    f = procs / new_procs
-    return new_procs, runtime * f, estimate * f
 
 
 def fixed_width(procs: int, mode: str) -> int:

@@ -21,7 +21,6 @@ every reservation) drop below the job's width.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 
@@ -69,15 +68,3 @@ def test_run_length(
     if hole < spec.length_s:
         return None
     return min(hole, spec.max_length_s)
-
-
-def outcome(runtime: float, allotted: float) -> tuple[float, bool]:
-    """(time the copy occupies the machine, finished?) for a run allotted ``allotted`` seconds."""
-    if runtime <= allotted:
-        return runtime, True
-    return allotted, False
-
-
-def wasted(procs: int, allotted: float) -> float:
-    """Processor-seconds lost by a killed speculative or test run."""
-    return procs * allotted if math.isfinite(allotted) else math.inf

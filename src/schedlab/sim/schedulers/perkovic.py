@@ -1,0 +1,549 @@
+"""Backfilling with sorted queues, no guarantees, speculation and adaptation (Perković & Keleher 2000).
+
+One :class:`~schedlab.sim.scheduler.Scheduler` of the shared engine (:mod:`schedlab.sim.engine`)
+covering the paper's Figure 2 flow. At every event time it runs
+
+1. *queue sorting* (§3, Table 4; :mod:`.queue_orders`),
+2. the *regular backfilling pass* — conservative backfilling with guarantees (§2: every job gets the
+   earliest start time not delaying any guaranteed job when it arrives; when a job ends earlier than
+   estimated the queue is compressed, each job moved to its earliest start no later than its
+   guarantee, in queue order: :func:`.conservative.compress`) or without guarantees (§4, ``-NG``:
+   the whole queue is re-planned from the running jobs in queue order, sorted by
+   ``criterion + Weight × Delay``; jobs planned to start now start),
+3. *speculative backfilling* and *test runs* (§6, §6.1; :mod:`.speculative`), then
+4. *start-time widening* (§7.1; :mod:`.adaptation`).
+
+Fixed half/quarter-size alternatives are applied at submission; greedy adaptation picks, at every
+planning attempt, the alternative (regular, half, double) with the least planned end time (with
+guarantees: among alternatives that start no later than the current guarantee). Planning uses one
+availability profile (:class:`schedlab.sim.profile.Profile`): with guarantees it holds every
+running job and every reservation; without, the running jobs (each pass plans the queue on a copy).
+
+Engine semantics (issue 18; decisions, checked by the golden schedules of
+``tests/test_perkovic_golden.py``, saved from the former private loop):
+
+* **Same-time order.** Run with ``tie_rule="completions_first"`` (the paper driver passes it; a
+  single pass per event time): at time t all completions and kills are handled, then all arrivals
+  (in submission order, then input position), then one scheduling pass. The engine reports ends in
+  start order; this scheduler buffers them and applies them in arrival order (the former loop's
+  job-index order), which matters only for the queue position of jobs requeued after a kill under
+  -NG (ties of the sort keys are broken by queue position). Every non-adaptive golden schedule is
+  identical under this rule. Under ``per_event`` (the CLI default) the policy is the same but
+  passes run after each event.
+* **Whole seconds.** Engine time is integer seconds. Speculated and test-run allotments are whole
+  seconds in every case (estimates and profile breakpoints are; a speculated time grows to the
+  hole, capped at the estimate). Adapted alternatives at constant efficiency (§7: ``r·p/p'``) are
+  rounded *up* to whole seconds (:meth:`schedlab.sim.job.SimJob.scaled`, exact integer arithmetic,
+  always from the job's own request), where the former loop kept fractional seconds. This changes
+  the adaptive schedules only (half, quarter, greedy, widening), and only through the rounding: on a
+  workload whose alternatives are exact whole seconds every adaptive schedule equals the former
+  loop's (golden case ``whole_seconds_adaptive``). On the first 3,000 CTC jobs the deterministic
+  orders' mean wait and bounded slowdown move by at most 0.6% and 0.9% (one -NG cascade: 27%);
+  at default scale one claim flips (Figure 9 widening, 7/12 -> 6/12 algorithms, an ``R`` order).
+  Tables in docs/papers/perkovic2000.md ("On the shared engine").
+* **Random streams.** One ``numpy`` generator from the recorded seed: the fixed ``P`` priorities
+  (one per job, in arrival order) and the ``R`` draws of every pass. ``n_jobs`` draws the
+  priorities of the whole workload as one batch before the run (the paper driver's stream); without
+  it (the CLI) each arrival draws its own, which gives the same priorities but, for ``R`` orders,
+  interleaves them with the ``R`` draws.
+
+Jobs never run past the time they were given: a regular run is killed at its estimate (runtimes are
+cut at the estimate by normalization), a speculative or test run at its speculated/test length
+(:class:`~schedlab.sim.scheduler.Start` ``kill_at``), after which the engine requeues it
+(:meth:`Perkovic.on_killed`). Choices where the paper is silent: with guarantees a speculative copy
+must end before the job's own guaranteed start (the hole is cut there) and the queued copy is not
+compressed while it runs; without guarantees the job leaves the queue while its speculative copy
+runs and its planned slot is dropped before the hole is measured. Bounded slowdown uses the job's
+original runtime (the paper driver), so a half-sized job "incurs slowdown of at least 2" (§7.1).
+
+CLI: :data:`FACTORIES` holds one factory per Table 4 algorithm (``pk-<order>[-ng]`` in
+:data:`schedlab.sim.schedulers.SCHEDULERS`) and :func:`perkovic` takes every option. Without an
+explicit ``weight`` the -NG weight is :func:`.queue_orders.anti_starvation_weight` with the paper
+pipeline's default horizon (:data:`.queue_orders.STARVATION_HORIZON_S` = 0: no weight term); a
+positive ``starvation_horizon_s`` gives :func:`.queue_orders.default_weight` for a median estimate
+of ``median_estimate`` seconds (default 10,800 s, the CTC-SP2 median of Table 1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..engine import simulate
+from ..errors import SimulationError
+from ..job import SimJob
+from ..profile import Profile
+from ..scheduler import Scheduler, Start
+from ..state import MachineView, Run
+from . import adaptation as adapt
+from . import speculative as specmod
+from .conservative import compress
+from .queue_orders import (
+    ORDERS,
+    STARVATION_HORIZON_S,
+    QueueOrder,
+    anti_starvation_weight,
+    draw_priorities,
+    slug,
+    sort_queue,
+)
+
+#: The same-time order the policy is defined with (module docstring).
+TIE_RULE = "completions_first"
+
+
+@dataclass(frozen=True)
+class PKConfig:
+    """One algorithm mix of Figure 2: order, guarantees, speculation, adaptation, widening."""
+
+    order: QueueOrder = field(default_factory=QueueOrder)
+    speculation: specmod.Speculation | None = None
+    adaptation: str = "none"
+    widening: bool = False
+    widen_factors: tuple[int, ...] = (2,)
+
+    def __post_init__(self) -> None:
+        if self.adaptation not in adapt.MODES:
+            raise ValueError(
+                f"unknown adaptation {self.adaptation!r}; expected one of {', '.join(adapt.MODES)}"
+            )
+        if any(int(f) < 2 for f in self.widen_factors):
+            raise ValueError("widen factors must be integers >= 2")
+
+
+def _hole(prof: Profile, procs: int) -> float:
+    """How long from the profile's origin at least ``procs`` processors stay free (0 if not now)."""
+    free = prof.free
+    if free[0] < procs:
+        return 0
+    n = len(free)
+    k = 1
+    while k < n and free[k] >= procs:
+        k += 1
+    return math.inf if k == n else prof.t[k] - prof.t[0]
+
+
+def _whole(seconds: float) -> int:
+    """An allotment in whole seconds (module docstring: they always are)."""
+    s = int(seconds)
+    if s != seconds:
+        raise SimulationError(f"Perković allotment of {seconds} s is not a whole number of seconds")
+    return s
+
+
+class Perkovic(Scheduler):
+    """Perković & Keleher backfilling: queue order, guarantees or -NG, speculation, adaptation."""
+
+    name: ClassVar[str] = "perkovic"
+
+    def __init__(self, config: PKConfig | None = None,
+                 seed: np.random.SeedSequence | int = 0, n_jobs: int | None = None) -> None:
+        self.cfg = config if config is not None else PKConfig()
+        self.seed = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(
+            int(seed))
+        self.n_jobs = n_jobs
+        self.reset()
+
+    def params(self) -> dict[str, Any]:
+        o, s = self.cfg.order, self.cfg.speculation
+        return {"order": o.order, "guarantees": o.guarantees, "weight": o.weight,
+                "speculation": None if s is None else s.percentage,
+                "test_runs": bool(s and s.test_runs), "adaptation": self.cfg.adaptation,
+                "widening": self.cfg.widening, "seed": self.seed.entropy,
+                "seed_spawn_key": list(self.seed.spawn_key)}
+
+    def reset(self) -> None:
+        self.rng = np.random.default_rng(self.seed)
+        self.g = self.cfg.order.guarantees
+        self.prio: list[float] = (draw_priorities(self.rng, self.n_jobs).tolist()
+                                  if self.n_jobs else [])
+        self.index: dict[int, int] = {}  # job id -> arrival rank k (the per-job lists below)
+        self.jobs: list[SimJob] = []
+        self.submit: list[int] = []
+        self.p: list[int] = []  # current alternative
+        self.est: list[int] = []
+        # the sort keys as arrays (capacity grows by doubling; valid for the first len(jobs))
+        cap = max(self.n_jobs or 0, 16)
+        self.submit_a = np.zeros(cap)
+        self.est_a = np.zeros(cap)
+        self.prio_a = np.zeros(cap)
+        self.spec_base: list[float] = []
+        self.queue: dict[int, None] = {}
+        self.suspended: set[int] = set()
+        self.resv: dict[int, tuple[int, int, int]] = {}
+        self.running: dict[int, tuple[int, int, int, str]] = {}  # start, allotted, procs, kind
+        self.profile: Profile | None = None
+        self.freed = False
+        self.new: list[int] = []
+        self.ended: list[tuple[int, bool]] = []
+        self.pending: list[int] = []  # launched in this pass, in launch order
+        #: per-job outputs beside the engine's record (in arrival order)
+        self.guaranteed: list[float] = []
+        self.spec_starts: list[int] = []
+        self.test_runs: list[int] = []
+        self.widened: list[bool] = []
+
+    @property
+    def first_reservations(self) -> dict[int, int] | None:
+        """Job id -> the start guaranteed at its arrival (§2); None for -NG (no guarantees)."""
+        if not self.g:
+            return None
+        return {self.jobs[k].job_id: int(g) for k, g in enumerate(self.guaranteed)
+                if not math.isnan(g)}
+
+    # ---------------------------------------------------------------- engine hooks
+    def on_arrival(self, ctx: MachineView, job: SimJob) -> None:
+        k = len(self.jobs)
+        self.index[job.job_id] = k
+        self.jobs.append(job)
+        self.submit.append(job.submit)
+        if k >= len(self.prio):
+            self.prio += draw_priorities(self.rng, 1).tolist()
+        p, est = job.procs, job.estimate
+        mode = self.cfg.adaptation
+        if mode in ("half", "quarter"):
+            w = adapt.fixed_width(p, mode)
+            if w != p:
+                p, est = w, job.scaled(w).estimate
+        self.p.append(p)
+        self.est.append(est)
+        if k == len(self.est_a):
+            for name in ("submit_a", "est_a", "prio_a"):
+                a = getattr(self, name)
+                setattr(self, name, np.concatenate([a, np.zeros(len(a))]))
+        self.submit_a[k], self.est_a[k], self.prio_a[k] = job.submit, est, self.prio[k]
+        spec = self.cfg.speculation
+        self.spec_base.append(specmod.initial_speculation(est, spec.percentage) if spec else 0.0)
+        self.guaranteed.append(math.nan)
+        self.spec_starts.append(0)
+        self.test_runs.append(0)
+        self.widened.append(False)
+        self.new.append(k)
+
+    def on_completion(self, ctx: MachineView, run: Run, killed_at_estimate: bool) -> None:
+        self.ended.append((self.index[run.job.job_id], True))
+
+    def on_killed(self, ctx: MachineView, run: Run) -> None:
+        self.ended.append((self.index[run.job.job_id], False))
+
+    def schedule(self, ctx: MachineView) -> Iterable[Start]:
+        now = ctx.now
+        if self.profile is None:
+            self.profile = Profile(ctx.machine_size, now)
+        self.profile.advance(now)
+        self.freed = False
+        if self.ended:
+            for k, finished in sorted(self.ended):
+                self._end(k, now, finished)
+            self.ended = []
+        new, self.new = self.new, []
+        if self.g:
+            self._pass_guarantee(now, new)
+        else:
+            self.queue.update(dict.fromkeys(new))
+            self._pass_no_guarantee(now, ctx.machine_size)
+        if not self.pending:
+            return ()
+        starts = []
+        for k in self.pending:
+            job = self.jobs[k]
+            _, alloc, p, kind = self.running[k]
+            alt = None if p == job.procs else job.scaled(p)
+            kill = None if kind == "regular" else now + alloc
+            starts.append(Start(job, alternative=alt, kill_at=kill,
+                                tag="" if kind == "regular" else kind))
+        self.pending = []
+        return starts
+
+    # ---------------------------------------------------------------- job events
+    def _launch(self, k: int, now: int, alloc: int, p: int, kind: str) -> None:
+        self.running[k] = (now, alloc, p, kind)
+        self.pending.append(k)
+        if not self.g:  # -NG: a started job occupies the profile of running jobs (with
+            self.profile.reserve(now, alloc, p)  # guarantees its reservation already does)
+
+    def _end(self, k: int, now: int, finished: bool) -> None:
+        start, alloc, p, kind = self.running.pop(k)
+        self.profile.release(start, alloc, p)  # the rest of its slot (before now is gone)
+        self.freed = True
+        if finished:
+            if kind != "regular":
+                self.queue.pop(k, None)
+                self.suspended.discard(k)
+                r = self.resv.pop(k, None)
+                if r is not None:
+                    self.profile.release(*r)
+            return
+        # killed speculative or test run: requeue (a guaranteed copy kept its slot)
+        if kind == "spec":
+            self.spec_base[k] = specmod.next_speculation(alloc, self.est[k])
+        if self.g:
+            self.suspended.discard(k)
+        else:
+            self.queue[k] = None
+
+    # ---------------------------------------------------------------- helpers
+    def _sorted_queue(self, now: int, ks: list[int]) -> list[int]:
+        if len(ks) <= 1:
+            return list(ks)
+        o = self.cfg.order
+        if o.order == "D":  # delay descending = submission ascending, ties by queue position:
+            return sorted(ks, key=self.submit.__getitem__)  # sort_queue's order, stable sort
+        n = len(ks)
+        rnd = self.rng.random(n) if o.redraw_each_pass else np.zeros(n)
+        idx = np.fromiter(ks, dtype=np.int64, count=n)
+        pos = sort_queue(o.order, self.submit_a[idx], self.est_a[idx], self.prio_a[idx], rnd, now,
+                         0.0 if self.g else o.weight)
+        return [ks[i] for i in pos.tolist()]
+
+    def _set_estimate(self, k: int, p: int, est: int) -> None:
+        """Job k now plans with alternative (p, est)."""
+        self.p[k], self.est[k] = p, est
+        self.est_a[k] = est
+
+    def _alternatives(self, k: int, machine: int) -> list[tuple[int, int]]:
+        """(procs, estimate) of the alternatives planned for job k."""
+        if self.cfg.adaptation != "greedy":
+            return [(self.p[k], self.est[k])]
+        job = self.jobs[k]
+        return [(w, job.scaled(w).estimate if w != job.procs else job.estimate)
+                for w in adapt.greedy_widths(job.procs, machine)]
+
+    def _plan(self, prof: Profile, k: int, now: int, latest: float = math.inf
+              ) -> tuple[int, int, int]:
+        """Earliest (start, duration, procs) over k's alternatives (least end; ties: first listed)."""
+        best = None
+        for p, e in self._alternatives(k, prof.machine_size):
+            s = prof.earliest_start(p, e, now)
+            if s > latest:
+                continue
+            if best is None or s + e < best[0] + best[1]:
+                best = (s, e, p)
+        assert best is not None
+        if self.cfg.adaptation == "greedy" and best[2] != self.p[k]:
+            self._set_estimate(k, best[2], best[1])
+            if self.cfg.speculation:
+                self.spec_base[k] = specmod.initial_speculation(
+                    best[1], self.cfg.speculation.percentage)
+        return best
+
+    # ---------------------------------------------------------------- guarantee passes
+    def _pass_guarantee(self, now: int, new: list[int]) -> None:
+        prof = self.profile
+        for k in new:
+            r = self._plan(prof, k, now)
+            prof.reserve(*r)
+            self.resv[k] = r
+            self.guaranteed[k] = r[0]
+            self.queue[k] = None
+        if not self.queue:
+            return
+        order = self._sorted_queue(now, [k for k in self.queue if k not in self.suspended])
+        resv = self.resv
+        if self.freed:  # compression in queue order
+            if self.cfg.adaptation != "greedy":  # one alternative: the shared compression pass
+                waiting = ((k, r[2], r[1], r[0]) for k in order for r in (resv[k],))
+                for k, s2 in compress(prof, now, waiting):
+                    _, d, p = resv[k]
+                    resv[k] = (s2, d, p)
+            else:
+                for k in order:
+                    s, d, p = resv[k]
+                    if s <= now:
+                        continue
+                    prof.release(s, d, p)
+                    r = self._plan(prof, k, now, latest=s)
+                    prof.reserve(*r)
+                    resv[k] = r
+        started = []
+        for k in order:
+            s, d, p = resv[k]
+            if s <= now:
+                del resv[k]
+                del self.queue[k]
+                self._launch(k, now, self.est[k], self.p[k], "regular")
+                started.append(k)
+        if self.cfg.speculation is not None:
+            for k in order:
+                if k in self.queue:
+                    self._try_speculate(prof, k, now, resv[k][0] - now)
+        if self.cfg.widening:
+            self._widen(prof, started, now)
+
+    # ---------------------------------------------------------------- no-guarantee pass
+    def _pass_no_guarantee(self, now: int, machine: int) -> None:
+        if not self.queue:
+            return
+        prof = self.profile.copy()  # the running jobs only (see _launch)
+        order = self._sorted_queue(now, list(self.queue))
+        procs = [self.p[k] if self.cfg.adaptation != "greedy"
+                 else min(w for w, _ in self._alternatives(k, machine)) for k in order]
+        suffix_min = np.minimum.accumulate(np.array(procs[::-1]))[::-1].tolist()
+        plan: dict[int, tuple[int, int, int]] = {}
+        started = []
+        k = 0
+        for k, j in enumerate(order):
+            if prof.free[0] < suffix_min[k]:
+                break
+            r = self._plan(prof, j, now)
+            prof.reserve(*r)
+            if r[0] <= now:
+                started.append(j)
+            else:
+                plan[j] = r
+        else:
+            k = len(order)
+        rest = order[k:]
+        extra = self.cfg.speculation is not None or (self.cfg.widening and started)
+        if rest and extra and prof.free[0] > 0:  # later phases need the complete plan
+            for j in rest:
+                r = self._plan(prof, j, now)
+                prof.reserve(*r)
+                plan[j] = r
+        for j in started:
+            del self.queue[j]
+            self._launch(j, now, self.est[j], self.p[j], "regular")
+        if self.cfg.speculation is not None:
+            for j in order:
+                if j in plan and prof.free[0] >= self.p[j]:
+                    r = plan[j]
+                    prof.release(*r)
+                    if not self._try_speculate(prof, j, now, math.inf):
+                        prof.reserve(*r)
+        if self.cfg.widening:
+            self._widen(prof, started, now)
+
+    # ---------------------------------------------------------------- phases 3 and 4
+    def _try_speculate(self, prof: Profile, k: int, now: int, cap: float) -> bool:
+        """Speculative start or test run of queued job k (§6, §6.1); True if it was started."""
+        p = self.p[k]
+        if prof.free[0] < p or cap <= 0:
+            return False
+        hole = min(_hole(prof, p), cap)
+        spec = self.cfg.speculation
+        assert spec is not None
+        allot = specmod.speculated_time(self.spec_base[k], hole, self.est[k])
+        kind = "spec"
+        if allot is None:
+            allot = specmod.test_run_length(spec, self.est[k], hole, self.test_runs[k])
+            kind = "test"
+            if allot is None:
+                return False
+        if kind == "spec" and allot >= self.est[k] and not self.g:
+            kind = "regular"  # the hole holds the whole estimate: an ordinary start
+        allot = _whole(allot)
+        prof.reserve(now, allot, p)
+        if kind == "test":
+            self.test_runs[k] += 1
+        elif kind == "spec":
+            self.spec_starts[k] += 1
+        if self.g:
+            self.suspended.add(k)
+        else:
+            del self.queue[k]
+        self._launch(k, now, allot, p, kind)
+        return True
+
+    def _widen(self, prof: Profile, started: list[int], now: int) -> None:
+        """Start-time widening (§7.1): widen jobs starting now into idle nodes, in queue order."""
+        for k in started:
+            if prof.free[0] <= 0:
+                return
+            _, alloc, p, _ = self.running[k]
+            prof.release(now, alloc, p)
+            for factor in self.cfg.widen_factors:
+                w = adapt.widened_width(p, prof.machine_size, int(factor))
+                if w is None:
+                    continue
+                job = self.jobs[k]
+                e = job.estimate if w == job.procs else job.scaled(w).estimate
+                if _hole(prof, w) >= e:
+                    prof.reserve(now, e, w)
+                    if not self.g:  # -NG: its running slot (with guarantees prof is the profile)
+                        self.profile.release(now, alloc, p)
+                        self.profile.reserve(now, e, w)
+                    self._set_estimate(k, w, e)
+                    self.running[k] = (now, e, w, "regular")
+                    self.widened[k] = True
+                    break
+            else:
+                prof.reserve(now, alloc, p)
+
+
+#: Per-job output columns of :func:`simulate_pk` (docs/design.md §3 per-job result plus the flags
+#: of this policy).
+RESULT_COLUMNS = ("start", "end", "run_procs", "run_runtime", "guaranteed_start", "first_start",
+                  "kills", "spec_starts", "test_runs", "speculative", "widened", "wasted_proc_s")
+
+
+def pk_jobs(submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray, procs: np.ndarray
+            ) -> list[SimJob]:
+    """Engine jobs from arrays of whole seconds / processors (job id = position)."""
+    cols = [np.asarray(c) for c in (submit, runtime, estimate, procs)]
+    for name, c in zip(("submit", "runtime", "estimate", "procs"), cols, strict=True):
+        if c.size and not np.array_equal(c, np.round(c)):
+            raise SimulationError(f"Perković jobs: {name} must be whole seconds / processors")
+    return [SimJob(i, int(s), int(r), int(e), int(p))
+            for i, (s, r, e, p) in enumerate(zip(*(c.tolist() for c in cols), strict=True))]
+
+
+def run_engine(jobs: list[SimJob], machine: int, sched: Perkovic) -> dict[str, np.ndarray]:
+    """Simulate ``jobs`` with ``sched`` under :data:`TIE_RULE`; per-job arrays named as
+    :data:`RESULT_COLUMNS`, in input order (``sched`` keeps its state for inspection)."""
+    df = simulate(jobs, int(machine), sched, tie_rule=TIE_RULE, record_timeline=False).jobs
+    rank = np.fromiter((sched.index[j.job_id] for j in jobs), dtype=np.int64, count=len(jobs))
+    start = df["start"].to_numpy(dtype=np.float64)
+    end = df["end"].to_numpy(dtype=np.float64)
+    return {
+        "start": start,
+        "end": end,
+        "run_procs": df["procs"].to_numpy(dtype=np.int64),
+        "run_runtime": end - start,
+        "guaranteed_start": np.asarray(sched.guaranteed, dtype=np.float64)[rank],
+        "first_start": df["first_start"].to_numpy(dtype=np.float64),
+        "kills": df["attempts"].to_numpy(dtype=np.int64) - 1,
+        "spec_starts": np.asarray(sched.spec_starts, dtype=np.int64)[rank],
+        "test_runs": np.asarray(sched.test_runs, dtype=np.int64)[rank],
+        "speculative": (df["tag"] != "").to_numpy(dtype=bool),
+        "widened": np.asarray(sched.widened, dtype=bool)[rank],
+        "wasted_proc_s": df["wasted_proc_seconds"].to_numpy(dtype=np.float64),
+    }
+
+
+def simulate_pk(submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray, procs: np.ndarray,
+                machine: int, config: PKConfig, seed: np.random.SeedSequence
+                ) -> dict[str, np.ndarray]:
+    """Run one algorithm mix on a job list (the paper driver's entry point): :func:`run_engine`
+    with the priorities of the whole workload drawn up front."""
+    jobs = pk_jobs(submit, runtime, estimate, procs)
+    return run_engine(jobs, machine, Perkovic(config, seed, n_jobs=len(jobs)))
+
+
+def perkovic(order: str = "D", guarantees: bool = True, weight: float | None = None,
+             speculation: float | None = None, test_runs: bool = False, adaptation: str = "none",
+             widening: bool = False, seed: int = 0, median_estimate: float = 10800.0,
+             starvation_horizon_s: float = STARVATION_HORIZON_S) -> Perkovic:
+    """A :class:`Perkovic` scheduler from plain options (the CLI's ``perkovic``)."""
+    if weight is None:
+        weight = anti_starvation_weight(order, guarantees, median_estimate, starvation_horizon_s)
+    spec = specmod.Speculation(speculation, test_runs=test_runs) if speculation else None
+    return Perkovic(PKConfig(QueueOrder(order, guarantees, weight), spec, adaptation, widening),
+                    seed)
+
+
+def _factory(order: str, guarantees: bool):
+    def make(**kw: Any) -> Perkovic:
+        return perkovic(order=order, guarantees=guarantees, **kw)
+
+    make.__doc__ = f"Perković & Keleher {order} ({'guarantees' if guarantees else '-NG'})."
+    return make
+
+
+#: ``pk_<slug>`` -> factory, one per Table 4 algorithm with and without guarantees.
+FACTORIES = {f"pk_{slug(o, g).replace('-', '_')}": _factory(o, g) for o in ORDERS
+             for g in (True, False)}
+globals().update(FACTORIES)
