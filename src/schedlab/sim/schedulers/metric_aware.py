@@ -87,6 +87,7 @@ import time
 from bisect import bisect_right
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -925,3 +926,18 @@ class MetricAwareSimulator:
                             enforce_estimate=self.policy.overrun_grace is None)
         t = int(out.jobs["start"].iat[len(running) + queue.index(j)])
         return float(t) if t >= 0 else float("nan")
+
+
+# ---------------------------------------------------------------- registry variants
+#: SP2's queue-depth threshold of BF tuning (§4.4.1: "The threshold is set to 400 min").
+SP2_QD_THRESHOLD = 400 * 60.0
+#: Tables 2-3's configurations besides BF = 1 / W = 1 (``metric_aware``) as registry entries
+#: ``metric_aware-<point>`` (:data:`schedlab.sim.schedulers.SCHEDULERS`, e.g. ``schedlab simulate
+#: --scheduler metric_aware-bf0.5_w4``); the adaptive schemes with SP2's threshold. Keyword
+#: arguments override the settings.
+ma_bf1_w4 = partial(MetricAware, window=4)
+ma_bf05_w1 = partial(MetricAware, bf=0.5)
+ma_bf05_w4 = partial(MetricAware, bf=0.5, window=4)
+ma_adapt_bf = partial(MetricAware, qd_threshold=SP2_QD_THRESHOLD)
+ma_adapt_w = partial(MetricAware, adapt_window=True)
+ma_adapt_2d = partial(MetricAware, qd_threshold=SP2_QD_THRESHOLD, adapt_window=True)
