@@ -1,7 +1,12 @@
 """Adaptive metric-aware scheduling (Tang, Ren, Lan & Desai 2013, §3.3-§3.4, metrics of §4.2).
 
-A self-contained event-driven simulator of one space-shared machine running the metric-aware
-scheduler, with the paper's monitored metrics and its fair-start-time probe.
+The metric-aware policy as a scheduler of the shared engine (:class:`MetricAware`, registered
+as ``metric_aware`` and ``metric_aware-<point>``), planning on the shared availability profile
+(:class:`~schedlab.sim.profile.Profile`; its contiguous mode
+:class:`~schedlab.sim.profile.ContiguousProfile` for BG/P), with the paper's monitored metrics;
+:class:`MetricAwareSimulator` runs a trace through :func:`~schedlab.sim.engine.simulate` and
+computes the fair start times with :func:`~schedlab.sim.engine.simulate_from` forks (issue 18:
+the private event loop, probe loop and profiles this module had are gone).
 
 Scheduler (§3.3, Steps 1-6), at every scheduling pass:
 
@@ -21,8 +26,13 @@ Scheduler (§3.3, Steps 1-6), at every scheduling pass:
    holds a job that cannot start now; that window's reservations are protected and every later
    job (priority order) starts now if it fits without delaying them. Conservative
    (``backfill="conservative"``): every window of the queue is allocated in turn on the profile
-   holding all earlier reservations, so no reservation can be delayed; jobs planned at ``now``
-   start. Reservations are recomputed at every pass (the priorities change with time).
+   holding all earlier reservations, so no reservation can be delayed *within the pass*; jobs
+   planned at ``now`` start. Reservations are recomputed from scratch at every pass (the
+   priorities change with time; Cobalt re-plans each iteration), so unlike conservative
+   backfilling with compression (:mod:`~schedlab.sim.schedulers.conservative`) a job's start is
+   not bounded by its first reservation: an earlier job moved up by an early end can take its
+   slot (measured on a random 150-job workload, BF = 1, W = 1: 3 jobs any-node, 6 contiguous
+   start after their first reservation, by up to 3.3 h / 11.9 h).
 
 Allocation: ``"any"`` (any set of free nodes, SP2) or ``"contiguous"`` (a 1-D block of node
 indices, first fit at the lowest index, the paper's BG/P setting).
@@ -51,18 +61,29 @@ grace)`` (Cobalt's qsim keeps overruns up to 1.1 x the request and predicts ``no
 ``cancel`` (:class:`MetricAwareSimulator`) — cancelled log jobs wait in the queue until their
 cancel time. None of them fits SP2's Table 3 better than the defaults (docs/papers/tang2013.md).
 
-Event tie rule (the engine's ``completions_first``): at one instant, completions, then arrivals
-(input order), then the tuning check, then one scheduling pass; a pass follows every event
-instant (Algorithm 1 calls ``schedule_jobs`` after each check). Checks fall on the grid
+Event order: the engine's batch order ``completions_first`` (:data:`TIE_RULE`) — at one
+instant, completions, withdrawals, arrivals (input order), then the tuning check, then one pass
+(Algorithm 1 calls ``schedule_jobs`` after each check); an instant whose events do not concern
+the scheduler (the end of a job already withdrawn) gets no pass. Checks fall on the grid
 ``t0 + k * C_i`` (``t0`` = first submission) while jobs are queued or running; an arrival on an
-idle machine re-arms the next grid point. The scheduler knows only estimates; a job runs for its
-runtime (<= estimate).
+idle machine re-arms the next grid point; a check due after the workload's last event is not
+run. The scheduler knows only estimates; a job runs for its runtime (<= estimate, unless
+``overrun_grace``). A job still running at its cancel time is ended then (the engine's rule;
+the log's withdrawn jobs run 1 s).
+
+Golden schedules (issue 18; ``tests/test_tang_golden.py``, saved from the private loop this
+module had until then): identical start, end and first node of every job, tunable changes,
+pass counts and fair start times (all 16 probe readings on 14 synthetic cases covering every
+option; the configured reading on SP2's first 5,000 jobs at BF {1, 0.5} x W {1, 4} and the three
+adaptive schemes, and on the BG/P substitute at two points). One listed difference: a job still
+running at its cancel time was left running by the old loop (synthetic case ``easy_cancel``).
 
 Fair start time (§4.2, after Sabin et al.): at a job's submission, the current state (running
 jobs, queue up to and including the job, the policy in force) is simulated with no later
-arrivals; the job is unfair if it really starts after that time. The probe is run *after* the
-real simulation, from the state reconstructed from the real schedule, on copies, so it cannot
-disturb it. It is fast because (a) a job that started at its submission is fair and needs no
+arrivals; the job is unfair if it really starts after that time. The probe is an engine fork
+(:func:`~schedlab.sim.engine.simulate_from`) run *after* the real simulation from the state at
+the submission rebuilt from the real schedule (running jobs, the queue up to the job), so it
+cannot disturb the real run. It is fast because (a) a job that started at its submission is fair and needs no
 probe, (b) a probe stops as soon as the job starts *or* its clock passes the job's real start
 (then the job is fair; its ``fair_start`` is recorded as NaN), so a probe costs at most the
 job's real wait, and (c) the probe freezes the tunables (Algorithm 1 is not run inside it).
