@@ -13,6 +13,7 @@ from schedlab.sim.profile import ContiguousProfile, Profile
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers.metric_aware import (
     TIE_RULE,
+    MetricAware,
     MetricAwareSimulator,
     Policy,
     Tuning,
@@ -30,6 +31,7 @@ from schedlab.sim.schedulers.metric_aware import (
     window_allocation,
     window_allocation_reference,
 )
+from schedlab.sim.state import Run
 
 
 # ------------------------------------------------------------------ eqs. 1-3
@@ -448,3 +450,27 @@ def test_overrun_grace_allows_and_predicts_overruns():
     res = _sim(*args, overrun_grace=300.0).run()
     assert res.end[0] == 110
     assert res.start[1] == 110  # B (2 nodes) starts when A really ends
+
+
+def test_fork_without_per_job_table_gives_the_same_answer():
+    """``simulate_from(per_job=False)`` (the fair-start probes) returns None and runs the same
+    fork: the scheduler's record of the probed job's start equals the table's."""
+    from schedlab.sim.engine import simulate_from
+    from schedlab.sim.state import Snapshot
+
+    jobs = [SimJob(0, 0, 100, 100, 10), SimJob(1, 1, 100, 100, 10), SimJob(2, 2, 10, 10, 10)]
+    starts = []
+    for per_job in (True, False):
+        sched = MetricAware(bf=0.0)
+        for j in jobs[1:]:
+            sched.enqueue(j)
+        run = Run(jobs[0], 0, 10, 100, 100, 100)
+        snap = Snapshot(now=2, machine_size=10, allocation="any", running=(run,),
+                        waiting=tuple(jobs[1:]), attempts={})
+        out = simulate_from(snap, sched, sync=False, stop_when_started=[1], tie_rule=TIE_RULE,
+                            per_job=per_job)
+        assert (out is None) == (not per_job)
+        if out is not None:
+            assert int(out.jobs.set_index("job_id").loc[1, "start"]) == sched.started_at[1]
+        starts.append(sched.started_at[1])
+    assert starts == [110, 110]  # SJF: the short job 2 first, then job 1

@@ -22,6 +22,7 @@ and new slot (:meth:`Profile.shift`).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
+from collections.abc import Iterable
 from itertools import accumulate
 
 import numpy as np
@@ -352,3 +353,29 @@ class ContiguousProfile(Profile):
             if lo >= 0:
                 return t, lo
         raise AssertionError("unreachable: every block ends")  # pragma: no cover
+
+
+def profile_of_running(machine_size: int, now: int, running: Iterable[tuple[int, int, int]],
+                       contiguous: bool = False) -> Profile:
+    """The profile at ``now`` of the running jobs ``(predicted end, procs, first node)``: each
+    holds its processors (in contiguous mode its block) until its end; ends at or before ``now``
+    hold nothing. One sort instead of a reservation per job (Tang's passes build one per pass)."""
+    prof = ContiguousProfile(machine_size, now) if contiguous else Profile(machine_size, now)
+    ends = sorted((e, procs) for e, procs, _ in running if e > now)
+    free = machine_size - sum(procs for _, procs in ends)
+    if free < 0:
+        raise SimulationError(f"profile over-allocation: {machine_size - free} processors busy "
+                              f"at {now} (machine {machine_size})")
+    t, f = [now], [free]
+    for e, procs in ends:
+        free += procs
+        if e == t[-1]:
+            f[-1] = free
+        else:
+            t.append(e)
+            f.append(free)
+    prof.t, prof.free = t, f
+    if contiguous:
+        prof.rects = sorted((lo, lo + procs, now, e)  # type: ignore[attr-defined]
+                            for e, procs, lo in running if e > now)
+    return prof

@@ -116,7 +116,7 @@ import numpy as np
 from ...errors import ConfigError
 from ..engine import simulate, simulate_from
 from ..job import SimJob
-from ..profile import ContiguousProfile, Profile
+from ..profile import ContiguousProfile, Profile, profile_of_running
 from ..scheduler import Scheduler, Start
 from ..state import MachineView, Run, Snapshot
 
@@ -185,16 +185,7 @@ def new_profile(allocation: str, n: int, now: int,
                 running: Sequence[tuple[int, int, int]]) -> Profile:
     """The shared availability profile at ``now`` (contiguous mode under contiguous
     allocation) holding the running jobs: ``(predicted end, nodes, first node)``."""
-    if allocation == "contiguous":
-        prof: Profile = ContiguousProfile(n, now)
-        for end, procs, lo in running:
-            prof.reserve_block(now, end - now, procs, lo)
-    else:
-        prof = Profile(n, now)
-        for end, procs, _ in running:
-            if end > now:
-                prof.reserve(now, end - now, procs)
-    return prof
+    return profile_of_running(n, now, running, allocation == "contiguous")
 
 
 def earliest(prof: Profile, now: int, size: int, dur: int) -> tuple[int, int]:
@@ -641,6 +632,7 @@ class MetricAware(Scheduler):
         # started jobs still inside the long utilization window: [start, end (inf: running), procs]
         self.history: dict[int, list[float]] = {}
         self.nodes: dict[int, int] = {}  # started job -> first node (-1: any-node allocation)
+        self.started_at: dict[int, int] = {}  # started job -> start time
         self.passes = self.busy_passes = self.placements = 0
         self.pass_seconds = 0.0
 
@@ -753,6 +745,7 @@ class MetricAware(Scheduler):
         for j, lo in starts:
             self.history[j] = [float(now), INF, float(self.procs[j])]
             self.nodes[j] = lo
+            self.started_at[j] = now
             out.append(Start(self._forget(j), first_node=lo if lo >= 0 else None))
         return out
 
@@ -942,11 +935,10 @@ class MetricAwareSimulator:
         sched = self._scheduler(bf, w, None, backfill)
         for job in waiting:
             sched.enqueue(job)
-        out = simulate_from(snap, sched, sync=False, runtimes=runtimes, until=horizon - 1,
-                            stop_when_started=[j], tie_rule=TIE_RULE,
-                            enforce_estimate=self.policy.overrun_grace is None)
-        t = int(out.jobs["start"].iat[len(running) + queue.index(j)])
-        return float(t) if t >= 0 else float("nan")
+        simulate_from(snap, sched, sync=False, runtimes=runtimes, until=horizon - 1,
+                      stop_when_started=[j], tie_rule=TIE_RULE,
+                      enforce_estimate=self.policy.overrun_grace is None, per_job=False)
+        return float(sched.started_at[j]) if j in sched.started_at else float("nan")
 
 
 # ---------------------------------------------------------------- registry variants
