@@ -907,8 +907,8 @@ class MetricAwareSimulator:
             else:
                 k = bisect_right(times, s) - 1
                 _, bf, w = result.tunables[max(k, 0)]
-            queue = [int(i) for i in np.flatnonzero((start >= s) & (self.submit <= s) & ~withdrawn)
-                     if i <= j]
+            # jobs after j were submitted at or after s: the queue and the running jobs lie in :j+1
+            queue = np.flatnonzero((start[:j + 1] >= s) & ~withdrawn[:j + 1]).tolist()
             if probe_order == "frozen" and bf != 1.0:
                 idx = priority_order(s, self.submit[queue], self.estimate[queue], bf)
                 queue = [queue[i] for i in idx]
@@ -924,7 +924,7 @@ class MetricAwareSimulator:
         starts (its time) or the clock reaches ``horizon`` (NaN)."""
         jobs, est, start, node = self.jobs, self.estimate, result.start, result.node
         running = []
-        for i in np.flatnonzero((start < now) & (result.end > now)):
+        for i in np.flatnonzero((start[:j] < now) & (result.end[:j] > now)).tolist():
             job, s0 = jobs[i], int(start[i])
             running.append(Run(job, s0, job.procs, job.runtime, job.estimate, s0 + int(est[i]),
                                first_node=None if node[i] < 0 else int(node[i])))
