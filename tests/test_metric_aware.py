@@ -5,24 +5,33 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from schedlab.cli import main
 from schedlab.errors import ConfigError
+from schedlab.io import read_parquet
 from schedlab.sim import SimJob, simulate
+from schedlab.sim.profile import ContiguousProfile, Profile
+from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers.metric_aware import (
-    CountProfile,
+    TIE_RULE,
     MetricAware,
     MetricAwareSimulator,
     Policy,
     Tuning,
     balanced_priority,
+    earliest,
+    fits_now,
     loss_of_capacity,
     monitor_series,
+    new_profile,
     priority_order,
     schedule_pass,
+    take,
     waiting_score,
     walltime_score,
     window_allocation,
     window_allocation_reference,
 )
+from schedlab.sim.state import Run
 
 
 # ------------------------------------------------------------------ eqs. 1-3
@@ -57,13 +66,13 @@ def test_priority_order_fcfs_sjf_and_ties():
 
 
 # ------------------------------------------------------------------ Step 5 (Fig. 2 style)
-def _fig2_profile() -> CountProfile:
+def _fig2_profile() -> Profile:
     # 10 nodes; job 0 runs on 5 nodes until t=10
-    return CountProfile(10, 0.0, [(10.0, 5, -1)])
+    return new_profile("any", 10, 0, [(10, 5, -1)])
 
 
 # priority order: J1 (3 nodes, 30 s), J2 (7 nodes, 10 s), J3 (2 nodes, 30 s)
-SIZES, DURS = [3, 7, 2], [30.0, 10.0, 30.0]
+SIZES, DURS = [3, 7, 2], [30, 10, 30]
 
 
 def test_window_search_beats_one_by_one():
@@ -71,34 +80,34 @@ def test_window_search_beats_one_by_one():
     prof = _fig2_profile()
     ends = []
     for size, dur in zip(SIZES, DURS, strict=True):
-        t, _ = prof.earliest(0.0, size, dur)
+        t, _ = earliest(prof, 0, size, dur)
         prof.reserve(t, dur, size)
         ends.append(t + dur)
     assert ends == [30.0, 20.0, 50.0]
     # as a group: J1 and J3 now, J2 at 30 -> makespan 40, the least over all 6 permutations
-    plan = window_allocation(_fig2_profile(), 0.0, SIZES, DURS)
+    plan = window_allocation(_fig2_profile(), 0, SIZES, DURS)
     assert plan == [(0, 0.0, -1), (2, 0.0, -1), (1, 30.0, -1)]
     assert max(t + DURS[i] for i, t, _ in plan) == 40.0
 
 
 def test_schedule_pass_window_3_starts_more_jobs_than_window_1():
     submit, procs, est = [0, 1, 2], SIZES, DURS
-    running = [(10.0, 5, -1)]
-    w1 = schedule_pass(0.0, [0, 1, 2], submit, procs, est, running, 10, 1.0, 1, "easy", "any")
-    w3 = schedule_pass(0.0, [0, 1, 2], submit, procs, est, running, 10, 1.0, 3, "easy", "any")
+    running = [(10, 5, -1)]
+    w1 = schedule_pass(0, [0, 1, 2], submit, procs, est, running, 10, 1.0, 1, "easy", "any")
+    w3 = schedule_pass(0, [0, 1, 2], submit, procs, est, running, 10, 1.0, 3, "easy", "any")
     assert w1 == [(0, -1)]  # J3 may not backfill: it would delay J2's reservation at t=10
     assert w3 == [(0, -1), (2, -1)]
 
 
 def test_contiguous_window_allocation_first_fit():
-    from schedlab.sim.schedulers.metric_aware import ContiguousProfile
-
-    prof = ContiguousProfile(10, 0.0, [(10.0, 5, 0)])  # nodes 0-4 busy until 10
-    t, lo = prof.earliest(0.0, 5, 5.0)
-    assert (t, lo) == (0.0, 5)
-    prof.reserve(t, 5.0, 5, lo)
-    assert prof.earliest(0.0, 6, 5.0) == (10.0, 0)
-    assert prof.fits_now(0.0, 1, 1.0) is None
+    prof = new_profile("contiguous", 10, 0, [(10, 5, 0)])  # nodes 0-4 busy until 10
+    assert isinstance(prof, ContiguousProfile)
+    t, lo = earliest(prof, 0, 5, 5)
+    assert (t, lo) == (0, 5)
+    take(prof, t, 5, 5, lo)
+    assert earliest(prof, 0, 6, 5) == (10, 0)
+    assert fits_now(prof, 0, 1, 1) is None
+    assert prof.free_at(0) == 0 and prof.free_at(5) == 5  # the counts of the one profile
 
 
 # ------------------------------------------------------------------ eq. 4
@@ -240,61 +249,123 @@ def test_window_tuning_on_10h_vs_24h_average():
     assert t_w4 > 20 * 3600
 
 
-# ------------------------------------------------------------------ same schedule as the engine
+# ------------------------------------------------------------------ registry, CLI, invariants
+def _random_workload(seed: int, m: int = 120, n: int = 32):
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    submit = np.sort(rng.integers(0, 40000, m))
+    procs = rng.integers(1, n + 1, m)
+    estimate = rng.integers(60, 7200, m)
+    runtime = np.maximum(1, (estimate * rng.uniform(0.1, 1.0, m)).astype(int))
+    return submit, runtime, estimate, procs
+
+
 @pytest.mark.parametrize(("backfill", "allocation", "bf", "w", "tuned"), [
     ("easy", "any", 0.5, 3, False),
     ("conservative", "contiguous", 0.75, 2, False),
     ("easy", "contiguous", 1.0, 1, True),
 ])
-def test_engine_adapter_gives_same_schedule(backfill, allocation, bf, w, tuned):
-    rng = np.random.default_rng(np.random.SeedSequence(20130904))
+def test_registered_scheduler_gives_the_experiment_schedule(backfill, allocation, bf, w, tuned):
+    """``make_scheduler("metric_aware", ...)`` on the engine under Tang's same-time order is the
+    experiments' run (MetricAwareSimulator), job for job."""
     m, n = 120, 32
-    submit = np.sort(rng.integers(0, 40000, m))
-    procs = rng.integers(1, n + 1, m)
-    estimate = rng.integers(60, 7200, m)
-    runtime = np.maximum(1, (estimate * rng.uniform(0.1, 1.0, m)).astype(int))
+    submit, runtime, estimate, procs = _random_workload(20130904, m, n)
     tuning = Tuning(qd_threshold=20000.0, adapt_window=True) if tuned else None
-    sim = MetricAwareSimulator(submit, runtime, estimate, procs, n, Policy(bf, w, backfill, allocation),
-                               tuning)
+    sim = MetricAwareSimulator(submit, runtime, estimate, procs, n,
+                               Policy(bf, w, backfill, allocation), tuning)
     res = sim.run()
-    jobs = [SimJob(i, int(submit[i]), int(runtime[i]), int(estimate[i]), int(procs[i])) for i in range(m)]
-    sched = MetricAware(bf, w, backfill, qd_threshold=20000.0 if tuned else None, adapt_window=tuned)
-    eng = simulate(jobs, n, sched, allocation=allocation)
+    jobs = [SimJob(i, int(submit[i]), int(runtime[i]), int(estimate[i]), int(procs[i]))
+            for i in range(m)]
+    sched = make_scheduler("metric_aware", bf=bf, window=w, backfill=backfill,
+                           qd_threshold=20000.0 if tuned else None, adapt_window=tuned)
+    eng = simulate(jobs, n, sched, allocation=allocation, tie_rule=TIE_RULE)
     assert eng.jobs["start"].tolist() == res.start.astype(int).tolist()
+    assert eng.params["bf"] == bf and eng.params["window"] == w
+
+
+def test_registry_variants_carry_the_papers_configurations():
+    a = make_scheduler("metric_aware-bf0.5_w4")
+    assert (a.policy.bf, a.policy.window, a.tuning.active) == (0.5, 4, False)
+    d = make_scheduler("metric_aware-adapt-2d")
+    assert d.tuning.qd_threshold == 400 * 60.0 and d.tuning.adapt_window
+    assert make_scheduler("metric_aware-adapt-w", backfill="conservative").policy.backfill == \
+        "conservative"
+
+
+def test_cli_simulate_runs_the_metric_aware_policy(tmp_path, capsys):
+    submit, runtime, estimate, procs = _random_workload(5, m=40, n=16)
+    swf = tmp_path / "w.swf"
+    swf.write_text("; MaxProcs: 16\n; UnixStartTime: 0\n" + "".join(
+        f"{i + 1} {submit[i]} -1 {runtime[i]} {procs[i]} -1 -1 {procs[i]} {estimate[i]} -1 1 1 "
+        "-1 -1 -1 -1 -1 -1\n" for i in range(40)))
+    out = tmp_path / "jobs.parquet"
+    assert main(["simulate", str(swf), "--scheduler", "metric_aware-bf0.5_w4", "--out", str(out),
+                 "--tie-rule", TIE_RULE]) == 0
+    df, _ = read_parquet(out)
+    sim = MetricAwareSimulator(submit, runtime, estimate, procs, 16, Policy(0.5, 4))
+    assert df["start"].tolist() == sim.run().start.astype(int).tolist()
+    assert "mean wait" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("backfill", ["easy", "conservative", "greedy"])
+@pytest.mark.parametrize("allocation", ["any", "contiguous"])
+def test_invariants_of_every_policy(backfill, allocation):
+    """No start before submission, never more nodes (or an overlapping block) than the
+    machine, every job finishes. (No bound by the first reservation: the metric-aware passes
+    re-plan the whole queue, see the module docstring.)"""
+    m, n = 150, 24
+    submit, runtime, estimate, procs = _random_workload(77, m, n)
+    for bf, w in ((1.0, 1), (1.0, 3), (0.5, 2)):
+        sim = MetricAwareSimulator(submit, runtime, estimate, procs, n,
+                                   Policy(bf, w, backfill, allocation),
+                                   Tuning(qd_threshold=10000.0, adapt_window=True))
+        res = sim.run()
+        assert np.all(res.start >= sim.submit) and np.all(np.isfinite(res.end))
+        assert np.all(res.end == res.start + sim.runtime)
+        events = sorted([(t, p) for t, p in zip(res.start, procs, strict=True)]
+                        + [(t, -p) for t, p in zip(res.end, procs, strict=True)],
+                        key=lambda e: (e[0], e[1]))
+        busy = np.cumsum([p for _, p in events])
+        assert busy.max() <= n
+        if allocation == "contiguous":
+            lo = res.node
+            assert np.all((lo >= 0) & (lo + procs <= n))
+            for i in range(m):
+                for k in range(i + 1, m):
+                    overlap_t = res.start[i] < res.end[k] and res.start[k] < res.end[i]
+                    overlap_n = lo[i] < lo[k] + procs[k] and lo[k] < lo[i] + procs[i]
+                    assert not (overlap_t and overlap_n)
 
 
 def test_contiguous_earliest_vectorized_equals_reference(monkeypatch):
-    from schedlab.sim.schedulers import metric_aware as ma
-    from schedlab.sim.schedulers.metric_aware import ContiguousProfile
+    from schedlab.sim import profile
 
-    monkeypatch.setattr(ma, "_VECTOR_MIN_RECTS", 0)  # the vectorized path on small profiles too
+    monkeypatch.setattr(profile, "_VECTOR_MIN_RECTS", 0)  # the vectorized path on small profiles
 
     rng = np.random.default_rng(np.random.SeedSequence(22))
     for _ in range(60):
         n = int(rng.integers(8, 64))
-        prof = ContiguousProfile(n, 0.0)
+        prof = ContiguousProfile(n, 0)
         for _ in range(int(rng.integers(0, 25))):
             size = int(rng.integers(1, n + 1))
-            dur = float(rng.integers(1, 50))
-            t, lo = prof.earliest_reference(float(rng.integers(0, 30)), size, dur)
-            prof.reserve(t, dur, size, lo)
+            dur = int(rng.integers(1, 50))
+            t, lo = prof.earliest_block_reference(size, dur, int(rng.integers(0, 30)))
+            prof.reserve_block(t, dur, size, lo)
         for _ in range(10):
-            now, size, dur = float(rng.integers(0, 60)), int(rng.integers(1, n + 1)), \
-                float(rng.integers(1, 80))
-            assert prof.earliest(now, size, dur) == prof.earliest_reference(now, size, dur)
+            now, size, dur = int(rng.integers(0, 60)), int(rng.integers(1, n + 1)), \
+                int(rng.integers(1, 80))
+            assert prof.earliest_block(size, dur, now) == \
+                prof.earliest_block_reference(size, dur, now)
 
 
 @pytest.mark.parametrize("contiguous", [False, True])
 def test_window_search_cuts_keep_the_exhaustive_result(contiguous):
     """The branch-and-bound cuts (bound, early stop, identical jobs) return exactly the plan of
     trying every permutation, ties included, and leave the same reservations."""
-    from schedlab.sim.schedulers.metric_aware import ContiguousProfile
-
     rng = np.random.default_rng(np.random.SeedSequence(2213))
     differs = 0
     for _ in range(150):
         n = int(rng.integers(4, 24))
-        running = [(float(rng.integers(1, 40)), int(rng.integers(1, n // 2 + 1)), -1)
+        running = [(int(rng.integers(1, 40)), int(rng.integers(1, n // 2 + 1)), -1)
                    for _ in range(int(rng.integers(0, 3)))]
         if contiguous:
             lo, placed = 0, []
@@ -302,20 +373,20 @@ def test_window_search_cuts_keep_the_exhaustive_result(contiguous):
                 if lo + size <= n:
                     placed.append((end, size, lo))
                     lo += size
-            prof = ContiguousProfile(n, 0.0, placed)
+            prof = new_profile("contiguous", n, 0, placed)
         else:
-            prof = CountProfile(n, 0.0, running)
+            prof = new_profile("any", n, 0, running)
         w = int(rng.integers(2, 6))
         # few distinct kinds so that identical jobs (the symmetry cut) are common
         sizes = [int(rng.choice([1, 2, n // 2, n])) for _ in range(w)]
-        durs = [float(rng.choice([5.0, 10.0, 30.0])) for _ in range(w)]
+        durs = [int(rng.choice([5, 10, 30])) for _ in range(w)]
         a, b = prof.copy(), prof.copy()
-        plan = window_allocation(a, 0.0, sizes, durs)
-        assert plan == window_allocation_reference(b, 0.0, sizes, durs)
-        probe = [(float(t), int(s)) for t in range(0, 80, 5) for s in (1, n)]
-        assert [a.earliest(t, s, 1.0) for t, s in probe] == [b.earliest(t, s, 1.0)
-                                                              for t, s in probe]
-        differs += plan != [(i, *prof.copy().earliest(0.0, sizes[i], durs[i])) for i in range(w)]
+        plan = window_allocation(a, 0, sizes, durs)
+        assert plan == window_allocation_reference(b, 0, sizes, durs)
+        probe = [(t, int(s)) for t in range(0, 80, 5) for s in (1, n)]
+        assert [earliest(a, t, s, 1) for t, s in probe] == [earliest(b, t, s, 1)
+                                                             for t, s in probe]
+        differs += plan != [(i, *earliest(prof.copy(), 0, sizes[i], durs[i])) for i in range(w)]
     assert differs > 0  # the search did reorder some windows: the comparison is not vacuous
 
 
@@ -379,3 +450,27 @@ def test_overrun_grace_allows_and_predicts_overruns():
     res = _sim(*args, overrun_grace=300.0).run()
     assert res.end[0] == 110
     assert res.start[1] == 110  # B (2 nodes) starts when A really ends
+
+
+def test_fork_without_per_job_table_gives_the_same_answer():
+    """``simulate_from(per_job=False)`` (the fair-start probes) returns None and runs the same
+    fork: the scheduler's record of the probed job's start equals the table's."""
+    from schedlab.sim.engine import simulate_from
+    from schedlab.sim.state import Snapshot
+
+    jobs = [SimJob(0, 0, 100, 100, 10), SimJob(1, 1, 100, 100, 10), SimJob(2, 2, 10, 10, 10)]
+    starts = []
+    for per_job in (True, False):
+        sched = MetricAware(bf=0.0)
+        for j in jobs[1:]:
+            sched.enqueue(j)
+        run = Run(jobs[0], 0, 10, 100, 100, 100)
+        snap = Snapshot(now=2, machine_size=10, allocation="any", running=(run,),
+                        waiting=tuple(jobs[1:]), attempts={})
+        out = simulate_from(snap, sched, sync=False, stop_when_started=[1], tie_rule=TIE_RULE,
+                            per_job=per_job)
+        assert (out is None) == (not per_job)
+        if out is not None:
+            assert int(out.jobs.set_index("job_id").loc[1, "start"]) == sched.started_at[1]
+        starts.append(sched.started_at[1])
+    assert starts == [110, 110]  # SJF: the short job 2 first, then job 1

@@ -23,8 +23,11 @@ every other planner.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
+from collections.abc import Iterable
 from itertools import accumulate
+
+import numpy as np
 
 from .errors import SimulationError
 
@@ -257,3 +260,124 @@ class Profile:
 
     def __repr__(self) -> str:
         return f"Profile({self.segments()!r})"
+
+
+# ---------------------------------------------------------------- contiguous allocation mode
+# (issue 18, lane tang) Tang et al. 2013 §4.1: on BG/P a job needs a block of consecutive nodes,
+# not just a count. The mode keeps the counts of :class:`Profile` (so every count query and the
+# over-allocation check still hold) and, beside them, the occupied node blocks.
+
+#: candidate start times tested together by :meth:`ContiguousProfile.earliest_block`
+_CANDIDATE_BLOCK = 16
+#: below this many blocks :meth:`ContiguousProfile.earliest_block` loops in plain Python
+_VECTOR_MIN_RECTS = 48
+
+
+class ContiguousProfile(Profile):
+    """A :class:`Profile` in contiguous mode: free processors over time *and* the occupied
+    blocks, as rectangles ``(first node, last node + 1, start, end)`` kept sorted. A request gets
+    the lowest-indexed free block (first fit, as the engine's ``allocation="contiguous"`` machine
+    places starts) at its earliest feasible time."""
+
+    __slots__ = ("rects",)
+
+    def __init__(self, machine_size: int, origin: int = 0) -> None:
+        super().__init__(machine_size, origin)
+        self.rects: list[tuple[int, int, int, int]] = []
+
+    def copy(self) -> ContiguousProfile:
+        c = ContiguousProfile.__new__(ContiguousProfile)
+        c.machine_size, c.t, c.free, c._pm = self.machine_size, self.t.copy(), self.free.copy(), []
+        c.rects = self.rects.copy()
+        return c
+
+    def reserve_block(self, start: int, duration: int, procs: int, first_node: int) -> None:
+        """Take nodes ``first_node .. first_node + procs - 1`` during ``[start, start + duration)``."""
+        if duration <= 0:
+            return
+        self.reserve(start, duration, procs)
+        insort(self.rects, (first_node, first_node + procs, start, start + duration))
+
+    def first_fit(self, start: int, duration: int, procs: int) -> int:
+        """The lowest first node of a free block of ``procs`` nodes throughout ``[start, start +
+        duration)``, or -1: one pass over the blocks in node order (those overlapping the interval
+        push the candidate past them)."""
+        t1 = start + duration
+        pos = 0
+        for lo, hi, s, e in self.rects:
+            if s < t1 and e > start:
+                if lo - pos >= procs:
+                    return pos
+                if hi > pos:
+                    pos = hi
+        return pos if self.machine_size - pos >= procs else -1
+
+    def earliest_block(self, procs: int, duration: int, after: int) -> tuple[int, int]:
+        """Earliest start ``>= after`` with a free block of ``procs`` nodes for ``duration``:
+        ``(start, first node)``.
+
+        The candidate times are ``after`` and every block end after it; each is tested with
+        :meth:`first_fit`'s rule, vectorized over groups of candidates (blocks sorted by first
+        node; the running maximum of the last nodes seen is first fit's ``pos``). Same result as
+        :meth:`earliest_block_reference` (tested)."""
+        if procs > self.machine_size:
+            raise SimulationError(
+                f"{procs} processors requested on a {self.machine_size}-processor machine"
+            )
+        rects = self.rects
+        if len(rects) < _VECTOR_MIN_RECTS:  # small profiles: the plain loop is cheaper
+            return self.earliest_block_reference(procs, duration, after)
+        lo0 = self.first_fit(after, duration, procs)  # most look-ups fit at once
+        if lo0 >= 0:
+            return after, lo0
+        r = np.array(rects, dtype=np.int64)  # sorted by first node
+        lo, hi, s, e = r[:, 0], r[:, 1], r[:, 2], r[:, 3]
+        cands = np.unique(np.concatenate(([after], e[e > after])))
+        for a in range(0, len(cands), _CANDIDATE_BLOCK):
+            t = cands[a:a + _CANDIDATE_BLOCK, None]
+            m = (s[None, :] < t + duration) & (e[None, :] > t)
+            run = np.maximum.accumulate(np.where(m, hi[None, :], 0), axis=1)
+            prev = np.concatenate((np.zeros((len(t), 1), dtype=np.int64), run[:, :-1]), axis=1)
+            ok = m & (lo[None, :] - prev >= procs)
+            gap_ok = ok.any(axis=1)
+            end_ok = self.machine_size - run[:, -1] >= procs
+            hit = np.flatnonzero(gap_ok | end_ok)
+            if len(hit):
+                k = int(hit[0])
+                pos = prev[k, int(np.argmax(ok[k]))] if gap_ok[k] else run[k, -1]
+                return int(cands[a + k]), int(pos)
+        raise AssertionError("unreachable: every block ends")  # pragma: no cover
+
+    def earliest_block_reference(self, procs: int, duration: int, after: int) -> tuple[int, int]:
+        """:meth:`earliest_block` one candidate at a time in plain Python (the definition)."""
+        for t in sorted({after} | {e for _, _, _, e in self.rects if e > after}):
+            lo = self.first_fit(t, duration, procs)
+            if lo >= 0:
+                return t, lo
+        raise AssertionError("unreachable: every block ends")  # pragma: no cover
+
+
+def profile_of_running(machine_size: int, now: int, running: Iterable[tuple[int, int, int]],
+                       contiguous: bool = False) -> Profile:
+    """The profile at ``now`` of the running jobs ``(predicted end, procs, first node)``: each
+    holds its processors (in contiguous mode its block) until its end; ends at or before ``now``
+    hold nothing. One sort instead of a reservation per job (Tang's passes build one per pass)."""
+    prof = ContiguousProfile(machine_size, now) if contiguous else Profile(machine_size, now)
+    ends = sorted((e, procs) for e, procs, _ in running if e > now)
+    free = machine_size - sum(procs for _, procs in ends)
+    if free < 0:
+        raise SimulationError(f"profile over-allocation: {machine_size - free} processors busy "
+                              f"at {now} (machine {machine_size})")
+    t, f = [now], [free]
+    for e, procs in ends:
+        free += procs
+        if e == t[-1]:
+            f[-1] = free
+        else:
+            t.append(e)
+            f.append(free)
+    prof.t, prof.free = t, f
+    if contiguous:
+        prof.rects = sorted((lo, lo + procs, now, e)  # type: ignore[attr-defined]
+                            for e, procs, lo in running if e > now)
+    return prof

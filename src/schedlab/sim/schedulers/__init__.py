@@ -33,6 +33,10 @@ _PK_ORDERS = {"d": "D", "p": "P", "r": "R", "1l": "1_L", "pl": "P_L", "rl": "R_L
 for _cli, _order in _PK_ORDERS.items():
     SCHEDULERS[f"pk-{_cli}"] = f"schedlab.sim.schedulers.perkovic:pk_{_order}"
     SCHEDULERS[f"pk-{_cli}-ng"] = f"schedlab.sim.schedulers.perkovic:pk_{_order}_NG"
+# Tang et al. 2013 Tables 2-3's configurations (metric_aware-bf0.5_w4, metric_aware-adapt-2d, ...).
+for _point in ("bf1_w4", "bf0.5_w1", "bf0.5_w4", "adapt-bf", "adapt-w", "adapt-2d"):
+    _name = "ma_" + _point.replace(".", "").replace("-", "_")
+    SCHEDULERS[f"metric_aware-{_point}"] = f"schedlab.sim.schedulers.metric_aware:{_name}"
 
 
 def make_scheduler(name: str, **params: Any) -> Scheduler:

@@ -1,7 +1,12 @@
 """Adaptive metric-aware scheduling (Tang, Ren, Lan & Desai 2013, §3.3-§3.4, metrics of §4.2).
 
-A self-contained event-driven simulator of one space-shared machine running the metric-aware
-scheduler, with the paper's monitored metrics and its fair-start-time probe.
+The metric-aware policy as a scheduler of the shared engine (:class:`MetricAware`, registered
+as ``metric_aware`` and ``metric_aware-<point>``), planning on the shared availability profile
+(:class:`~schedlab.sim.profile.Profile`; its contiguous mode
+:class:`~schedlab.sim.profile.ContiguousProfile` for BG/P), with the paper's monitored metrics;
+:class:`MetricAwareSimulator` runs a trace through :func:`~schedlab.sim.engine.simulate` and
+computes the fair start times with :func:`~schedlab.sim.engine.simulate_from` forks (issue 18:
+the private event loop, probe loop and profiles this module had are gone).
 
 Scheduler (§3.3, Steps 1-6), at every scheduling pass:
 
@@ -21,8 +26,13 @@ Scheduler (§3.3, Steps 1-6), at every scheduling pass:
    holds a job that cannot start now; that window's reservations are protected and every later
    job (priority order) starts now if it fits without delaying them. Conservative
    (``backfill="conservative"``): every window of the queue is allocated in turn on the profile
-   holding all earlier reservations, so no reservation can be delayed; jobs planned at ``now``
-   start. Reservations are recomputed at every pass (the priorities change with time).
+   holding all earlier reservations, so no reservation can be delayed *within the pass*; jobs
+   planned at ``now`` start. Reservations are recomputed from scratch at every pass (the
+   priorities change with time; Cobalt re-plans each iteration), so unlike conservative
+   backfilling with compression (:mod:`~schedlab.sim.schedulers.conservative`) a job's start is
+   not bounded by its first reservation: an earlier job moved up by an early end can take its
+   slot (measured on a random 150-job workload, BF = 1, W = 1: 3 jobs any-node, 6 contiguous
+   start after their first reservation, by up to 3.3 h / 11.9 h).
 
 Allocation: ``"any"`` (any set of free nodes, SP2) or ``"contiguous"`` (a 1-D block of node
 indices, first fit at the lowest index, the paper's BG/P setting).
@@ -51,18 +61,29 @@ grace)`` (Cobalt's qsim keeps overruns up to 1.1 x the request and predicts ``no
 ``cancel`` (:class:`MetricAwareSimulator`) — cancelled log jobs wait in the queue until their
 cancel time. None of them fits SP2's Table 3 better than the defaults (docs/papers/tang2013.md).
 
-Event tie rule (the engine's ``completions_first``): at one instant, completions, then arrivals
-(input order), then the tuning check, then one scheduling pass; a pass follows every event
-instant (Algorithm 1 calls ``schedule_jobs`` after each check). Checks fall on the grid
+Event order: the engine's batch order ``completions_first`` (:data:`TIE_RULE`) — at one
+instant, completions, withdrawals, arrivals (input order), then the tuning check, then one pass
+(Algorithm 1 calls ``schedule_jobs`` after each check); an instant whose events do not concern
+the scheduler (the end of a job already withdrawn) gets no pass. Checks fall on the grid
 ``t0 + k * C_i`` (``t0`` = first submission) while jobs are queued or running; an arrival on an
-idle machine re-arms the next grid point. The scheduler knows only estimates; a job runs for its
-runtime (<= estimate).
+idle machine re-arms the next grid point; a check due after the workload's last event is not
+run. The scheduler knows only estimates; a job runs for its runtime (<= estimate, unless
+``overrun_grace``). A job still running at its cancel time is ended then (the engine's rule;
+the log's withdrawn jobs run 1 s).
+
+Golden schedules (issue 18; ``tests/test_tang_golden.py``, saved from the private loop this
+module had until then): identical start, end and first node of every job, tunable changes,
+pass counts and fair start times (all 16 probe readings on 14 synthetic cases covering every
+option; the configured reading on SP2's first 5,000 jobs at BF {1, 0.5} x W {1, 4} and the three
+adaptive schemes, and on the BG/P substitute at two points). One listed difference: a job still
+running at its cancel time was left running by the old loop (synthetic case ``easy_cancel``).
 
 Fair start time (§4.2, after Sabin et al.): at a job's submission, the current state (running
 jobs, queue up to and including the job, the policy in force) is simulated with no later
-arrivals; the job is unfair if it really starts after that time. The probe is run *after* the
-real simulation, from the state reconstructed from the real schedule, on copies, so it cannot
-disturb it. It is fast because (a) a job that started at its submission is fair and needs no
+arrivals; the job is unfair if it really starts after that time. The probe is an engine fork
+(:func:`~schedlab.sim.engine.simulate_from`) run *after* the real simulation from the state at
+the submission rebuilt from the real schedule (running jobs, the queue up to the job), so it
+cannot disturb the real run. It is fast because (a) a job that started at its submission is fair and needs no
 probe, (b) a probe stops as soon as the job starts *or* its clock passes the job's real start
 (then the job is fair; its ``fair_start`` is recorded as NaN), so a probe costs at most the
 job's real wait, and (c) the probe freezes the tunables (Algorithm 1 is not run inside it).
@@ -82,18 +103,22 @@ reaching before the first submission are cut there); loss of capacity, eq. 4 (se
 
 from __future__ import annotations
 
-import heapq
 import math
 import time
-from bisect import bisect_left, bisect_right, insort
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from ...errors import ConfigError
+from ..engine import simulate, simulate_from
+from ..job import SimJob
+from ..profile import ContiguousProfile, Profile, profile_of_running
 from ..scheduler import Scheduler, Start
+from ..state import MachineView, Run, Snapshot
 
 BACKFILLS = ("easy", "conservative", "greedy")
 ALLOCATIONS = ("any", "contiguous")
@@ -102,8 +127,6 @@ PROBE_ORDERS = ("dynamic", "frozen")
 PROBE_POLICIES = ("submission", "fcfs")
 PROBE_BACKFILLS = ("policy", "none")
 CHECK_INTERVAL = 1800.0  # C_i, Table 1: 30 min
-_CANDIDATE_BLOCK = 16  # candidate start times tested together by ContiguousProfile.earliest
-_VECTOR_MIN_RECTS = 48  # below this many rectangles ContiguousProfile.earliest loops in Python
 INF = math.inf
 
 
@@ -145,150 +168,6 @@ def priority_order(now: float, submits: np.ndarray, walltimes: np.ndarray, bf: f
     return np.lexsort((pos, submits, -sp))
 
 
-# ---------------------------------------------------------------- availability profiles
-
-
-class CountProfile:
-    """Free nodes over time for any-node allocation: a step function ``free[k]`` on
-    ``[times[k], times[k+1])`` (the last step lasts forever)."""
-
-    __slots__ = ("free", "n", "times")
-
-    def __init__(self, n: int, now: float, running: Sequence[tuple[float, int, int]] = ()):
-        """``running``: (estimated end, nodes, first node index — unused here)."""
-        self.n = n
-        busy = sum(r[1] for r in running)
-        self.times = [now]
-        self.free = [n - busy]
-        for end, procs, _ in sorted(running):
-            end = max(end, now)
-            if end == self.times[-1]:
-                self.free[-1] += procs
-            else:
-                self.times.append(end)
-                self.free.append(self.free[-1] + procs)
-
-    def copy(self) -> CountProfile:
-        c = CountProfile.__new__(CountProfile)
-        c.n, c.times, c.free = self.n, self.times[:], self.free[:]
-        return c
-
-    def earliest(self, now: float, size: int, dur: float) -> tuple[float, int]:
-        """Earliest start >= ``now`` with ``size`` nodes free for ``dur``: (time, -1)."""
-        times, free = self.times, self.free
-        k = max(bisect_right(times, now) - 1, 0)
-        m = len(times)
-        while k < m:
-            if free[k] >= size:
-                t0 = max(times[k], now)
-                j = k + 1
-                while j < m and times[j] < t0 + dur and free[j] >= size:
-                    j += 1
-                if j >= m or times[j] >= t0 + dur:
-                    return t0, -1
-                k = j + 1
-            else:
-                k += 1
-        raise AssertionError("job wider than the machine")
-
-    def fits_now(self, now: float, size: int, dur: float) -> int | None:
-        t, lo = self.earliest(now, size, dur)
-        return lo if t == now else None
-
-    def _split(self, t: float) -> int:
-        k = bisect_left(self.times, t)
-        if k < len(self.times) and self.times[k] == t:
-            return k
-        self.times.insert(k, t)
-        self.free.insert(k, self.free[k - 1])
-        return k
-
-    def reserve(self, start: float, dur: float, size: int, lo: int = -1) -> None:
-        """Take ``size`` nodes on ``[start, start + dur)``."""
-        a = self._split(start)
-        b = self._split(start + dur)
-        for k in range(a, b):
-            self.free[k] -= size
-
-
-class ContiguousProfile:
-    """Occupied rectangles for 1-D contiguous allocation, kept sorted as (first node, last node
-    + 1, start, end); a job gets the lowest-indexed free block (first fit) at its earliest
-    feasible time."""
-
-    __slots__ = ("n", "rects")
-
-    def __init__(self, n: int, now: float, running: Sequence[tuple[float, int, int]] = ()):
-        self.n = n
-        self.rects = sorted((lo, lo + procs, now, max(end, now)) for end, procs, lo in running)
-
-    def copy(self) -> ContiguousProfile:
-        c = ContiguousProfile.__new__(ContiguousProfile)
-        c.n, c.rects = self.n, self.rects[:]
-        return c
-
-    def _first_fit(self, t: float, dur: float, size: int) -> int:
-        """The lowest first node of a free block of ``size`` nodes on ``[t, t + dur)``, or -1:
-        one pass over the rectangles in node order (those overlapping the interval block)."""
-        t1 = t + dur
-        pos = 0
-        for lo, hi, s, e in self.rects:
-            if s < t1 and e > t:
-                if lo - pos >= size:
-                    return pos
-                if hi > pos:
-                    pos = hi
-        return pos if self.n - pos >= size else -1
-
-    def earliest(self, now: float, size: int, dur: float) -> tuple[float, int]:
-        """Earliest start >= ``now`` with a free block of ``size`` nodes for ``dur``: (time, lo).
-
-        The candidate times are ``now`` and every rectangle end after it; each is tested with
-        :meth:`_first_fit`'s rule, vectorized over blocks of candidates (rectangles sorted by
-        first node; the running maximum of the last nodes seen is first fit's ``pos``). Same
-        result as :meth:`earliest_reference` (tested)."""
-        rects = self.rects
-        if len(rects) < _VECTOR_MIN_RECTS:  # small profiles: the plain loop is cheaper
-            return self.earliest_reference(now, size, dur)
-        lo0 = self._first_fit(now, dur, size)  # most look-ups fit at once
-        if lo0 >= 0:
-            return now, lo0
-        r = np.array(rects, dtype=np.float64)  # sorted by first node
-        lo, hi, s, e = r[:, 0], r[:, 1], r[:, 2], r[:, 3]
-        later = e[e > now]
-        cands = np.unique(np.concatenate(([now], later)))
-        for a in range(0, len(cands), _CANDIDATE_BLOCK):
-            t = cands[a:a + _CANDIDATE_BLOCK, None]
-            m = (s[None, :] < t + dur) & (e[None, :] > t)
-            run = np.maximum.accumulate(np.where(m, hi[None, :], 0.0), axis=1)
-            prev = np.concatenate((np.zeros((len(t), 1)), run[:, :-1]), axis=1)
-            ok = m & (lo[None, :] - prev >= size)
-            gap_ok = ok.any(axis=1)
-            end_ok = self.n - run[:, -1] >= size
-            hit = np.flatnonzero(gap_ok | end_ok)
-            if len(hit):
-                k = int(hit[0])
-                pos = prev[k, int(np.argmax(ok[k]))] if gap_ok[k] else run[k, -1]
-                return float(cands[a + k]), int(pos)
-        raise AssertionError("job wider than the machine")
-
-    def earliest_reference(self, now: float, size: int, dur: float) -> tuple[float, int]:
-        """:meth:`earliest` one candidate at a time in plain Python (the definition; tests)."""
-        cands = sorted({now} | {e for _, _, _, e in self.rects if e > now})
-        for t in cands:
-            lo = self._first_fit(t, dur, size)
-            if lo >= 0:
-                return t, lo
-        raise AssertionError("job wider than the machine")
-
-    def fits_now(self, now: float, size: int, dur: float) -> int | None:
-        lo = self._first_fit(now, dur, size)
-        return lo if lo >= 0 else None
-
-    def reserve(self, start: float, dur: float, size: int, lo: int = -1) -> None:
-        insort(self.rects, (lo, lo + size, start, start + dur))
-
-
 def next_grid_point(now: float, t0: float, interval: float) -> float:
     """The first check time ``t0 + k * interval`` strictly after ``now``."""
     return t0 + interval * (math.floor((now - t0) / interval) + 1)
@@ -302,9 +181,36 @@ def pass_time(t: float, t0: float, interval: float) -> float:
     return t0 + interval * math.ceil((t - t0) / interval)
 
 
-def new_profile(allocation: str, n: int, now: float, running: Sequence[tuple[float, int, int]]):
-    """The profile class of an allocation model."""
-    return (ContiguousProfile if allocation == "contiguous" else CountProfile)(n, now, running)
+def new_profile(allocation: str, n: int, now: int,
+                running: Sequence[tuple[int, int, int]]) -> Profile:
+    """The shared availability profile at ``now`` (contiguous mode under contiguous
+    allocation) holding the running jobs: ``(predicted end, nodes, first node)``."""
+    return profile_of_running(n, now, running, allocation == "contiguous")
+
+
+def earliest(prof: Profile, now: int, size: int, dur: int) -> tuple[int, int]:
+    """Earliest placement of ``size`` nodes for ``dur`` at or after ``now``: (start, first node;
+    -1 under any-node allocation)."""
+    if type(prof) is ContiguousProfile:
+        return prof.earliest_block(size, dur, now)
+    return prof.earliest_start(size, dur, now), -1
+
+
+def take(prof: Profile, start: int, dur: int, size: int, lo: int) -> None:
+    """Reserve a placement found by :func:`earliest`."""
+    if lo >= 0:
+        prof.reserve_block(start, dur, size, lo)  # type: ignore[attr-defined]
+    else:
+        prof.reserve(start, dur, size)
+
+
+def fits_now(prof: Profile, now: int, size: int, dur: int) -> int | None:
+    """The first node of a placement starting at ``now`` (-1 under any-node allocation), or
+    None if there is none."""
+    if type(prof) is ContiguousProfile:
+        lo = prof.first_fit(now, dur, size)
+        return lo if lo >= 0 else None
+    return -1 if prof.fits(size, now, dur) else None
 
 
 # ---------------------------------------------------------------- Step 5: window allocation
@@ -336,8 +242,8 @@ def window_allocation(
     if w == 1:
         if counter is not None:
             counter[0] += 1
-        t, lo = profile.earliest(now, sizes[0], durs[0])
-        profile.reserve(t, durs[0], sizes[0], lo)
+        t, lo = earliest(profile, now, sizes[0], durs[0])
+        take(profile, t, durs[0], sizes[0], lo)
         return [(0, t, lo)]
     best: list = [INF, None]
     bound = now + max(durs)  # no schedule of the window ends earlier: stop when reached
@@ -353,7 +259,7 @@ def window_allocation(
             if kinds[i] not in known:
                 if counter is not None:
                     counter[0] += 1
-                known[kinds[i]] = prof.earliest(now, sizes[i], durs[i])
+                known[kinds[i]] = earliest(prof, now, sizes[i], durs[i])
             places.append((i, *known[kinds[i]]))
         if max(span, max(t + durs[i] for i, t, _ in places)) >= best[0]:
             return
@@ -366,7 +272,7 @@ def window_allocation(
                 best[0], best[1] = s, list(plan)
             else:
                 p2 = prof.copy()
-                p2.reserve(t, durs[i], sizes[i], lo)
+                take(p2, t, durs[i], sizes[i], lo)
                 dfs(p2, tuple(r for r in remaining if r != i), plan, s,
                     _still_earliest(known, t, durs[i], lo, sizes[i]))
             plan.pop()
@@ -375,7 +281,7 @@ def window_allocation(
 
     dfs(profile, tuple(range(w)), [], -INF, {})
     for i, t, lo in best[1]:
-        profile.reserve(t, durs[i], sizes[i], lo)
+        take(profile, t, durs[i], sizes[i], lo)
     return best[1]
 
 
@@ -402,14 +308,14 @@ def window_allocation_reference(profile, now: float, sizes: Sequence[int],
     for perm in permutations(range(len(sizes))):
         prof, plan = profile.copy(), []
         for i in perm:
-            t, lo = prof.earliest(now, sizes[i], durs[i])
-            prof.reserve(t, durs[i], sizes[i], lo)
+            t, lo = earliest(prof, now, sizes[i], durs[i])
+            take(prof, t, durs[i], sizes[i], lo)
             plan.append((i, t, lo))
         span = max(t + durs[i] for i, t, _ in plan)
         if span < best_span:
             best_span, best_plan = span, plan
     for i, t, lo in best_plan:
-        profile.reserve(t, durs[i], sizes[i], lo)
+        take(profile, t, durs[i], sizes[i], lo)
     return best_plan
 
 
@@ -542,30 +448,32 @@ def loss_of_capacity(
     np.add.at(delta_busy, np.searchsorted(events, start), procs)
     np.add.at(delta_busy, np.searchsorted(events, end), -procs)
     idle = n - np.cumsum(delta_busy)
-    # smallest waiting job after each event: a sweep with a lazy-deletion heap
-    arrive_at = np.searchsorted(events, submit)
-    leave_at = np.searchsorted(events, start)
-    order_a = np.argsort(arrive_at, kind="stable")
-    heap: list[tuple[int, int]] = []
-    gone = np.zeros(len(submit), dtype=bool)
-    leaves: dict[int, list[int]] = {}
-    for j, e in enumerate(leave_at):
-        leaves.setdefault(int(e), []).append(j)
+    # smallest waiting job after each event i (a job waits after events arrive_at..leave_at-1):
+    # jobs in increasing size paint the intervals not painted yet (next-unpainted pointers)
+    arrive_at = np.searchsorted(events, submit).tolist()
+    leave_at = np.searchsorted(events, start).tolist()
+    smallest = [0] * len(events)  # 0: nobody waits
+    nxt = list(range(len(events) + 1))
+
+    def unpainted(i: int) -> int:
+        root = i
+        while nxt[root] != root:
+            root = nxt[root]
+        while nxt[i] != root:  # path compression
+            nxt[i], i = root, nxt[i]
+        return root
+
+    for j in np.argsort(procs, kind="stable").tolist():
+        i, stop, size = unpainted(arrive_at[j]), leave_at[j], int(procs[j])
+        while i < stop:
+            smallest[i] = size
+            nxt[i] = i + 1
+            i = unpainted(i + 1)
     lost = 0.0
-    ia = 0
     for i in range(len(events) - 1):
-        while ia < len(order_a) and arrive_at[order_a[ia]] <= i:
-            j = order_a[ia]
-            heapq.heappush(heap, (int(procs[j]), int(j)))
-            ia += 1
-        for j in leaves.get(i, ()):
-            gone[j] = True
-        while heap and gone[heap[0][1]]:
-            heapq.heappop(heap)
-        if heap:
-            smallest = heap[0][0]
-            if smallest < idle[i] or (not strict and smallest == idle[i]):
-                lost += idle[i] * (events[i + 1] - events[i])
+        sm = smallest[i]
+        if sm and (sm < idle[i] or (not strict and sm == idle[i])):
+            lost += idle[i] * (events[i + 1] - events[i])
     return lost / (n * (events[-1] - events[0]))
 
 
@@ -623,7 +531,7 @@ def schedule_pass(now: float, queue: Sequence, submit, procs, est,
                 starts.append((win[i], lo))
                 free_now -= procs[win[i]]
                 if greedy:  # only the jobs that start bind the later windows
-                    prof.reserve(now, est[win[i]], procs[win[i]], lo)
+                    take(prof, now, est[win[i]], procs[win[i]], lo)
             else:
                 blocked = True
         if blocked and not (conservative or greedy):
@@ -634,9 +542,9 @@ def schedule_pass(now: float, queue: Sequence, submit, procs, est,
                 continue
             if counter is not None:
                 counter[0] += 1
-            lo = prof.fits_now(now, procs[j], est[j])
+            lo = fits_now(prof, now, procs[j], est[j])
             if lo is not None:
-                prof.reserve(now, est[j], procs[j], lo)
+                take(prof, now, est[j], procs[j], lo)
                 starts.append((j, lo))
                 free_now -= procs[j]
     return starts
@@ -657,11 +565,211 @@ class Result:
     withdrawn: np.ndarray | None = None  # jobs that left the queue at their cancel time
 
 
-class MetricAwareSimulator:
-    """Trace-driven simulation of the metric-aware scheduler on ``n`` nodes.
+# ---------------------------------------------------------------- the engine scheduler
 
-    ``submit, runtime, estimate, procs``: arrays in submission order (ties keep input order);
-    ``runtime <= estimate`` and ``1 <= procs <= n`` are required.
+class MetricAware(Scheduler):
+    """The metric-aware scheduler (§3.3) with optional adaptive tuning (§3.4, Algorithm 1) as an
+    engine :class:`~schedlab.sim.scheduler.Scheduler` (``schedlab simulate --scheduler
+    metric_aware``; the experiments run it through :class:`MetricAwareSimulator`).
+
+    A scheduling pass (:func:`schedule_pass`) follows every instant with an event that concerns
+    it (an arrival, a completion, a withdrawal from its queue, a tuning check); Algorithm 1's
+    check every ``C_i`` and, with ``sched_interval``, the grid passes are engine timers. The
+    allocation model is the engine's (``ctx.allocation``); the first node of every start under
+    contiguous allocation is the one the pass planned (``nodes``).
+
+    Args: the :class:`Policy` fields (``allocation`` comes from the engine) and the
+    :class:`Tuning` switches; ``tuning`` (a whole :class:`Tuning`) overrides ``qd_threshold`` /
+    ``adapt_window``; ``timing`` records the wall time and profile look-ups of the busy passes.
+    """
+
+    name = "metric_aware"
+
+    def __init__(self, bf: float = 1.0, window: int = 1, backfill: str = "easy",
+                 qd_threshold: float | None = None, adapt_window: bool = False,
+                 sched_interval: float = 0.0, overrun_grace: float | None = None,
+                 search_windows: int | None = None, tuning: Tuning | None = None,
+                 timing: bool = False) -> None:
+        self.policy = Policy(float(bf), int(window), backfill, "any", search_windows,
+                             float(sched_interval), overrun_grace)  # validates
+        self.tuning = tuning or Tuning(qd_threshold=qd_threshold, adapt_window=adapt_window)
+        self.timing = timing
+        self.t0: float | None = None  # the first submission: origin of the check/pass grids
+        #: the workload's last submission, if known: a check due on an idle machine after it
+        #: and after the last completion is not run (the run is over; a trace driver sets it)
+        self.last_submit: int | None = None
+        self.last_event = -1
+        self.reset()
+
+    @classmethod
+    def of(cls, policy: Policy, tuning: Tuning | None = None, timing: bool = False) -> MetricAware:
+        """The scheduler of a :class:`Policy` (its ``allocation`` is the engine's setting)."""
+        return cls(policy.bf, policy.window, policy.backfill, sched_interval=policy.sched_interval,
+                   overrun_grace=policy.overrun_grace, search_windows=policy.search_windows,
+                   tuning=tuning, timing=timing)
+
+    def params(self) -> dict[str, Any]:
+        p, t = self.policy, self.tuning
+        return {"bf": p.bf, "window": p.window, "backfill": p.backfill,
+                "qd_threshold": t.qd_threshold, "adapt_window": t.adapt_window,
+                "sched_interval": p.sched_interval, "overrun_grace": p.overrun_grace,
+                "search_windows": p.search_windows}
+
+    def reset(self) -> None:
+        tun = self.tuning
+        self.queue: list[int] = []  # waiting job ids, arrival order (or a frozen priority order)
+        self.jobs: dict[int, SimJob] = {}
+        self.submit: dict[int, int] = {}
+        self.procs: dict[int, int] = {}
+        self.est: dict[int, int] = {}
+        self.check_pending = False
+        self.next_pass = INF  # the pending grid pass (sched_interval > 0)
+        self.dirty = True  # something happened since the last pass
+        self.bf = tun.bf_high if tun.qd_threshold is not None else self.policy.bf
+        self.w = tun.w_low if tun.adapt_window else self.policy.window
+        self.backfill = self.policy.backfill  # the fair-start probe may override it
+        self.tunables: list[tuple[float, float, int]] = []
+        # started jobs still inside the long utilization window: [start, end (inf: running), procs]
+        self.history: dict[int, list[float]] = {}
+        self.nodes: dict[int, int] = {}  # started job -> first node (-1: any-node allocation)
+        self.started_at: dict[int, int] = {}  # started job -> start time
+        self.passes = self.busy_passes = self.placements = 0
+        self.pass_seconds = 0.0
+
+    # --- hooks ---------------------------------------------------------------------------------
+    def enqueue(self, job: SimJob) -> None:
+        """Append ``job`` to the queue (arrival order)."""
+        jid = job.job_id
+        self.queue.append(jid)
+        self.jobs[jid] = job
+        self.submit[jid], self.procs[jid], self.est[jid] = job.submit, job.procs, job.estimate
+        self.dirty = True
+
+    def on_arrival(self, ctx: MachineView, job: SimJob) -> None:
+        self.enqueue(job)
+        self.last_event = ctx.now
+        if self.t0 is None:
+            self.t0 = float(job.submit)
+            self.tunables.append((self.t0, self.bf, self.w))
+        if self.tuning.active and not self.check_pending:
+            ctx.set_timer(int(next_grid_point(ctx.now, self.t0, self.tuning.check_interval)),
+                          "check")
+            self.check_pending = True
+
+    def on_completion(self, ctx: MachineView, run: Run, killed_at_estimate: bool) -> None:
+        self.last_event = ctx.now
+        rec = self.history.get(run.job.job_id)
+        if rec is not None:
+            rec[1] = float(ctx.now)
+        self.dirty = True
+
+    def on_cancel(self, ctx: MachineView, job: SimJob, run: Run | None) -> None:
+        if run is not None:
+            self.on_completion(ctx, run, False)
+        elif job.job_id in self.jobs:
+            self._forget(job.job_id)
+            self.queue.remove(job.job_id)
+            self.dirty = True
+
+    def on_timer(self, ctx: MachineView, key: Hashable) -> None:
+        if key == "check":
+            self.check_pending = False
+            if (not self.queue and not ctx.running and self.last_submit is not None
+                    and ctx.now >= self.last_submit and ctx.now > self.last_event):
+                return  # after the workload's last event: the run is over, no check
+            self._check(ctx)
+        self.dirty = True
+
+    def _forget(self, jid: int) -> SimJob:
+        del self.submit[jid], self.procs[jid], self.est[jid]
+        return self.jobs.pop(jid)
+
+    def _check(self, ctx: MachineView) -> None:
+        """Algorithm 1's check: read the monitored metrics, set the tunables."""
+        now, tun = float(ctx.now), self.tuning
+        bf, w = self.bf, self.w
+        if tun.qd_threshold is not None:
+            qd = float(np.sum(now - np.fromiter((self.submit[j] for j in self.queue),
+                                                dtype=np.float64, count=len(self.queue))))
+            bf = tun.bf_low if qd >= tun.qd_threshold else tun.bf_high
+        if tun.adapt_window:
+            # jobs that ended before the long window contribute nothing to either average
+            cut = now - tun.long_avg
+            self.history = {j: r for j, r in self.history.items() if r[1] > cut}
+            h = np.array(list(self.history.values()), dtype=np.float64).reshape(-1, 3)
+            args = (self.t0, h[:, 0], h[:, 1], h[:, 2], ctx.machine_size)
+            short = utilization_average(now, tun.short_avg, *args)
+            long_ = utilization_average(now, tun.long_avg, *args)
+            w = tun.w_high if short < long_ else tun.w_low
+        if (bf, w) != (self.bf, self.w):
+            self.bf, self.w = bf, w
+            self.tunables.append((now, bf, w))
+        if self.queue or ctx.running:
+            ctx.set_timer(int(now + tun.check_interval), "check")
+            self.check_pending = True
+
+    # --- the decision ----------------------------------------------------------------------------
+    def schedule(self, ctx: MachineView) -> list[Start]:
+        if not self.dirty:
+            return []  # only stale events at this instant: no pass
+        now, si = ctx.now, self.policy.sched_interval
+        if si > 0:  # Algorithm 1's sleep(SchedInterval): passes on the grid t0 + k * si
+            if self.next_pass == INF:
+                self.next_pass = pass_time(now, self.t0, si)
+                if now < self.next_pass:
+                    ctx.set_timer(int(self.next_pass), "pass")
+            if now < self.next_pass:
+                return []
+            self.next_pass = INF
+        self.dirty = False
+        self.passes += 1
+        queue = self.queue
+        if not queue:
+            return []
+        self.busy_passes += 1
+        g = self.policy.overrun_grace
+        running = [(r.expected_end if g is None else max(r.expected_end, now + g), r.procs,
+                    -1 if r.first_node is None else r.first_node) for r in ctx.running.values()]
+        c0, counter = (time.perf_counter(), [0]) if self.timing else (0.0, None)
+        starts = schedule_pass(now, queue, self.submit, self.procs, self.est, running,
+                               ctx.machine_size, self.bf, self.w, self.backfill, ctx.allocation,
+                               self.policy.search_windows, counter)
+        if counter is not None:
+            self.pass_seconds += time.perf_counter() - c0
+            self.placements += counter[0]
+        if not starts:
+            return []
+        gone = {j for j, _ in starts}
+        self.queue = [j for j in queue if j not in gone]
+        out = []
+        for j, lo in starts:
+            self.history[j] = [float(now), INF, float(self.procs[j])]
+            self.nodes[j] = lo
+            self.started_at[j] = now
+            out.append(Start(self._forget(j), first_node=lo if lo >= 0 else None))
+        return out
+
+
+def with_policy(policy: Policy, **changes) -> Policy:
+    """A copy of ``policy`` with fields replaced."""
+    return replace(policy, **changes)
+
+
+# ---------------------------------------------------------------- the experiment driver
+
+#: Same-time order of Tang's runs and probes (the engine's batch order): at one instant the
+#: completions, withdrawals, arrivals (input order) and the tuning check, then one pass —
+#: Algorithm 1's loop (check, then ``schedule_jobs``). Fixed here: the engine-wide setting
+#: ``sim.tie_rule`` does not reach this paper (its golden schedules were saved under this order).
+TIE_RULE = "completions_first"
+
+
+class MetricAwareSimulator:
+    """One metric-aware run of a trace on the engine, and its fair start times (§4.2).
+
+    ``submit, runtime, estimate, procs``: arrays in submission order (ties keep input order),
+    whole seconds; ``runtime <= estimate`` (unless ``policy.overrun_grace``) and ``1 <= procs <=
+    n`` are required. Job ``i`` is engine job id ``i``.
     """
 
     def __init__(
@@ -670,7 +778,9 @@ class MetricAwareSimulator:
     ):
         """``cancel``: per job, the time it leaves the queue if it has not started by then
         (NaN or < 0: never; a cancelled log job, ``normalize(cancelled="withdraw")``); such a
-        job gets ``start = end = `` its cancel time and is marked in ``Result.withdrawn``."""
+        job gets ``start = end = `` its cancel time and is marked in ``Result.withdrawn``. As
+        everywhere on the engine, a job still running at its cancel time is terminated then
+        (the log's withdrawn jobs run 1 s, so this only matters for synthetic workloads)."""
         self.submit = np.asarray(submit, dtype=np.float64)
         self.runtime = np.asarray(runtime, dtype=np.float64)
         self.estimate = np.asarray(estimate, dtype=np.float64)
@@ -685,118 +795,49 @@ class MetricAwareSimulator:
             raise ConfigError("runtime exceeds estimate (normalize jobs first)")
         if np.any((self.procs < 1) | (self.procs > self.n)):
             raise ConfigError(f"job sizes must be in 1..{self.n}")
+        for name, x in (("submit", self.submit), ("runtime", self.runtime),
+                        ("estimate", self.estimate)):
+            if np.any(x != np.round(x)):
+                raise ConfigError(f"{name} times must be whole seconds (the engine's clock)")
         c = np.full(m, np.nan) if cancel is None else np.asarray(cancel, dtype=np.float64)
         self.cancel = np.where(c >= 0, c, np.nan)
-        self._submit_list = self.submit.tolist()
-        self._procs_list = self.procs.tolist()
-        self._est_list = self.estimate.tolist()
+        self.jobs = [SimJob(i, int(self.submit[i]), max(1, int(self.runtime[i])),
+                            int(self.estimate[i]), int(self.procs[i]),
+                            cancel_time=None if math.isnan(self.cancel[i]) else int(self.cancel[i]))
+                     for i in range(m)]
 
-    # -------------------------------------------------------------- one scheduling pass
-    def schedule_pass(self, now: float, queue: list[int], running: dict[int, tuple[float, int]],
-                      bf: float, w: int, counter: list[int] | None = None,
-                      backfill: str | None = None) -> list[tuple[int, int]]:
-        """Steps 1-6 at ``now`` (see :func:`schedule_pass`); ``backfill`` overrides the
-        policy's (the fair-start probe's ``probe_backfill``)."""
-        g = self.policy.overrun_grace
-        return schedule_pass(now, queue, self._submit_list, self._procs_list, self._est_list,
-                             [(e if g is None else max(e, now + g), self._procs_list[j], lo)
-                              for j, (e, lo) in running.items()],
-                             self.n, bf, w, backfill or self.policy.backfill,
-                             self.policy.allocation, self.policy.search_windows, counter)
+    def _scheduler(self, bf: float, w: int, tuning: Tuning | None, backfill: str | None = None,
+                   timing: bool = False) -> MetricAware:
+        sched = MetricAware.of(replace(self.policy, bf=bf, window=w), tuning, timing)
+        sched.t0 = float(self.submit[0])
+        if backfill is not None:
+            sched.backfill = backfill
+        return sched
 
-    # -------------------------------------------------------------- the event loop
+    # -------------------------------------------------------------- the run
     def run(self, timing: bool = False) -> Result:
-        """Simulate the whole workload. ``timing`` records the wall time and the profile look-ups
-        (placements) of the busy passes (Table 4)."""
+        """Simulate the whole workload on the engine. ``timing`` records the wall time and the
+        profile look-ups (placements) of the busy passes (Table 4)."""
         m = len(self.submit)
-        start = np.full(m, INF)
-        end = np.full(m, INF)
-        node = np.full(m, -1, dtype=np.int64)
         if m == 0:
-            return Result(start, end, node)
-        tun = self.tuning
-        bf = tun.bf_high if tun.qd_threshold is not None else self.policy.bf
-        w = tun.w_low if tun.adapt_window else self.policy.window
-        res = Result(start, end, node, tunables=[(float(self.submit[0]), bf, w)])
-        t0 = float(self.submit[0])
-        ci = tun.check_interval
-        next_check = INF
-        queue: list[int] = []
-        running: dict[int, tuple[float, int]] = {}
-        done: list[tuple[float, int]] = []  # heap of (actual end, job)
-        nxt = 0
-        started_idx: list[int] = []
-        si = self.policy.sched_interval
-        next_pass = INF  # the pending scheduling pass (sched_interval > 0)
-        withdrawn = np.zeros(m, dtype=bool)
-        cancels = [(float(c), int(j)) for j, c in enumerate(self.cancel) if not math.isnan(c)]
-        heapq.heapify(cancels)
-        while nxt < m or done or next_pass < INF or (cancels and queue):
-            t_arr = self.submit[nxt] if nxt < m else INF
-            t_done = done[0][0] if done else INF
-            while cancels and start[cancels[0][1]] < INF:  # started: no withdrawal event
-                heapq.heappop(cancels)
-            t_cancel = cancels[0][0] if cancels else INF
-            now = min(t_arr, t_done, next_check, next_pass, t_cancel)
-            while done and done[0][0] == now:
-                _, j = heapq.heappop(done)
-                del running[j]
-            while nxt < m and self.submit[nxt] == now:
-                queue.append(nxt)
-                nxt += 1
-                if tun.active and next_check == INF:
-                    next_check = next_grid_point(now, t0, ci)
-            while cancels and cancels[0][0] <= now and cancels[0][1] < nxt:
-                tc, j = heapq.heappop(cancels)
-                if j in queue:  # not started by its cancel time: it leaves the queue
-                    queue.remove(j)
-                    start[j] = end[j] = tc
-                    withdrawn[j] = True
-            if now == next_check:
-                nbf, nw = self._check(now, t0, bf, w, queue, started_idx, start, end)
-                if (nbf, nw) != (bf, w):
-                    bf, w = nbf, nw
-                    res.tunables.append((now, bf, w))
-                next_check = now + ci if (queue or running) else INF
-            if si > 0:  # Algorithm 1's sleep(SchedInterval): passes on the grid t0 + k * si
-                next_pass = min(next_pass, pass_time(now, t0, si))
-                if now < next_pass:
-                    continue
-                next_pass = INF
-            c0 = time.perf_counter() if timing else 0.0
-            counter = [0] if timing else None
-            starts = self.schedule_pass(now, queue, running, bf, w, counter)
-            if timing and queue:
-                res.pass_seconds += time.perf_counter() - c0
-                res.placements += counter[0]
-            res.passes += 1
-            res.busy_passes += bool(queue)
-            if starts:
-                gone = {j for j, _ in starts}
-                queue = [j for j in queue if j not in gone]
-                for j, lo in starts:
-                    start[j] = now
-                    end[j] = now + self.runtime[j]
-                    node[j] = lo
-                    running[j] = (now + self.estimate[j], lo)
-                    heapq.heappush(done, (end[j], j))
-                    started_idx.append(j)
-        res.withdrawn = withdrawn
-        return res
-
-    def _check(self, now, t0, bf, w, queue, started_idx, start, end) -> tuple[float, int]:
-        """Algorithm 1's check: read the monitored metrics, return the tunables to use."""
-        tun = self.tuning
-        if tun.qd_threshold is not None:
-            qd = float(np.sum(now - self.submit[queue])) if queue else 0.0
-            bf = tun.bf_low if qd >= tun.qd_threshold else tun.bf_high
-        if tun.adapt_window:
-            idx = np.asarray(started_idx, dtype=np.int64)
-            s, e, p = start[idx], end[idx], self.procs[idx]
-            short = utilization_average(now, tun.short_avg, t0, s, e, p, self.n)
-            long_ = utilization_average(now, tun.long_avg, t0, s, e, p, self.n)
-            w = tun.w_high if short < long_ else tun.w_low
-        return bf, w
+            return Result(np.full(0, INF), np.full(0, INF), np.full(0, -1, dtype=np.int64))
+        sched = self._scheduler(self.policy.bf, self.policy.window, self.tuning, timing=timing)
+        sched.t0 = None  # set by the first arrival, with the first tunables record
+        sched.last_submit = int(self.submit[-1])
+        out = simulate(self.jobs, self.n, sched, allocation=self.policy.allocation,
+                       tie_rule=TIE_RULE, enforce_estimate=self.policy.overrun_grace is None,
+                       record_timeline=False)
+        jobs = out.jobs
+        start = jobs["start"].to_numpy(np.float64)
+        end = jobs["end"].to_numpy(np.float64)
+        withdrawn = jobs["cancelled"].to_numpy(bool) & (start < 0)
+        start[withdrawn] = end[withdrawn] = self.cancel[withdrawn]
+        node = np.full(m, -1, dtype=np.int64)
+        for j, lo in sched.nodes.items():
+            node[j] = lo
+        return Result(start, end, node, tunables=sched.tunables, passes=sched.passes,
+                      busy_passes=sched.busy_passes, pass_seconds=sched.pass_seconds,
+                      placements=sched.placements, withdrawn=withdrawn)
 
     # -------------------------------------------------------------- fair start times
     def fair_start_times(self, result: Result, probe_runtime: str = "estimate",
@@ -847,11 +888,11 @@ class MetricAwareSimulator:
                                    ("probe_backfill", probe_backfill, PROBE_BACKFILLS)):
             if val not in allowed:
                 raise ConfigError(f"unknown {name} {val!r}; choose from {allowed}")
-        dur = self.estimate if probe_runtime == "estimate" else self.runtime
         backfill = None if probe_backfill == "policy" else probe_backfill
         m = len(self.submit)
         fair = np.full(m, np.nan)
-        start, end, node = result.start, result.end, result.node
+        start = result.start
+        withdrawn = result.withdrawn if result.withdrawn is not None else np.zeros(m, bool)
         times = [t for t, _, _ in result.tunables]
         t0, si = (float(self.submit[0]) if m else 0.0), self.policy.sched_interval
         for j in range(m):
@@ -859,143 +900,57 @@ class MetricAwareSimulator:
             if start[j] <= pass_time(s, t0, si):  # started at the first pass it could: fair
                 fair[j] = start[j]
                 continue
+            if withdrawn[j]:
+                continue  # it never ran: no fair start
             if probe_policy == "fcfs":
                 bf, w = 1.0, 1
             else:
                 k = bisect_right(times, s) - 1
                 _, bf, w = result.tunables[max(k, 0)]
-            if result.withdrawn is not None and result.withdrawn[j]:
-                continue  # it never ran: no fair start
-            run_mask = (start < s) & (end > s)
-            running = {
-                int(i): (start[i] + self.estimate[i], int(node[i]))
-                for i in np.flatnonzero(run_mask)
-            }
-            done = [(float(start[i] + dur[i]), int(i)) for i in running]
-            heapq.heapify(done)
-            waiting = (start >= s) & (self.submit <= s)
-            if result.withdrawn is not None:
-                waiting &= ~result.withdrawn
-            queue = [int(i) for i in np.flatnonzero(waiting) if i <= j]
+            # jobs after j were submitted at or after s: the queue and the running jobs lie in :j+1
+            queue = np.flatnonzero((start[:j + 1] >= s) & ~withdrawn[:j + 1]).tolist()
             if probe_order == "frozen" and bf != 1.0:
                 idx = priority_order(s, self.submit[queue], self.estimate[queue], bf)
                 queue = [queue[i] for i in idx]
                 bf = 1.0  # schedule_pass keeps a BF = 1 queue in the order given
-            fair[j] = self._probe(j, s, float(start[j]), queue, running, done, bf, w, dur,
-                                  backfill)
+            fair[j] = self._probe(j, int(s), int(start[j]), queue, bf, w, probe_runtime, backfill,
+                                  result)
         return fair
 
-    def _probe(self, j, now, horizon, queue, running, done, bf, w, dur, backfill=None) -> float:
-        """Simulate from ``now`` with no arrivals until ``j`` starts (its time) or the clock
-        passes ``horizon`` (NaN). With a scheduling interval the passes fall on its grid."""
-        now = pass_time(now, float(self.submit[0]), self.policy.sched_interval)
-        while done and done[0][0] <= now:
-            _, i = heapq.heappop(done)
-            del running[i]
-        while True:
-            starts = self.schedule_pass(now, queue, running, bf, w, backfill=backfill)
-            for i, lo in starts:
-                if i == j:
-                    return now
-                running[i] = (now + self.estimate[i], lo)
-                heapq.heappush(done, (now + dur[i], i))
-            if starts:
-                gone = {i for i, _ in starts}
-                queue = [i for i in queue if i not in gone]
-            if not done:
-                raise AssertionError("probe: job can never start")
-            now = pass_time(done[0][0], float(self.submit[0]), self.policy.sched_interval)
-            if now >= horizon:
-                return float("nan")
-            while done and done[0][0] <= now:
-                _, i = heapq.heappop(done)
-                del running[i]
+    def _probe(self, j: int, now: int, horizon: int, queue: list[int], bf: float, w: int,
+               runtimes: str, backfill: str | None, result: Result) -> float:
+        """Fork the engine at ``now`` from the state of the real schedule (running jobs and
+        ``queue``, in that order, no later arrivals, no withdrawals) and simulate until ``j``
+        starts (its time) or the clock reaches ``horizon`` (NaN)."""
+        jobs, est, start, node = self.jobs, self.estimate, result.start, result.node
+        running = []
+        for i in np.flatnonzero((start[:j] < now) & (result.end[:j] > now)).tolist():
+            job, s0 = jobs[i], int(start[i])
+            running.append(Run(job, s0, job.procs, job.runtime, job.estimate, s0 + int(est[i]),
+                               first_node=None if node[i] < 0 else int(node[i])))
+        waiting = tuple(replace(jobs[i], cancel_time=None) if jobs[i].cancel_time is not None
+                        else jobs[i] for i in queue)
+        snap = Snapshot(now=now, machine_size=self.n, allocation=self.policy.allocation,
+                        running=tuple(running), waiting=waiting, attempts={})
+        sched = self._scheduler(bf, w, None, backfill)
+        for job in waiting:
+            sched.enqueue(job)
+        simulate_from(snap, sched, sync=False, runtimes=runtimes, until=horizon - 1,
+                      stop_when_started=[j], tie_rule=TIE_RULE,
+                      enforce_estimate=self.policy.overrun_grace is None, per_job=False)
+        return float(sched.started_at[j]) if j in sched.started_at else float("nan")
 
 
-def with_policy(policy: Policy, **changes) -> Policy:
-    """A copy of ``policy`` with fields replaced."""
-    return replace(policy, **changes)
-
-
-# ---------------------------------------------------------------- the engine adapter
-
-class MetricAware(Scheduler):
-    """The metric-aware scheduler (§3.3) with optional adaptive tuning (§3.4) as an engine
-    :class:`~schedlab.sim.scheduler.Scheduler` (``schedlab simulate --scheduler metric_aware``).
-
-    The same pass (:func:`schedule_pass`) and check (Algorithm 1, on ``ctx.set_timer``) as
-    :class:`MetricAwareSimulator`, so both give the same schedule (tested). The allocation model
-    is the engine's (``ctx.allocation``). The experiments use :class:`MetricAwareSimulator`,
-    whose fair-start probes reconstruct states from the finished schedule (see module docstring).
-    """
-
-    name = "metric_aware"
-
-    def __init__(self, bf: float = 1.0, window: int = 1, backfill: str = "easy",
-                 qd_threshold: float | None = None, adapt_window: bool = False) -> None:
-        Policy(bf, window, backfill)  # validates
-        self.bf, self.window, self.backfill = float(bf), int(window), backfill
-        self.tuning = Tuning(qd_threshold=qd_threshold, adapt_window=adapt_window)
-        self.reset()
-
-    def params(self) -> dict[str, Any]:
-        return {"bf": self.bf, "window": self.window, "backfill": self.backfill,
-                "qd_threshold": self.tuning.qd_threshold, "adapt_window": self.tuning.adapt_window}
-
-    def reset(self) -> None:
-        self.queue: list[int] = []
-        self.jobs: dict[int, Any] = {}
-        self.t0: float | None = None
-        self.timer_pending = False
-        self.cur_bf = self.tuning.bf_high if self.tuning.qd_threshold is not None else self.bf
-        self.cur_w = self.tuning.w_low if self.tuning.adapt_window else self.window
-        self.history: dict[int, list[float]] = {}  # started job -> [start, end (inf: running), procs]
-
-    def on_arrival(self, ctx, job) -> None:
-        self.queue.append(job.job_id)
-        self.jobs[job.job_id] = job
-        if self.t0 is None:
-            self.t0 = float(job.submit)
-        if self.tuning.active and not self.timer_pending:
-            ctx.set_timer(int(next_grid_point(ctx.now, self.t0, self.tuning.check_interval)), "check")
-            self.timer_pending = True
-
-    def on_completion(self, ctx, run, killed_at_estimate) -> None:
-        rec = self.history.get(run.job.job_id)
-        if rec is not None:
-            rec[1] = float(ctx.now)
-
-    def on_timer(self, ctx, key) -> None:
-        now, tun = float(ctx.now), self.tuning
-        self.timer_pending = False
-        if tun.qd_threshold is not None:
-            qd = sum(now - self.jobs[j].submit for j in self.queue)
-            self.cur_bf = tun.bf_low if qd >= tun.qd_threshold else tun.bf_high
-        if tun.adapt_window:
-            h = np.array(list(self.history.values()), dtype=np.float64).reshape(-1, 3)
-            args = (self.t0, h[:, 0], h[:, 1], h[:, 2], ctx.machine_size)
-            short = utilization_average(now, tun.short_avg, *args)
-            long_ = utilization_average(now, tun.long_avg, *args)
-            self.cur_w = tun.w_high if short < long_ else tun.w_low
-        if self.queue or ctx.running:
-            ctx.set_timer(int(now + tun.check_interval), "check")
-            self.timer_pending = True
-
-    def schedule(self, ctx):
-        jobs = self.jobs
-        submit = {j: jobs[j].submit for j in self.queue}
-        procs = {j: jobs[j].procs for j in self.queue}
-        est = {j: jobs[j].estimate for j in self.queue}
-        running = [(r.expected_end, r.procs, r.first_node if r.first_node is not None else -1)
-                   for r in ctx.running.values()]
-        starts = schedule_pass(ctx.now, self.queue, submit, procs, est, running, ctx.machine_size,
-                               self.cur_bf, self.cur_w, self.backfill, ctx.allocation)
-        if not starts:
-            return []
-        gone = {j for j, _ in starts}
-        self.queue = [j for j in self.queue if j not in gone]
-        out = []
-        for j, lo in starts:
-            self.history[j] = [float(ctx.now), INF, float(procs[j])]
-            out.append(Start(jobs.pop(j), first_node=lo if lo >= 0 else None))
-        return out
+# ---------------------------------------------------------------- registry variants
+#: SP2's queue-depth threshold of BF tuning (§4.4.1: "The threshold is set to 400 min").
+SP2_QD_THRESHOLD = 400 * 60.0
+#: Tables 2-3's configurations besides BF = 1 / W = 1 (``metric_aware``) as registry entries
+#: ``metric_aware-<point>`` (:data:`schedlab.sim.schedulers.SCHEDULERS`, e.g. ``schedlab simulate
+#: --scheduler metric_aware-bf0.5_w4``); the adaptive schemes with SP2's threshold. Keyword
+#: arguments override the settings.
+ma_bf1_w4 = partial(MetricAware, window=4)
+ma_bf05_w1 = partial(MetricAware, bf=0.5)
+ma_bf05_w4 = partial(MetricAware, bf=0.5, window=4)
+ma_adapt_bf = partial(MetricAware, qd_threshold=SP2_QD_THRESHOLD)
+ma_adapt_w = partial(MetricAware, adapt_window=True)
+ma_adapt_2d = partial(MetricAware, qd_threshold=SP2_QD_THRESHOLD, adapt_window=True)
