@@ -47,8 +47,10 @@ def _schedule(wl, policy: str) -> pd.DataFrame:
 
     m = C.CBMachine(wl, 500, policy)
     m.run()
-    return pd.DataFrame({"job_id": wl.job_id, "start": m.start, "end": m.end,
-                         "procs": np.where(m.chosen >= 0, wl.alt_procs[m.chosen], -1)})
+    ran = ~np.isnan(m.start)  # -1: never started (cancelled while waiting)
+    return pd.DataFrame({"job_id": wl.job_id, "start": np.where(ran, m.start, -1).astype(int),
+                         "end": np.where(np.isnan(m.end), -1, m.end).astype(int),
+                         "procs": np.where(ran, wl.alt_procs[m.chosen], -1)})
 
 
 def cases() -> dict[str, pd.DataFrame]:
