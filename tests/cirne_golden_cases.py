@@ -1,5 +1,6 @@
 """Golden cases for Cirne 2001's experiments (issue 18): frames saved from the code before the move
-of its single-target experiments onto the engine, re-run by tests/test_cirne2001_golden.py.
+of its single-target experiments onto the engine (commit 549f5ea: the experiments' own loop,
+``CBMachine``), re-run by tests/test_cirne2001_golden.py.
 
     PYTHONPATH=src python tests/cirne_golden_cases.py save   # writes tests/fixtures/golden/cirne/
 """
@@ -45,12 +46,12 @@ def _schedule(wl, policy: str) -> pd.DataFrame:
     """Per-job schedule of a whole run: every job with its user request or SA's (conservative)."""
     from schedlab.papers import cirne2001 as C
 
-    m = C.CBMachine(wl, 500, policy)
-    m.run()
-    ran = ~np.isnan(m.start)  # -1: never started (cancelled while waiting)
-    return pd.DataFrame({"job_id": wl.job_id, "start": np.where(ran, m.start, -1).astype(int),
-                         "end": np.where(np.isnan(m.end), -1, m.end).astype(int),
-                         "procs": np.where(ran, wl.alt_procs[m.chosen], -1)})
+    sim = C.machine_run(C.sim_jobs(wl), 500, policy)
+    sim.run()
+    j = sim.result().jobs
+    ran = j["start"].to_numpy() >= 0  # -1: never started (cancelled while waiting)
+    return pd.DataFrame({"job_id": j["job_id"], "start": j["start"], "end": j["end"],
+                         "procs": np.where(ran, j["procs"], -1)})
 
 
 def cases() -> dict[str, pd.DataFrame]:

@@ -37,9 +37,10 @@ fragmentation): use Tang's contiguous scheduler for BG/P-style machines.
 
 from __future__ import annotations
 
+import copy
 from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Iterable, Iterator
-from heapq import heappop, heappush
+from heapq import heapify, heappop, heappush
 
 from ..errors import SimulationError
 from ..job import SimJob
@@ -84,6 +85,21 @@ class Conservative(Scheduler):
         self.reset()
         for job in list(ctx.waiting.values()):
             self.on_arrival(ctx, job)
+
+    def fork(self) -> Conservative:
+        """A copy with its own profile, queue and reservations (shallow: jobs are immutable);
+        much cheaper than the default deep copy (engine forks, Cirne's experiments)."""
+        res = self.res
+        # drop superseded reservations from the lazy heap first (same pop order: live entries
+        # keep their keys), so neither copy pops them again
+        self.due = [e for e in self.due if res.get(e[2]) == e[0]]
+        heapify(self.due)
+        new = copy.copy(self)
+        new.profile = None if self.profile is None else self.profile.copy()
+        new.queue, new.res, new.due = dict(self.queue), dict(res), list(self.due)
+        if self.first_reservations is not None:
+            new.first_reservations = dict(self.first_reservations)
+        return new
 
     # --- hooks -------------------------------------------------------------------------------
     def _place(self, profile: Profile, job: SimJob, now: int) -> None:
