@@ -631,11 +631,13 @@ def run_single_workload(s: dict[str, Any], w: int, model: dict[str, Any] | None 
     wl, info = synthetic_workload(_seed(s, 0, w), st["jobs_per_workload"], s["machine_procs"],
                                   model=model)
     targets = pick_targets(wl, n_targets, np.random.default_rng(_seed(s, 2, w)))
-    df = single_target_experiments(wl, s["machine_procs"], targets, s.get("sa_version", "cb"))
+    df = single_target_experiments(wl, s["machine_procs"], targets, s.get("sa_version", "cb"),
+                                   tie_rule=s.get("tie_rule", TIE_RULE))
     df.insert(0, "workload", w)
     meta = {"paper": PAPER, "workload": w, "seed_entropy": int(s["seed"]), "spawn_key": [0, w],
             "target_spawn_key": [2, w], "jobs": st["jobs_per_workload"],
             "machine_procs": s["machine_procs"], "sa_version": s.get("sa_version", "cb"),
+            "tie_rule": s.get("tie_rule", TIE_RULE),
             "workload_info": info}
     return df, meta
 
@@ -688,7 +690,10 @@ def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
     experiments with the synthetic-model overrides of ``reading`` applied on top of ``model``
     (same seeds for every reading: common random numbers). A reading's ``jobs_per_workload``
     replaces the attribution's (the workload size the targets meet; its first jobs are the same
-    jobs, its targets are drawn among more)."""
+    jobs, its targets are drawn among more); its ``tie_rule`` replaces the experiments' same-time
+    order (:data:`TIE_RULE`)."""
+    from ..sim.options import TIE_RULES
+
     att = s.get("attribution") or {}
     readings = att.get("readings") or {}
     if reading not in readings:
@@ -698,7 +703,11 @@ def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
     if not isinstance(jobs, int) or jobs < 1:
         raise ConfigError(f"{PAPER}: attribution.readings.{reading}.jobs_per_workload must be a "
                           f"positive integer, not {jobs!r}")
-    sub = _merge(s, {"single_target": {
+    tie_rule = overrides.pop("tie_rule", TIE_RULE)
+    if tie_rule not in TIE_RULES:
+        raise ConfigError(f"{PAPER}: attribution.readings.{reading}.tie_rule must be one of "
+                          f"{list(TIE_RULES)}, not {tie_rule!r}")
+    sub = _merge(s, {"tie_rule": tie_rule, "single_target": {
         "jobs_per_workload": jobs,
         "targets_per_workload": int(att.get("targets_per_workload", 25)),
         "experiments": int(att.get("workloads", 1)) * int(att.get("targets_per_workload", 25))}})
