@@ -182,7 +182,7 @@ def compress(
     ``waiting`` gives ``(key, procs, estimate, reserved start)`` in arrival order (read lazily, so
     a caller may update its own state between items); each job that can start earlier is moved to
     its first-fit slot on ``p`` at once (:meth:`Profile.shift`) and ``(key, new start)`` is
-    yielded. Shared by :class:`Conservative` and Cirne's ``CBMachine``.
+    yielded. Used by :class:`Conservative` (and so by SA and all of Cirne's experiments).
 
     Exact pruning (a job is skipped only if it provably cannot move):
 
