@@ -169,31 +169,6 @@ def test_sa_versions_choose_alike_and_bad_version_is_refused():
         SA("x")
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_sacb_choice_on_the_profile_equals_the_list_walk(seed):
-    """SA's arrival hook (sacb_choice: first fit on the scheduler's Profile) and sacb_select (the
-    availability-list walk of Figure 5, default reading) pick the same request, start, end."""
-    from types import SimpleNamespace
-
-    from schedlab.sim.profile import Profile
-    from schedlab.sim.schedulers.conservative import Conservative
-    from schedlab.sim.schedulers.sa import sacb_choice
-
-    rng = np.random.default_rng(seed)
-    for _ in range(40):
-        p = Profile(32, 0)
-        for _ in range(int(rng.integers(0, 12))):
-            procs, d = int(rng.integers(1, 33)), int(rng.integers(1, 50))
-            p.reserve(p.earliest_start(procs, d, int(rng.integers(0, 60))), d, procs)
-        sched = Conservative()
-        sched.profile = p
-        ctx = SimpleNamespace(now=0, machine_size=32, allocation="any", running={})
-        alts = [Alternative(int(q), 1, int(rng.integers(1, 80)))
-                for q in rng.integers(1, 33, int(rng.integers(1, 6)))]
-        want = sacb_select(p.t, p.free, [a.procs for a in alts], [a.estimate for a in alts])
-        assert sacb_choice(ctx, sched, alts) == want
-
-
 def test_sa_from_the_cli_on_a_rigid_trace_is_conservative_backfilling(tmp_path):
     """``schedlab simulate --scheduler sa``: the same per-job output columns and metrics as the
     other policies; on a rigid trace (no alternatives) SA places every job as conservative

@@ -166,24 +166,11 @@ def load_per_processor(
 def sacb_choice(ctx: MachineView, sched: Conservative, alts: Sequence[Alternative]) -> Choice:
     """SAcb for requests ``alts`` on the availability list of ``sched`` (conservative backfilling)
     now, the queue compressed first if a release is pending — SA's arrival hook, and Cirne's
-    experiments at a run paused before a target's arrival. :func:`sacb_select`'s default reading
-    (each request at its first fit, least expected completion, ties: fewer processors, then list
-    order) with the first fit of the scheduler's own :class:`~schedlab.sim.profile.Profile`
-    (``earliest_start``, pure Python: no arrays per call; tests/test_sa.py checks both agree)."""
+    experiments at a run paused before a target's arrival."""
     p = sched._profile(ctx)
     if sched.dirty:
         sched._compress(p, ctx.now)
-    now, size = ctx.now, p.machine_size
-    best: tuple[float, int, int] | None = None
-    for k, a in enumerate(alts):
-        if a.procs <= size:
-            key = (p.earliest_start(a.procs, a.estimate, now) + a.estimate, a.procs, k)
-            if best is None or key < best:
-                best = key
-    if best is None:
-        raise ValueError("no request fits the machine (every request is wider than the machine)")
-    end, _, k = best
-    return Choice(k, float(end - alts[k].estimate), float(end))
+    return sacb_select(p.t, p.free, [a.procs for a in alts], [a.estimate for a in alts])
 
 
 def sag_choice(ctx: MachineView, sched: Conservative, job: SimJob,
