@@ -48,8 +48,8 @@ History (issue 23; experiments per CPU-second, ``scripts/cirne2001_bench.py --ta
 loop on the engine's :class:`~schedlab.sim.profile.Profile`; 21 after compression kept its prefix
 maxima and the best-request search waited for the user's turn-around as its bound
 (:func:`_static_outcomes`); 25-26 with the engine's own compression pass; on the engine's fork
-(issue 18) 24.6 and 24.9 against 26.3 and 24.0 for the former loop in alternating runs under the
-same load: the same within noise. What remains is intrinsic to the design: per experiment about three
+(issue 18) 23.9 and 24.2 against 24.9 and 25.1 for the former loop in alternating runs at load
+3-5: about 4% fewer (engine bookkeeping per event and per fork). What remains is intrinsic to the design: per experiment about three
 forks (SA's request when it is not the user's, the adaptive workload's other request, the
 best-request search), each an exact simulation of every job from the target's arrival to its
 start, with a compression pass over the whole queue at every early end (about 70% of the CPU
