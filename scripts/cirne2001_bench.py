@@ -4,9 +4,9 @@
     PYTHONPATH=OTHER_TREE/src .venv/bin/python scripts/cirne2001_bench.py ...   # before/after
     .venv/bin/python scripts/cirne2001_bench.py --nas-times TIMES.yaml [--nas-experiments 60]
 
-Rows: one conservative-backfilling run of a synthetic workload (user requests) with the experiment
-driver's CBMachine and with the engine's Conservative (identical schedules, see tests/test_sa.py);
-the same with SA; the single-target experiments of ``--workloads`` workloads (2 base runs + forks
+Rows: one conservative-backfilling run of a synthetic workload (user requests) with the engine's
+Conservative (default tie rule) and as the experiments run it (:func:`C.machine_run`, their tie
+rule); the same with SA; the single-target experiments of ``--workloads`` workloads (2 base runs + forks
 each; experiments per CPU-second, the issue-23 throughput measure); sweep points kappa_L 1 and 4.
 With ``--nas-times`` (a YAML mapping benchmark -> {processors: seconds}; for timing only, e.g. a
 made-up table — real runs take the times from config with their source) it instead times the §5.4
@@ -58,11 +58,13 @@ def main() -> None:
                 for r in jobs.itertuples()]
     rows = []
     for name, fn in (
-        ("CBMachine, user requests", lambda: C.CBMachine(wl, 500, "user").run()),
         ("engine Conservative", lambda: simulate(sim_jobs, 500, Conservative(),
                                                  record_timeline=False)),
-        ("CBMachine, SA for all jobs", lambda: C.CBMachine(wl, 500, "sa").run()),
         ("engine SA", lambda: simulate(sim_jobs, 500, SA(), record_timeline=False)),
+        (f"experiments' base run (tie rule {C.TIE_RULE}), user requests",
+         lambda: C.machine_run(C.sim_jobs(wl), 500, "user").run()),
+        (f"experiments' base run (tie rule {C.TIE_RULE}), SA",
+         lambda: C.machine_run(C.sim_jobs(wl), 500, "sa").run()),
     ):
         cpu, wall, _ = _cpu(fn)
         rows.append((name, a.jobs, cpu, wall))

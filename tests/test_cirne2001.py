@@ -18,14 +18,20 @@ def _wl(rows, alts=(), procs=10):
     return C.workload_from_tables(jobs, alts, procs)
 
 
+def _run(wl, procs=10, policy="user"):
+    """The whole run as the experiments simulate it (engine, their tie rule): per-job records."""
+    sim = C.machine_run(C.sim_jobs(wl), procs, policy)
+    assert sim.run() is False
+    return sim.result().jobs
+
+
 def test_early_completion_compresses_the_queue():
     # job 1 holds the machine (estimate 100, ends at 20); job 2 (reserved at 100) moves to 20,
     # job 3 (reserved after job 2, at 150) follows it to 70.
     wl = _wl([(1, 0, 20, 100, 10), (2, 1, 50, 50, 10), (3, 2, 5, 5, 4)])
-    m = C.CBMachine(wl, 10)
-    m.run()
-    assert list(m.start) == [0, 20, 70]
-    assert list(m.end) == [20, 70, 75]
+    m = _run(wl)
+    assert list(m["start"]) == [0, 20, 70]
+    assert list(m["end"]) == [20, 70, 75]
 
 
 def test_a_later_arrival_changes_the_targets_start_so_forks_simulate_it():
@@ -34,20 +40,14 @@ def test_a_later_arrival_changes_the_targets_start_so_forks_simulate_it():
     # and takes it; at B's early end (20) J finds 7 free and moves to 90 only. Without L it
     # would start at 20.
     rows = [(1, 0, 10, 100, 6), (2, 0, 20, 100, 4), (3, 1, 50, 50, 8), (4, 2, 80, 80, 3)]
-    m = C.CBMachine(_wl(rows), 10)
-    m.run()
-    assert list(m.start) == [0, 0, 90, 10]
-    alone = C.CBMachine(_wl(rows[:3]), 10)
-    alone.run()
-    assert alone.start[2] == 20
+    assert list(_run(_wl(rows))["start"]) == [0, 0, 90, 10]
+    assert _run(_wl(rows[:3]))["start"].iloc[2] == 20
 
 
 def test_first_fit_backfills_a_later_small_job_before_a_wide_one():
     # Figure 3's rule: C is placed before B when B does not fit at time 1 but C does.
     wl = _wl([(1, 0, 10, 10, 6), (2, 1, 5, 5, 8), (3, 1, 4, 4, 4)])
-    m = C.CBMachine(wl, 10)
-    m.run()
-    assert list(m.start) == [0, 10, 1]
+    assert list(_run(wl)["start"]) == [0, 10, 1]
 
 
 def test_cancellation_of_a_waiting_job_frees_its_reservation():
@@ -57,10 +57,9 @@ def test_cancellation_of_a_waiting_job_frees_its_reservation():
                                  "cancel_time"])
     wl = C.workload_from_tables(jobs, pd.DataFrame(columns=["job_id", "procs", "runtime",
                                                             "estimate"]), 10)
-    m = C.CBMachine(wl, 10)
-    m.run()
-    assert m.cancelled[1] and math.isnan(m.start[1])
-    assert m.start[2] == 100  # moved up from 150 when job 2 left the queue
+    m = _run(wl)
+    assert m["cancelled"].iloc[1] and m["start"].iloc[1] == -1
+    assert m["start"].iloc[2] == 100  # moved up from 150 when job 2 left the queue
 
 
 def test_workload_adds_the_user_request_and_drops_wide_alternatives():
@@ -71,9 +70,10 @@ def test_workload_adds_the_user_request_and_drops_wide_alternatives():
 
 def test_sa_picks_the_wide_request_on_an_empty_machine():
     wl = _wl([(1, 0, 100, 100, 2)], [(1, 8, 25, 25)], procs=10)
-    m = C.CBMachine(wl, 10, policy="sa")
-    m.run()
-    assert wl.alt_procs[m.chosen[0]] == 8 and m.end[0] == 25
+    m = _run(wl, policy="sa")
+    assert m["procs"].iloc[0] == 8 and m["end"].iloc[0] == 25
+    with pytest.raises(ConfigError, match="unknown policy"):
+        C.machine_run(C.sim_jobs(wl), 10, "fastest")
 
 
 def _random_tables(seed, n=30, machine=16):
@@ -104,10 +104,9 @@ def test_single_target_experiments_invariants_and_determinism():
     assert (df["user_tt"] == df["user_wait"] + df["user_te"]).all()
     assert df["sag_agrees"].all()  # Theorem 1 on every target-arrival state
     # forks do not disturb the base run: the static user request is what a plain run gives
-    m = C.CBMachine(wl, 16)
-    m.run()
+    m = _run(wl, 16)
     k = np.searchsorted(wl.job_id, df["job_id"].to_numpy())
-    np.testing.assert_array_equal(m.end[k] - wl.submit[k], df["user_tt"].to_numpy())
+    np.testing.assert_array_equal(m["end"].to_numpy()[k] - wl.submit[k], df["user_tt"].to_numpy())
 
 
 def test_pruned_static_search_equals_simulating_every_request(monkeypatch):
@@ -115,8 +114,8 @@ def test_pruned_static_search_equals_simulating_every_request(monkeypatch):
     targets = C.pick_targets(wl, 40, np.random.default_rng(1))
     pruned = C.single_target_experiments(wl, 16, targets, check_theorem1=False)
 
-    def every_request(m, k, known):
-        return {a: C._outcome(m, k, a) for a in m.wl.alts(k) if a not in known}
+    def every_request(snapshot, wl, job, k, known):
+        return {a: C._outcome(snapshot, wl, job, k, a) for a in wl.alts(k) if a not in known}
 
     monkeypatch.setattr(C, "_static_outcomes", every_request)
     full = C.single_target_experiments(wl, 16, targets, check_theorem1=False)
@@ -160,17 +159,6 @@ def test_settings_quick_and_bad_values():
     assert C.settings(cfg, quick=True, scale="full")["n_workloads"] == 1  # quick wins
     with pytest.raises(ConfigError, match="lacks columns"):
         C.workload_from_tables(pd.DataFrame({"job_id": [1]}), pd.DataFrame(), 10)
-
-
-def test_whole_workload_run_on_the_engine_matches_the_cb_machine():
-    wl = C.workload_from_tables(*_random_tables(5), 16)
-    for policy in ("user", "sa"):
-        df = C.whole_workload_run(wl, 16, policy)
-        m = C.CBMachine(wl, 16, policy)
-        m.run()
-        ok = df["completed"].to_numpy()
-        np.testing.assert_array_equal(df["tt"].to_numpy()[ok], (m.end - wl.submit)[ok])
-        assert df["used"].sum() > 0
 
 
 def test_run_single_workload_is_byte_reproducible(tmp_path):
@@ -259,6 +247,14 @@ def test_attribution_runs_share_seeds_and_differ_by_reading():
     s["attribution"]["readings"]["bad"] = {"jobs_per_workload": 0}
     with pytest.raises(ConfigError, match=r"bad\.jobs_per_workload"):
         C.run_attribution_workload(s, "bad", 0)
+    # a reading may set the experiments' same-time order; the workload is the same
+    s["attribution"]["readings"]["pe"] = {"tie_rule": "per_event"}
+    pe, mpe = C.run_attribution_workload(s, "pe", 0)
+    assert (ma["tie_rule"], mpe["tie_rule"]) == (C.TIE_RULE, "per_event")
+    assert list(pe["job_id"]) == list(a["job_id"]) and (pe["nu"] == a["nu"]).all()
+    s["attribution"]["readings"]["bad_rule"] = {"tie_rule": "whenever"}
+    with pytest.raises(ConfigError, match=r"bad_rule\.tie_rule"):
+        C.run_attribution_workload(s, "bad_rule", 0)
 
 
 def test_decile_figures_mark_what_the_thesis_prints():

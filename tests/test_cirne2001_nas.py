@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 import pytest
 
 from schedlab.errors import ConfigError
+from schedlab.papers import cirne2001 as C
 from schedlab.papers import cirne2001_nas as N
 
 SPEC = {"MG": {"constraint": "power_of_2"}, "EP": {"constraint": "unrestricted"}}
@@ -74,26 +73,17 @@ def test_pruned_best_equals_brute_force_and_other_targets_keep_their_requests():
         # brute force: every request simulated from a fresh run paused at k
         alone = N.nas_experiments(wl, 16, [(k, b)], estimate="accuracy").iloc[0]
         assert alone.equals(r)  # earlier targets ran with their own logged requests
-        base = N.CBMachine(_extended(wl, k, b), 16, "user")
-        base.run(stop_before=k)
-        n0 = len(wl.alt_procs)
+        jobs = C.sim_jobs(wl)
+        base = C.machine_run(jobs, 16, "user")
+        base.run(stop_before=jobs[k].job_id)
         procs, te = N.nas_requests(b, 16)
-        tts = [N._fork_start(base, k, n0 + i, math.inf) - wl.submit[k] + math.ceil(te[i])
-               for i in range(len(procs))]
+        u = int(wl.user_alt[k])
+        run, est = N._estimates(te, float(wl.alt_run[u] / wl.alt_est[u]), "accuracy")
+        tts = [C.fork_start(base, C.rigid(jobs[k], procs[i], run[i], est[i]))
+               - wl.submit[k] + run[i] for i in range(len(procs))]
         assert r["best_tt"] == min(tts)
         assert r["sa_tt"] == tts[r["sa_procs"] - 1] and r["user_tt"] == tts[r["user_procs"] - 1]
         assert r["nu"] == 16
-
-
-def _extended(wl, k, b):
-    import dataclasses
-
-    procs, te = N.nas_requests(b, 16)
-    u = int(wl.user_alt[k])
-    run, est = N._estimates(te, float(wl.alt_run[u] / wl.alt_est[u]), "accuracy")
-    return dataclasses.replace(wl, alt_procs=np.concatenate([wl.alt_procs, procs]),
-                               alt_run=np.concatenate([wl.alt_run, run]),
-                               alt_est=np.concatenate([wl.alt_est, est]))
 
 
 def test_warmup_window_starts_an_empty_machine_before_the_target():

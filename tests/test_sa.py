@@ -8,8 +8,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from schedlab.papers.cirne2001 import CBMachine, workload_from_tables
+from schedlab.papers.cirne2001 import machine_run, sa_choice, sim_jobs, workload_from_tables
+from schedlab.sim.engine import simulate
+from schedlab.sim.errors import SimulationError
+from schedlab.sim.job import Alternative, SimJob
+from schedlab.sim.options import TIE_RULES
+from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers.sa import (
+    SA,
     Choice,
     first_fit,
     load_per_processor,
@@ -104,68 +110,81 @@ def test_theorem_1_sag_and_sacb_choose_the_same_request(seed):
     rng = np.random.default_rng(seed)
     machine = 32
     wl = workload_from_tables(*random_workload(rng, 80, machine), machine)
-    m = CBMachine(wl, machine, policy="user")
+    jobs = sim_jobs(wl)
+    m = machine_run(jobs, machine, "user")
     checked = 0
     for k in range(0, wl.n_jobs, 3):
-        m.run(stop_before=k)
-        if wl.alt_ptr[k + 1] - wl.alt_ptr[k] < 2:
+        m.run(stop_before=jobs[k].job_id)
+        if not jobs[k].alternatives:
             continue
-        m.sa_version = "cb"
-        cb = m.sa_choice(k)
-        m.sa_version = "g"
-        g = m.sa_choice(k)
-        assert cb == g
+        assert sa_choice(m, jobs[k], "cb") == sa_choice(m, jobs[k], "g")
         checked += 1
     assert checked > 8
 
 
-def test_machine_never_overallocates_never_delays_and_finishes_every_job():
-    rng = np.random.default_rng(7)
-    machine = 16
-    wl = workload_from_tables(*random_workload(rng, 60, machine), machine)
-    for policy in ("user", "sa"):
-        m = CBMachine(wl, machine, policy=policy)
-        assert m.run() is False
-        done = ~np.isnan(m.end)
-        assert (done | m.cancelled).all()
-        ok = ~np.isnan(m.start)
-        assert (m.start[ok] >= wl.submit[ok]).all()
-        assert (m.start[ok] <= m.first_reservation[ok]).all()  # conservative guarantee
-        # capacity: sweep over start/end events
-        ev = sorted([(m.start[k], wl.alt_procs[m.chosen[k]]) for k in np.flatnonzero(ok)]
-                    + [(m.end[k], -wl.alt_procs[m.chosen[k]]) for k in np.flatnonzero(ok)],
-                    key=lambda x: (x[0], x[1]))
-        busy = 0
-        for _, d in ev:
-            busy += d
-            assert busy <= machine
-
-
-@pytest.mark.parametrize("seed", [11, 12])
-def test_engine_schedulers_match_the_cb_machine(seed):
-    """Two independent conservative-backfilling implementations — the engine's (Conservative,
-    and SA on top of it) and the experiment driver's CBMachine — give identical schedules and SA
-    choices, with early completions (compression) and cancellations."""
-    from schedlab.sim.engine import simulate
-    from schedlab.sim.job import Alternative, SimJob
-    from schedlab.sim.schedulers.conservative import Conservative
-    from schedlab.sim.schedulers.sa import SA
-
-    machine = 16
-    jobs, alts = random_workload(np.random.default_rng(seed), 60, machine)
-    sim_jobs = [
+def _sim_jobs(jobs: pd.DataFrame, alts: pd.DataFrame) -> list[SimJob]:
+    return [
         SimJob(int(r.job_id), int(r.submit), int(r.runtime), int(r.estimate), int(r.procs),
                cancel_time=None if np.isnan(r.cancel_time) else int(np.ceil(r.cancel_time)),
                alternatives=tuple(Alternative(int(a.procs), int(a.runtime), int(a.estimate))
                                   for a in alts[alts["job_id"] == r.job_id].itertuples()))
         for r in jobs.itertuples()
     ]
-    wl = workload_from_tables(jobs, alts, machine)
-    for sched, policy in ((Conservative(), "user"), (SA(), "sa")):
-        res = simulate(sim_jobs, machine, sched, record_timeline=False)
-        m = CBMachine(wl, machine, policy=policy)
-        m.run()
-        got = res.jobs.set_index("job_id").loc[wl.job_id]
-        ran = ~np.isnan(m.start)
-        np.testing.assert_array_equal(got["start"].to_numpy(float)[ran], m.start[ran])
-        np.testing.assert_array_equal(got["procs"].to_numpy()[ran], wl.alt_procs[m.chosen][ran])
+
+
+@pytest.mark.parametrize("tie_rule", TIE_RULES)
+@pytest.mark.parametrize("version", ["cb", "g"])
+def test_sa_invariants(version, tie_rule):
+    """SA (and conservative backfilling under it): no start before submit, never more processors
+    than the machine, every job finishes or is cancelled, no job starts after its first
+    reservation (the conservative guarantee), every job runs with one of its requests."""
+    machine = 16
+    jobs = _sim_jobs(*random_workload(np.random.default_rng(7), 60, machine))
+    sched = make_scheduler("sa", version=version, record_reservations=True)
+    res = simulate(jobs, machine, sched, tie_rule=tie_rule, record_timeline=False).jobs
+    ran = res["start"].to_numpy() >= 0
+    assert (ran | res["cancelled"].to_numpy()).all() and ran.sum() > 40
+    assert (res["start"][ran] >= res["submit"][ran]).all()
+    assert (res["end"][ran] <= res["start"][ran] + res["estimate"][ran]).all()
+    first = res["job_id"].map(sched.first_reservations).to_numpy()
+    assert (res["start"].to_numpy()[ran] <= first[ran]).all()
+    ev = sorted([(s, p) for s, p in zip(res["start"][ran], res["procs"][ran], strict=True)]
+                + [(e, -p) for e, p in zip(res["end"][ran], res["procs"][ran], strict=True)],
+                key=lambda x: (x[0], x[1]))
+    busy = np.cumsum([d for _, d in ev])
+    assert busy.max() <= machine and busy[-1] == 0
+    for j, (_, r) in zip(jobs, res.iterrows(), strict=True):
+        requests = {(j.procs, j.estimate)} | {(a.procs, a.estimate) for a in j.alternatives}
+        assert (r["procs"], r["estimate"]) in requests
+    assert sched.params() == {"version": version}
+
+
+def test_sa_versions_choose_alike_and_bad_version_is_refused():
+    machine = 16
+    jobs = _sim_jobs(*random_workload(np.random.default_rng(3), 50, machine))
+    cb, g = (simulate(jobs, machine, SA(v), tie_rule="completions_first",
+                      record_timeline=False).jobs for v in ("cb", "g"))
+    pd.testing.assert_frame_equal(cb, g)  # Theorem 1 over a whole run
+    with pytest.raises(SimulationError, match="version"):
+        SA("x")
+
+
+def test_sa_from_the_cli_on_a_rigid_trace_is_conservative_backfilling(tmp_path):
+    """``schedlab simulate --scheduler sa``: the same per-job output columns and metrics as the
+    other policies; on a rigid trace (no alternatives) SA places every job as conservative
+    backfilling does."""
+    from schedlab.cli import main
+    from schedlab.io import read_parquet
+
+    rng = np.random.default_rng(4)
+    lines = [f"{i} {i * 40} 0 {int(rng.integers(10, 300))} {int(rng.integers(1, 9))} -1 -1 "
+             f"{int(rng.integers(1, 9))} 300 -1 1 1 1 -1 1 -1 -1 -1" for i in range(1, 40)]
+    src = tmp_path / "t.swf"
+    src.write_text("; MaxProcs: 8\n; UnixStartTime: 0\n" + "\n".join(lines) + "\n")
+    out = {}
+    for name in ("sa", "conservative"):
+        assert main(["simulate", str(src), "--scheduler", name, "--out",
+                     str(tmp_path / f"{name}.parquet")]) == 0
+        out[name], _ = read_parquet(tmp_path / f"{name}.parquet")
+    pd.testing.assert_frame_equal(out["sa"], out["conservative"])
+    assert (out["sa"]["wait"] > 0).sum() > 5  # a real queue

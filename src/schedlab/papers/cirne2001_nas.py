@@ -4,7 +4,8 @@ The thesis replaces a randomly chosen job of a real SP2 log by a NAS benchmark `
 EP) whose per-partition execution times on the IBM SP2 are known, and compares the benchmark's
 turn-around time when submitted with the user request, with SA's request and with the best request
 (``nu + 1`` simulations, conservative backfilling; Tables 15–16, Figure 57). This module is that
-experiment on :class:`~schedlab.papers.cirne2001.CBMachine` (the same machine, forks and SAcb as §5.1).
+experiment on the engine, as §5.1's (:func:`~schedlab.papers.cirne2001.machine_run`: conservative
+backfilling, the same forks, SAcb and same-time order).
 
 Table 15 (partition size constraints, as data in config/papers/cirne2001_sa.yaml): MG and LU need a
 power-of-two partition, SP and BT a perfect square, EP any size. The requests of ``b`` are its
@@ -29,9 +30,10 @@ Choices where the thesis is silent (each an option of ``nas_validation`` where c
   (``unrestricted_scaling: ideal``). ``unrestricted_scaling: measured`` uses the measured sizes only.
 * **Which jobs surround the target**: the whole log (the thesis' reference workloads) in one
   conservative-backfilling run per log, paused at each target's arrival and forked once per request
-  (:meth:`CBMachine.fork`; every fork runs only until the target starts). ``warmup_jobs: N`` instead
-  starts a fresh (empty) machine N jobs before a target when the previous run is further behind —
-  cheaper for few targets, at the cost of a warm-up from an empty machine.
+  (:meth:`~schedlab.sim.engine.Simulation.fork`; every fork runs only until the target starts).
+  ``warmup_jobs: N`` instead starts a fresh (empty) machine N jobs before a target when the
+  previous run is further behind — cheaper for few targets, at the cost of a warm-up from an
+  empty machine.
 * **Machine size per log**: the thesis' Table 1 (CTC 430, KTH 100, SDSC 128), which Table 15's EP
   request counts follow; the archive's cleaned CTC header says 338 (the batch partition) — set
   ``machine_procs`` per log to use it. SDSC is cut to the thesis' period (Jan–May 1999, ``periods``).
@@ -48,7 +50,6 @@ Choices where the thesis is silent (each an option of ``nas_validation`` where c
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -57,8 +58,22 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
-from ..sim.schedulers.sa import sacb_select
-from .cirne2001 import FLOOR_S, PAPER, CBMachine, Workload, geomean_ci, workload_from_tables
+from ..sim.engine import Simulation
+from ..sim.job import Alternative, SimJob
+from .cirne2001 import (
+    FLOOR_S,
+    PAPER,
+    TIE_RULE,
+    Workload,
+    fork_start,
+    geomean_ci,
+    load_at,
+    machine_run,
+    rigid,
+    sa_choice,
+    sim_jobs,
+    workload_from_tables,
+)
 
 CONSTRAINTS = ("power_of_2", "perfect_square", "unrestricted")
 KIND_LABEL = {"power_of_2": "power of 2", "perfect_square": "perfect square",
@@ -184,24 +199,22 @@ def _estimates(te: np.ndarray, accuracy: float, rule: str) -> tuple[np.ndarray, 
     return run, est
 
 
-def _fork_start(base: CBMachine, k: int, alt: int, deadline: float) -> float:
-    """Start of job k submitted with request ``alt`` in a fork of ``base`` (paused before k's
-    arrival); inf when it would start after ``deadline``."""
-    f = base.fork()
-    f.overrides[k] = alt
-    return float(f.start[k]) if f.run(until_started=k, deadline=deadline) else math.inf
-
-
-def _experiment(base: CBMachine, k: int, alts: np.ndarray, procs: np.ndarray, run: np.ndarray,
-                est: np.ndarray) -> dict[str, Any]:
-    """One §5.4 experiment on the paused ``base``: user / SA / best request of the NAS job."""
-    wl = base.wl
+def _experiment(base: Simulation, wl: Workload, k: int, job: SimJob, procs: np.ndarray,
+                run: np.ndarray, est: np.ndarray) -> dict[str, Any]:
+    """One §5.4 experiment on ``base`` (paused before job k's arrival): user / SA / best request
+    of the NAS job that replaces job k, each tried in a fork (:func:`fork_start`)."""
     submit = float(wl.submit[k])
     user_i = int(np.flatnonzero(procs == wl.alt_procs[wl.user_alt[k]])[0])
-    sa_i = sacb_select(base.t, base.f, procs, est).index
+    requests = [Alternative(int(p), int(r), int(e)) for p, r, e in zip(procs, run, est,
+                                                                       strict=True)]
+    sa_i = sa_choice(base, job, "cb", requests).index
+
+    def start(i: int, deadline: float) -> float:
+        return fork_start(base, rigid(job, procs[i], run[i], est[i]), deadline)
+
     tt: dict[int, float] = {}
     for i in dict.fromkeys([user_i, sa_i]):
-        tt[i] = _fork_start(base, k, int(alts[i]), math.inf) - submit + run[i]
+        tt[i] = start(i, math.inf) - submit + run[i]
     best_i = min(tt, key=lambda i: (tt[i], i != user_i))
     for i in np.argsort(run, kind="stable"):  # increasing execution time
         i = int(i)
@@ -210,11 +223,10 @@ def _experiment(base: CBMachine, k: int, alts: np.ndarray, procs: np.ndarray, ru
         if run[i] >= tt[best_i]:
             break  # neither this request nor any later one can beat the best
         # the fork can only win if the target starts before submit + best - run
-        start = _fork_start(base, k, int(alts[i]), submit + tt[best_i] - run[i])
-        tt[i] = start - submit + run[i]
+        tt[i] = start(i, submit + tt[best_i] - run[i]) - submit + run[i]
         if tt[i] < tt[best_i]:
             best_i = i
-    row: dict[str, Any] = {"nu": len(procs), "D": base.load_per_processor()}
+    row: dict[str, Any] = {"nu": len(procs), "D": load_at(base)}
     for name, i in (("user", user_i), ("sa", sa_i), ("best", best_i)):
         row.update({f"{name}_procs": int(procs[i]), f"{name}_tt": tt[i],
                     f"{name}_wait": tt[i] - run[i], f"{name}_te": float(run[i])})
@@ -223,43 +235,35 @@ def _experiment(base: CBMachine, k: int, alts: np.ndarray, procs: np.ndarray, ru
 
 def nas_experiments(wl: Workload, machine_procs: int, plan: list[tuple[int, Benchmark]],
                     estimate: str = "accuracy", unrestricted_scaling: str = "ideal",
-                    warmup_jobs: int | None = None) -> pd.DataFrame:
+                    warmup_jobs: int | None = None, tie_rule: str = TIE_RULE) -> pd.DataFrame:
     """§5.4 on one log: for each (target job index k, benchmark b) of ``plan``, job k is replaced
     by b and b's turn-around with the user request, SA's request and the best request is measured.
 
     Every experiment replaces only its own target: the log's other jobs (earlier targets included)
     keep their logged requests. One row per experiment (see :func:`_experiment`)."""
     plan = sorted(plan, key=lambda kb: (kb[0], kb[1].name))
-    # each (k, b) gets its requests appended after the log's own alternatives (global indices)
-    extra_p, extra_r, extra_e, index = [], [], [], []
-    n_alt = len(wl.alt_procs)
+    index = []
     for k, b in plan:
         procs, te = nas_requests(b, machine_procs, unrestricted_scaling)
         u = int(wl.user_alt[k])
         accuracy = float(wl.alt_run[u] / wl.alt_est[u])
         run, est = _estimates(te, accuracy, estimate)
-        index.append((k, b, np.arange(n_alt, n_alt + len(procs)), procs, run, est, accuracy))
-        n_alt += len(procs)
-        extra_p.append(procs)
-        extra_r.append(run)
-        extra_e.append(est)
+        index.append((k, b, procs, run, est, accuracy))
     if not plan:
         return pd.DataFrame()
-    ext = dataclasses.replace(
-        wl, alt_procs=np.concatenate([wl.alt_procs, *extra_p]),
-        alt_run=np.concatenate([wl.alt_run, *extra_r]),
-        alt_est=np.concatenate([wl.alt_est, *extra_e]))
+    jobs = sim_jobs(wl)
     rows = []
-    base: CBMachine | None = None
-    for k, b, alts, procs, run, est, accuracy in index:
-        fresh = warmup_jobs is not None and (base is None or k - warmup_jobs > base.next_arrival)
-        if base is None or fresh:
-            base = CBMachine(ext, machine_procs, "user",
-                             first_job=max(0, k - warmup_jobs) if warmup_jobs is not None else 0)
-        base.run(stop_before=k)
+    base: Simulation | None = None
+    first = 0  # the base run simulates jobs[first:] (an empty machine at job first's arrival)
+    for k, b, procs, run, est, accuracy in index:
+        if base is None or (warmup_jobs is not None
+                            and k - warmup_jobs > first + base.engine.next_arrival):
+            first = max(0, k - warmup_jobs) if warmup_jobs is not None else 0
+            base = machine_run(jobs[first:], machine_procs, "user", tie_rule=tie_rule)
+        base.run(stop_before=jobs[k].job_id)
         row = {"benchmark": b.name, "kind": KIND_LABEL[b.constraint],
                "job_id": int(wl.job_id[k]), "submit": float(wl.submit[k]), "accuracy": accuracy}
-        row.update(_experiment(base, k, alts, procs, run, est))
+        row.update(_experiment(base, wl, k, jobs[k], procs, run, est))
         rows.append(row)
     return pd.DataFrame(rows)
 

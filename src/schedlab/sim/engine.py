@@ -80,11 +80,12 @@ CTC-SP2         conservative  62.0%      -2.07%       -3.05%
 Which papers' simulations go through this choice: Talby & Feitelson 2005 (every run:
 :func:`schedlab.papers.talby2005_runs` ``simulate``, and the PBAS/WBAS forks ``simulate_from``;
 also its trace study on other logs) and Cirne 2001 §6.2 (``whole_workload_run``: the κ sweeps, SA
-and user requests on the engine's conservative backfilling). Tang's metric-aware policy and the
-Perković family run on this engine too, but always under ``completions_first``, which their drivers
-pass (the order of the loops they replaced; golden schedules in ``tests/fixtures/golden/``). Cirne's
-single experiments (``CBMachine``) keep their own paused-and-forked loop (issue 18), and Schroeder's
-distributed-server simulator is a different model: the engine setting does not reach them. Each paper's whole target run under both orders (``snakemake --profile
+and user requests on the engine's conservative backfilling). Tang's metric-aware policy, the
+Perković family and Cirne's single-target and §5.4 experiments run on this engine too, but each
+always under ``completions_first``, which their drivers pass (the order of the loops they replaced:
+e.g. :data:`schedlab.papers.cirne2001.TIE_RULE`; golden schedules in ``tests/fixtures/golden/``), and
+Schroeder's distributed-server simulator is a different model: the engine setting does not reach
+them. Each paper's whole target run under both orders (``snakemake --profile
 workflow/profiles/quick --config "sim={tie_rule: RULE}" talby2005 cirne2001``; config ``sim:
 {tie_rule: ...}`` sets ``$SCHEDLAB_TIE_RULE`` for every job, :func:`~schedlab.sim.options.default_tie_rule`),
 scorecard verdicts (match / close / differs / holds / fails / not_run):
@@ -121,6 +122,18 @@ reference simulator job for job, and on the evidence above it changes no verdict
 {tie_rule: ...}``, ``$SCHEDLAB_TIE_RULE``). Cost: conservative the same CPU time within noise,
 EASY about 15% more (CTC-SP2 0.72 -> 0.85 s: a pass after every event).
 
+Pause and fork
+--------------
+:class:`Simulation` runs a workload in steps: :meth:`Simulation.run` pauses just before a given
+job's arrival (within its time step, under every tie rule: the events of that second ordered
+before the arrival have happened, the rest follow on resuming) or stops once given jobs have
+started or a deadline passes; :meth:`Simulation.fork` copies the run (engine state, and the
+scheduler's through :meth:`~schedlab.sim.scheduler.Scheduler.fork`), optionally with the next
+arrival replaced. Cirne's single-target experiments fork one base run per request of each target.
+:func:`starts_from` is the cheap what-if of :func:`simulate_from` for variants of one arriving job
+(SAg). tests/test_sim_fork.py: a paused-and-resumed run equals the uninterrupted one, a fork with
+the next arrival replaced equals the run of the changed workload, under every tie rule.
+
 A job started at ``t`` with duration ``d`` ends at ``t + d``; zero-length steps never occur because
 normalization makes every runtime >= 1 s.
 
@@ -142,7 +155,7 @@ import time
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from heapq import heappop, heappush
+from heapq import heapify, heappop, heappush
 from typing import Any, Literal
 
 import numpy as np
@@ -155,7 +168,7 @@ from .options import ALLOCATIONS as ALLOCATIONS  # re-exported
 from .options import BSLD_BOUND as BSLD_BOUND  # re-exported
 from .options import TIE_RULES, default_tie_rule
 from .scheduler import Scheduler, Start
-from .state import Run, Snapshot
+from .state import MachineView, Run, Snapshot
 
 TieRule = Literal["completions_first", "arrivals_first", "per_event"]
 Allocation = Literal["any", "contiguous"]
@@ -208,6 +221,9 @@ class SimResult:
 
 
 _END, _CANCEL, _TIMER = 0, 1, 2
+#: the per-job record lists of :class:`_Engine` (copied by :meth:`_Engine.fork`)
+_PER_JOB = ("start", "first_start", "end", "attempts", "run_procs", "run_runtime", "run_estimate",
+            "killed", "cancelled", "wasted", "alt", "tag")
 #: per_event: an end already applied in step 1 whose pass is still due (step 3)
 _PLANNED_END = 3
 _INF = float("inf")
@@ -286,6 +302,12 @@ class _Engine:
         self.stop_ids: set[int] | None = None
         #: forks: run a scheduling pass at this time even if no event is due then
         self.pass_at: int | None = None
+        #: pause just before this arrival (index into ``order``); see :class:`Simulation`
+        self.stop_arrival: int | None = None
+        self.paused = False
+        #: per_event: the step-3 events of the time a pause interrupted (resumed by the next run)
+        self.paused_todo: list[tuple[int, Any, int]] | None = None
+        self._arrivals: tuple[list[SimJob], list[int]] | None = None
 
     # --- MachineView --------------------------------------------------------------------------
     def fits_now(self, procs: int) -> bool:
@@ -442,6 +464,47 @@ class _Engine:
         self.killed[i] = False
         self.scheduler.on_cancel(self, job, run)
 
+    def _arrival_list(self) -> tuple[list[SimJob], list[int]]:
+        """Jobs in arrival order and their submit times (built once; shared by forks)."""
+        if self._arrivals is None:
+            arr_jobs = [self.jobs[i] for i in self.order]
+            self._arrivals = (arr_jobs, [j.submit for j in arr_jobs])
+        return self._arrivals
+
+    def fork(self, arrival: SimJob | None = None) -> _Engine:
+        """An independent copy of this run in its current state, with the scheduler's
+        :meth:`~schedlab.sim.scheduler.Scheduler.fork`. The job list and arrival order are shared
+        (read-only); ``arrival`` replaces the job whose arrival is next (same id and submit time),
+        e.g. a target job submitted with another request. Cost: O(jobs) list copies."""
+        new = copy.copy(self)
+        new.scheduler = self.scheduler.fork()
+        m = self.machine
+        new.machine = copy.copy(m) if type(m) is Machine else copy.deepcopy(m)
+        new.running, new.waiting = dict(self.running), dict(self.waiting)
+        new.heap, new.min_heap = list(self.heap), list(self.min_heap)
+        for name in _PER_JOB:
+            setattr(new, name, list(getattr(self, name)))
+        new.tl = array("q", self.tl)
+        new.stop_ids = None if self.stop_ids is None else set(self.stop_ids)
+        if self.paused_todo is not None:
+            new.paused_todo = list(self.paused_todo)
+        if arrival is not None:
+            arr_jobs, arr_t = self._arrival_list()
+            k = self.next_arrival
+            old = arr_jobs[k] if k < len(arr_jobs) else None
+            if old is None or (old.job_id, old.submit) != (arrival.job_id, arrival.submit):
+                raise SimulationError(f"fork at t={self.now}: job {arrival.job_id} (submit "
+                                      f"{arrival.submit}) is not the next arrival")
+            arr_jobs = list(arr_jobs)
+            arr_jobs[k] = arrival
+            new._arrivals = (arr_jobs, arr_t)
+            i = self.pos[arrival.job_id]
+            new.jobs = list(self.jobs)
+            new.jobs[i] = arrival
+            new.run_procs[i] = arrival.procs
+            new.run_runtime[i], new.run_estimate[i] = arrival.runtime, arrival.estimate
+        return new
+
     def run(self, until: int | None, progress: Callable[[int, int], None] | None) -> None:
         if self.tie_rule == "per_event":
             self._run_per_event(until, progress)
@@ -450,11 +513,11 @@ class _Engine:
 
     def _run_per_event(self, until: int | None, progress: Callable[[int, int], None] | None) -> None:
         """pyss's order: one event at a time, a scheduling pass after each (module docstring)."""
-        heap, jobs, order = self.heap, self.jobs, self.order
-        arr_jobs = [jobs[i] for i in order]
-        arr_t = [j.submit for j in arr_jobs]
-        n = len(order)
+        heap = self.heap
+        arr_jobs, arr_t = self._arrival_list()
+        n = len(arr_jobs)
         k = self.next_arrival
+        stop_k = self.stop_arrival
         sched = self.scheduler
         tl = self.tl if self.record_timeline else None
         waiting, running = self.waiting, self.running
@@ -477,20 +540,25 @@ class _Engine:
             return False
 
         while not stop:
-            th = heap[0][0] if heap else _INF
-            ta = arr_t[k] if k < n else _INF
-            t = th if th < ta else ta
-            forced = self.pass_at is not None
-            if forced:
-                t, self.pass_at = min(t, self.pass_at), None
-            if t > limit or t == _INF:
-                break
-            self.now = t
             passes_before = passes
+            if self.paused_todo is not None:  # resume a pause in step 2 (before an arrival)
+                t, todo, self.paused_todo, forced = self.now, self.paused_todo, None, False
+                heap_t = _INF  # step 1 at t is done
+            else:
+                th = heap[0][0] if heap else _INF
+                ta = arr_t[k] if k < n else _INF
+                t = th if th < ta else ta
+                forced = self.pass_at is not None
+                if forced:
+                    t, self.pass_at = min(t, self.pass_at), None
+                if t > limit or t == _INF:
+                    break
+                self.now = t
+                heap_t = t
+                todo = []
             # step 1: ends the scheduler planned for t (estimate / kill_at reached) release
             # their processors before anything else; their passes come in step 3
-            todo: list[tuple[int, Any, int]] = []
-            while heap and heap[0][0] == t:
+            while heap and heap[0][0] == heap_t:
                 _, _, kind, a, b = heappop(heap)
                 if kind == _END:
                     run = running.get(a)
@@ -506,11 +574,16 @@ class _Engine:
                 todo.append((kind, a, b))
             # step 2: submissions, in (submit, input position) order, a pass after each
             while k < n and arr_t[k] == t and not stop:
+                if k == stop_k:  # pause; the next run resumes here, then step 3 with `todo`
+                    self.paused, self.paused_todo, self.next_arrival = True, todo, k
+                    break
                 arrive(arr_jobs[k])
                 k += 1
                 events += 1
                 self.next_arrival = k
                 stop = one_pass()
+            if self.paused:
+                break
             # step 3: ends in start order, then cancellations (job order), then timers (set
             # order), a pass after each; timers set for t by these passes follow the same way
             while todo and not stop:
@@ -561,11 +634,11 @@ class _Engine:
             progress(self.finished, n)
 
     def _run_batch(self, until: int | None, progress: Callable[[int, int], None] | None) -> None:
-        heap, jobs, order = self.heap, self.jobs, self.order
-        arr_jobs = [jobs[i] for i in order]
-        arr_t = [j.submit for j in arr_jobs]
-        n = len(order)
+        heap = self.heap
+        arr_jobs, arr_t = self._arrival_list()
+        n = len(arr_jobs)
         k = self.next_arrival
+        stop_k = self.stop_arrival
         sched = self.scheduler
         arrivals_first = self.tie_rule == "arrivals_first"
         tl = self.tl if self.record_timeline else None
@@ -585,9 +658,14 @@ class _Engine:
             self.now = t
             if arrivals_first:
                 while k < n and arr_t[k] == t:
+                    if k == stop_k:  # pause before this arrival; the events at t come after it
+                        self.paused, self.next_arrival, self.pass_at = True, k, t
+                        break
                     arrive(arr_jobs[k])
                     k += 1
                     events += 1
+                if self.paused:
+                    break
             if th == t:
                 cancels: list[int] = []
                 timers: list[Hashable] = []
@@ -606,10 +684,18 @@ class _Engine:
                 timers = []
             if not arrivals_first:
                 while k < n and arr_t[k] == t:
+                    if k == stop_k:  # pause; the timers of t are delivered after the arrivals
+                        self.paused, self.pass_at = True, t
+                        for key in timers:
+                            self._push(t, _TIMER, key, 0)
+                        events -= len(timers)
+                        break
                     arrive(arr_jobs[k])
                     k += 1
                     events += 1
             self.next_arrival = k
+            if self.paused:
+                break
             for key in timers:
                 sched.on_timer(self, key)
             starts = sched.schedule(self)
@@ -768,9 +854,61 @@ def simulate_from(
         :class:`SimResult` over the snapshot's running + waiting + extra jobs (``start`` -1 for jobs
         not started when the fork stopped; running jobs keep their original start).
     """
+    t0 = time.perf_counter()
+    eng = _fork_engine(snapshot, scheduler, jobs, sync, runtimes, stop_when_started, tie_rule,
+                       enforce_estimate, record_timeline)
+    if eng.stop_ids is None or eng.stop_ids:
+        eng.run(until, None)
+    return eng.result(time.perf_counter() - t0) if per_job else None
+
+
+def starts_from(
+    snapshot: Snapshot,
+    scheduler: Scheduler,
+    variants: Sequence[SimJob],
+    *,
+    runtimes: Literal["estimate", "actual"] = "estimate",
+    cancellations: bool = True,
+    tie_rule: TieRule | None = None,
+) -> list[int]:
+    """What-if starts: for each of ``variants`` (one arriving job, ``submit >= snapshot.now``,
+    with different requests: same id and submit), its start time (-1 if never) in a fork from
+    ``snapshot`` in which it is the only new arrival, run until it starts — :func:`simulate_from`
+    with ``sync=False`` (``scheduler`` is a ``fork()`` taken with the snapshot) and
+    ``stop_when_started``, built once and forked per variant (:meth:`_Engine.fork`), without result
+    frames. ``cancellations=False`` drops the waiting jobs' cancellations from the fork (SAg,
+    Cirne §2.1: SA does not know them)."""
+    if not variants:
+        return []
+    eng = _fork_engine(snapshot, scheduler, variants[:1], False, runtimes, None, tie_rule, True,
+                       False)
+    if not cancellations:
+        eng.heap = [e for e in eng.heap if e[2] != _CANCEL]
+        heapify(eng.heap)
+    jid = variants[0].job_id
+    out = []
+    for job in variants:
+        f = eng.fork(job)
+        f.stop_ids = {jid}
+        f.run(None, None)
+        out.append(f.start[f.pos[jid]])
+    return out
+
+
+def _fork_engine(
+    snapshot: Snapshot,
+    scheduler: Scheduler,
+    jobs: Iterable[SimJob],
+    sync: bool,
+    runtimes: str,
+    stop_when_started: Iterable[int] | None,
+    tie_rule: TieRule | None,
+    enforce_estimate: bool,
+    record_timeline: bool,
+) -> _Engine:
+    """An engine continuing from ``snapshot`` (see :func:`simulate_from`), not yet run."""
     if runtimes not in ("estimate", "actual"):
         raise SimulationError(f"unknown runtimes {runtimes!r}; choose 'estimate' or 'actual'")
-    t0 = time.perf_counter()
     extra = list(jobs)
     now = snapshot.now
     for j in extra:
@@ -819,6 +957,104 @@ def simulate_from(
     if sync:
         scheduler.sync(eng)
     eng.pass_at = now
-    if eng.stop_ids is None or eng.stop_ids:
-        eng.run(until, None)
-    return eng.result(time.perf_counter() - t0) if per_job else None
+    return eng
+
+
+class Simulation:
+    """A run that can pause just before an arrival, be forked there, and go on (issue 18).
+
+    Cirne 2001's single-target experiments (§5.1) and §5.4's NAS validation: one base run per
+    workload pauses at each target's arrival (:meth:`run` with ``stop_before``); each of the
+    target's requests is tried in a :meth:`fork` whose next arrival is the target with that
+    request, run until the target starts (``until_started``) or a deadline passes. A fork copies
+    the engine's state (event heap, queues, per-job records: O(jobs) list copies) and the
+    scheduler's (:meth:`~schedlab.sim.scheduler.Scheduler.fork`, which a scheduler should make
+    cheap); the job list and the arrival order are shared. Unlike :func:`simulate_from` the fork
+    keeps the future arrivals and the scheduler's exact state (no ``sync``), so it continues the
+    same schedule as the base run would. A pause lies *within* a time step: the events of that
+    second that come before the arrival under ``tie_rule`` have happened, the rest (and the
+    scheduling passes they get) follow when the run resumes, so a paused-and-resumed run is the
+    uninterrupted run (tests/test_sim_fork.py, every tie rule).
+    """
+
+    def __init__(
+        self,
+        jobs: Sequence[SimJob],
+        machine_size: int,
+        scheduler: Scheduler,
+        *,
+        allocation: Allocation = "any",
+        tie_rule: TieRule | None = None,
+        enforce_estimate: bool = True,
+    ) -> None:
+        self.engine = _Engine(
+            jobs, machine_size, scheduler, allocation, tie_rule, enforce_estimate, False
+        )
+        self._index: dict[int, int] | None = None  # job id -> arrival index (shared by forks)
+        self._mid_step = False
+
+    @property
+    def now(self) -> int:
+        return self.engine.now
+
+    @property
+    def ctx(self) -> MachineView:
+        """The engine as the schedulers see it (read-only)."""
+        return self.engine
+
+    @property
+    def scheduler(self) -> Scheduler:
+        return self.engine.scheduler
+
+    def start(self, job_id: int) -> int:
+        """Start time of the job's current attempt (-1 if it has not started)."""
+        eng = self.engine
+        return eng.start[eng.pos[job_id]]
+
+    def run(
+        self,
+        *,
+        stop_before: int | None = None,
+        until_started: Iterable[int] | None = None,
+        deadline: float | None = None,
+    ) -> bool:
+        """Advance the run. Returns True when it paused just before job ``stop_before`` arrives, or
+        stopped after the scheduling pass in which every job of ``until_started`` had started
+        (under ``per_event`` that stop may lie within a time step: such a run cannot go on); False
+        when it ran out of events or the next event time would pass ``deadline``."""
+        eng = self.engine
+        ids = None
+        if until_started is not None:
+            ids = {jid for jid in until_started if eng.start[eng.pos[jid]] < 0}
+            if not ids:
+                return True
+        if self._mid_step:
+            raise SimulationError(f"t={eng.now}: a per_event run stopped at a start cannot go on")
+        eng.stop_ids = ids
+        if stop_before is not None:
+            if self._index is None:
+                self._index = {eng.jobs[i].job_id: a for a, i in enumerate(eng.order)}
+            a = self._index[stop_before]
+            if a < eng.next_arrival:
+                raise SimulationError(f"t={eng.now}: job {stop_before} has already arrived")
+            eng.stop_arrival = a
+        eng.paused = False
+        limit = None if deadline is None or deadline == _INF else deadline
+        eng.run(limit, None)  # type: ignore[arg-type]
+        eng.stop_arrival = None
+        started = eng.stop_ids is not None and not eng.stop_ids
+        eng.stop_ids = None
+        self._mid_step = started and eng.tie_rule == "per_event"
+        return eng.paused or started
+
+    def fork(self, arrival: SimJob | None = None) -> Simulation:
+        """An independent copy (see the class docstring); ``arrival`` replaces the next arriving
+        job (same id and submit time)."""
+        new = object.__new__(Simulation)
+        new.engine = self.engine.fork(arrival)
+        new._index, new._mid_step = self._index, self._mid_step
+        return new
+
+    def result(self) -> SimResult:
+        """Per-job records so far (:class:`SimResult`; jobs not started have start -1)."""
+        return self.engine.result(0.0)

@@ -9,8 +9,9 @@ Two versions, which choose the same request (Theorem 1, §2.3):
 
 * :func:`sag_select` — generic SA (§2.1): a black box ``expected_completion(i)`` simulates the
   submission of request ``i`` from the current state (no arrivals, ``te = tr``) and returns the
-  completion time of the job. The caller supplies the simulator (see
-  :meth:`schedlab.papers.cirne2001.CBMachine.expected_completion`).
+  completion time of the job. :func:`sag_choice` is that black box on the engine: one
+  :func:`~schedlab.sim.engine.starts_from` fork per request (cancellations unknown to SA: the
+  waiting jobs' cancellations are dropped in the fork).
 * :func:`sacb_select` — SA over conservative backfilling (§2.2.2, Figure 5): walks the *availability
   list* (free processors per time period) once per request.
 
@@ -34,9 +35,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
+from ..errors import SimulationError
 from ..job import Alternative, SimJob
 from ..scheduler import Start
 from ..state import MachineView, Run
@@ -160,27 +163,79 @@ def load_per_processor(
     return float(np.sum(procs * (requested - (now - i))) / machine_procs)
 
 
-# SA on the shared engine: conservative backfilling whose moldable arrivals are submitted by SAcb.
+def sacb_choice(ctx: MachineView, sched: Conservative, alts: Sequence[Alternative]) -> Choice:
+    """SAcb for requests ``alts`` on the availability list of ``sched`` (conservative backfilling)
+    now, the queue compressed first if a release is pending — SA's arrival hook, and Cirne's
+    experiments at a run paused before a target's arrival."""
+    p = sched._profile(ctx)
+    if sched.dirty:
+        sched._compress(p, ctx.now)
+    return sacb_select(p.t, p.free, [a.procs for a in alts], [a.estimate for a in alts])
+
+
+def sag_choice(ctx: MachineView, sched: Conservative, job: SimJob,
+               alts: Sequence[Alternative] | None = None) -> Choice:
+    """SAg (§2.1) on the engine: ``job``, arriving now, is submitted with each request of
+    ``alts`` (default ``job.alternatives``) in a fork of the current state and of ``sched`` (no
+    later arrivals; every job runs for its requested time, ``te = tr``; the waiting jobs'
+    cancellations unknown), run until it starts (:func:`~schedlab.sim.engine.starts_from`)."""
+    from ..engine import starts_from
+
+    p = sched._profile(ctx)
+    if sched.dirty:
+        sched._compress(p, ctx.now)
+    snap = ctx.snapshot()
+    if job.job_id in ctx.waiting:  # called from the job's own arrival hook
+        snap = replace(snap, waiting=tuple(j for j in snap.waiting if j.job_id != job.job_id))
+    alts = list(job.alternatives if alts is None else alts)
+    fork = sched.fork()
+    fork.timer_at = None  # its timer belongs to the real run's event queue
+    variants = [replace(job, procs=a.procs, runtime=a.runtime, estimate=a.estimate,
+                        cancel_time=None, alternatives=()) for a in alts]
+    starts = starts_from(snap, fork, variants, runtimes="estimate", cancellations=False,
+                         tie_rule=getattr(ctx, "tie_rule", None))
+
+    def expected_completion(i: int) -> tuple[float, float]:
+        st = starts[i]
+        return (float(st), float(st + alts[i].estimate)) if st >= 0 else (INF, INF)
+
+    return sag_select([a.procs for a in alts], expected_completion)
+
+
+# SA on the shared engine: conservative backfilling whose moldable arrivals are submitted by SA.
 class SA(Conservative):
     """Conservative backfilling (§2.2.1) where every moldable job (``job.alternatives``) is
-    submitted with the request SAcb picks on the availability list at its arrival (§2.2.2; by
-    Theorem 1 the same as SAg's). Rigid jobs are placed as usual. The job is queued, reserved and
+    submitted with the request SA picks at its arrival: SAcb on the availability list
+    (``version="cb"``, §2.2.2, the default) or SAg's forked simulations (``version="g"``, §2.1);
+    Theorem 1: the same request. Rigid jobs are placed as usual. The job is queued, reserved and
     compressed with the chosen request's processors and estimate, and started with
     ``Start(job, alternative=...)``. Registry name: ``sa``."""
 
     name = "sa"
 
+    def __init__(self, version: str = "cb", record_reservations: bool = False) -> None:
+        if version not in ("cb", "g"):
+            raise SimulationError(f"sa: version must be 'cb' or 'g', not {version!r}")
+        self.version = version
+        super().__init__(record_reservations)
+
+    def params(self) -> dict[str, Any]:
+        return {"version": self.version}
+
     def reset(self) -> None:
         super().reset()
         self.chosen: dict[int, Alternative] = {}
 
+    def fork(self) -> SA:
+        new = super().fork()
+        new.chosen = dict(self.chosen)
+        return new
+
     def on_arrival(self, ctx: MachineView, job: SimJob) -> None:
         if job.alternatives:
-            p = self._profile(ctx)
-            if self.dirty:
-                self._compress(p, ctx.now)
             alts = list(job.alternatives)
-            c = sacb_select(p.t, p.free, [a.procs for a in alts], [a.estimate for a in alts])
+            c = (sacb_choice(ctx, self, alts) if self.version == "cb"
+                 else sag_choice(ctx, self, job, alts))
             alt = alts[c.index]
             self.chosen[job.job_id] = alt
             job = replace(job, procs=alt.procs, runtime=alt.runtime, estimate=alt.estimate,
