@@ -11,8 +11,8 @@ configfile: "config/config.yaml"
 # Bad config -> one line `schedlab: error: ...` (exit 2) before any job: unknown keys (with the
 # closest known one), wrong types; text is read as a number/boolean where the schema says so
 # (`--config quick=true` and `download={"retries": 5}` arrive as strings).
-from schedlab import smk as _smk
-from schedlab.config import check_config
+from schedlab.pipeline import smk as _smk
+from schedlab.pipeline.config import check_config
 from schedlab.errors import SchedlabError
 
 try:

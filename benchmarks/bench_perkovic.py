@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from schedlab.papers import perkovic2000 as pk
-from schedlab.traces import load_trace
+from schedlab.traces.lookup import load_trace
 
 CFG = Path(__file__).resolve().parents[1] / "config" / "papers" / "perkovic2000.yaml"
 POINTS = [("base", "D", True, None), ("base", "1/L", True, None), ("base", "P/L", False, None),

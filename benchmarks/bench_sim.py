@@ -29,10 +29,10 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from schedlab.normalize import normalize
 from schedlab.sim import simulate
 from schedlab.sim.schedulers import make_scheduler
-from schedlab.traces import load_trace
+from schedlab.traces.lookup import load_trace
+from schedlab.traces.normalize import normalize
 
 HERE = Path(__file__).resolve().parent
 CASES = [

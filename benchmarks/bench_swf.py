@@ -12,7 +12,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from schedlab.swf import format_swf, read_swf
+from schedlab.traces.swf import format_swf, read_swf
 
 DEFAULT = ["SDSC-BLUE-2000-4.2-cln.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz", "RICC-2010-2.swf.gz"]
 

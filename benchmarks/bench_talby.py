@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from schedlab.sim.schedulers.flex import FlexJob, FlexPlanner
-from schedlab.traces import load_trace
+from schedlab.traces.lookup import load_trace
 
 
 def workload(name: str, limit: int | None = None):

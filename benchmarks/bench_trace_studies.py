@@ -18,10 +18,10 @@ from pathlib import Path
 
 import yaml
 
-from schedlab.io import read_parquet, read_parquet_metadata
-from schedlab.registry import load_registry
-from schedlab.swf import SWFHeader
+from schedlab.pipeline.io import read_parquet, read_parquet_metadata
 from schedlab.trace_studies import StudyInputs, load
+from schedlab.traces.registry import load_registry
+from schedlab.traces.swf import SWFHeader
 
 
 def main() -> None:

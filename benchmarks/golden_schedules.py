@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from schedlab.normalize import normalize
 from schedlab.sim import simulate
 from schedlab.sim.schedulers import make_scheduler
-from schedlab.traces import load_trace
+from schedlab.traces.lookup import load_trace
+from schedlab.traces.normalize import normalize
 
 TRACES = ("KTH-SP2-1996-2.1-cln", "CTC-SP2-1996-3.1-cln", "SDSC-SP2-1998-4.2-cln", "lublin_256")
 POLICIES = ("conservative", "easy")

@@ -3,8 +3,9 @@
 
 from pathlib import Path
 
-from schedlab import __version__, smk
-from schedlab.report import build_report
+from schedlab import __version__
+from schedlab.pipeline import smk
+from schedlab.report.html import build_report
 
 
 def main(sm):

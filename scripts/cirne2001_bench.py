@@ -22,12 +22,12 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from schedlab.models.synth import WorkloadParams, moldable_workload
 from schedlab.papers import cirne2001 as C
 from schedlab.sim.engine import simulate
 from schedlab.sim.job import Alternative, SimJob
 from schedlab.sim.schedulers.conservative import Conservative
 from schedlab.sim.schedulers.sa import SA
-from schedlab.synth import WorkloadParams, moldable_workload
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -86,9 +86,9 @@ def main() -> None:
 
 
 def _bench_nas(times: Path, experiments: int) -> None:
-    from schedlab.io import read_parquet
     from schedlab.papers import cirne2001_nas as N
-    from schedlab.swf import SWFHeader
+    from schedlab.pipeline.io import read_parquet
+    from schedlab.traces.swf import SWFHeader
 
     cfg = yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text())
     s = C.settings(cfg)

@@ -3,9 +3,9 @@ ran)."""
 
 from pathlib import Path
 
-from schedlab import smk
-from schedlab.io import read_parquet
 from schedlab.papers import cirne2001
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet
 
 
 def main(snakemake):

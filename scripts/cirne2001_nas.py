@@ -1,9 +1,9 @@
 """Snakemake adapter: Cirne 2001 §5.4 NAS validation on one real log (Tables 15-16, Figure 57)."""
 
-from schedlab import smk
-from schedlab.io import read_parquet, write_parquet
 from schedlab.papers import cirne2001_nas
-from schedlab.swf import SWFHeader
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.traces.swf import SWFHeader
 
 
 def main(snakemake):

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from schedlab import smk
-from schedlab.io import read_parquet, write_parquet
 from schedlab.papers import cirne2001
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
 
 
 def main(snakemake):

@@ -1,8 +1,8 @@
 """Snakemake adapter: Cirne 2001 single-target + emergent experiments on one synthetic workload."""
 
-from schedlab import smk
-from schedlab.io import write_parquet
 from schedlab.papers import cirne2001
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import write_parquet
 
 
 def main(snakemake):

@@ -1,9 +1,9 @@
 """Snakemake adapter: Cirne 2001 §6.2 offered-load sweep, one workload at every point of one
 parameter (all SA vs all user requests)."""
 
-from schedlab import smk
-from schedlab.io import write_parquet
 from schedlab.papers import cirne2001
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import write_parquet
 
 
 def main(snakemake):

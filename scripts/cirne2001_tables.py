@@ -3,10 +3,10 @@ or (quick profile, ``inline_runs``) from runs made here."""
 
 from pathlib import Path
 
-from schedlab import smk
-from schedlab.io import read_parquet, write_parquet
 from schedlab.papers import cirne2001, cirne2001_nas
-from schedlab.swf import SWFHeader
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.traces.swf import SWFHeader
 
 
 def main(snakemake):

@@ -1,9 +1,10 @@
 """Snakemake adapter: flurry candidates (never removed here) + per-user activity plot."""
 
-from schedlab import __version__, smk
-from schedlab.flurry import FlurrySettings, detect_flurries, plot_activity
-from schedlab.io import read_parquet, write_parquet
-from schedlab.plotting import save_figure
+from schedlab import __version__
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.report.plotting import save_figure
+from schedlab.traces.flurry import FlurrySettings, detect_flurries, plot_activity
 
 
 def main(sm):

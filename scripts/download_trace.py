@@ -1,8 +1,8 @@
 """Snakemake adapter: fetch one registered trace (mirror first, then URL), sha256-checked."""
 
-from schedlab import smk
-from schedlab.download import fetch_trace
-from schedlab.registry import load_registry, mirror_dir
+from schedlab.pipeline import smk
+from schedlab.traces.download import fetch_trace
+from schedlab.traces.registry import load_registry, mirror_dir
 
 
 def main(sm):

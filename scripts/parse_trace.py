@@ -1,11 +1,11 @@
 """Snakemake adapter: parse a fetched trace into results/traces/{trace}/jobs.parquet."""
 
-from schedlab import smk
-from schedlab.download import sha256_file
-from schedlab.io import write_parquet
-from schedlab.registry import load_registry
-from schedlab.swf import header_metadata, read_swf
-from schedlab.traces import with_registry_machine_size
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import write_parquet
+from schedlab.traces.download import sha256_file
+from schedlab.traces.lookup import with_registry_machine_size
+from schedlab.traces.registry import load_registry
+from schedlab.traces.swf import header_metadata, read_swf
 
 
 def main(sm):

@@ -4,9 +4,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_parquet
+from schedlab import __version__
 from schedlab.papers import perkovic2000 as pk
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
 
 
 def main(sm):

@@ -3,10 +3,11 @@
 Writes the whole normalized log (Tables 1-2) and the simulated subset (first ``max_jobs`` jobs).
 """
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_parquet
+from schedlab import __version__
 from schedlab.papers.perkovic2000 import prepare_jobs
-from schedlab.swf import SWFHeader
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.traces.swf import SWFHeader
 
 
 def main(sm):

@@ -3,9 +3,10 @@
 import dataclasses
 import time
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_parquet
+from schedlab import __version__
 from schedlab.papers.perkovic2000 import RunPoint, run_point
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
 
 
 def main(sm):

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_parquet
+from schedlab import __version__
 from schedlab.papers import perkovic2000 as pk
-from schedlab.plotting import save_figure
-from schedlab.scorecard import scorecard_frame
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.report.plotting import save_figure
+from schedlab.report.scorecard import scorecard_frame
 
 
 def _summaries(points, paths):

@@ -1,8 +1,9 @@
 """Snakemake adapter: one simulation experiment (poisson-<order>, many_hosts-<order>, scaled)."""
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_parquet
+from schedlab import __version__
 from schedlab.papers import schroeder2004 as s04
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
 
 
 def main(sm):

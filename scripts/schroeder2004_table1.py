@@ -2,11 +2,12 @@
 
 import pandas as pd
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_parquet
+from schedlab import __version__
 from schedlab.papers import schroeder2004 as s04
-from schedlab.registry import load_registry
-from schedlab.swf import SWFHeader
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.traces.registry import load_registry
+from schedlab.traces.swf import SWFHeader
 
 
 def main(sm):

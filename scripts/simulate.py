@@ -1,11 +1,11 @@
 """Snakemake adapter: one baseline simulation -> results/sim/{trace}/{scheduler}/{jobs.parquet,summary.json}."""
 
-from schedlab import smk
-from schedlab.cli_sim import run_simulation
+from schedlab.cli.sim import run_simulation
 from schedlab.errors import ConfigError
-from schedlab.io import read_parquet, write_json, write_parquet
-from schedlab.normalize import normalize
-from schedlab.swf import SWFHeader
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_json, write_parquet
+from schedlab.traces.normalize import normalize
+from schedlab.traces.swf import SWFHeader
 
 OPTIONS = {"procs_field", "cancelled", "tie_rule", "machine_size"}
 

@@ -5,10 +5,16 @@ from pathlib import Path
 
 import numpy as np
 
-from schedlab import __version__, smk
-from schedlab.io import read_json, write_parquet
-from schedlab.swf import write_swf
-from schedlab.synth import moldable_workload, params_from_dict, params_from_fits, swf_workload
+from schedlab import __version__
+from schedlab.models.synth import (
+    moldable_workload,
+    params_from_dict,
+    params_from_fits,
+    swf_workload,
+)
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_json, write_parquet
+from schedlab.traces.swf import write_swf
 
 
 def main(sm):

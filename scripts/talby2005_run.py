@@ -2,10 +2,11 @@
 
 import time
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_parquet
+from schedlab import __version__
 from schedlab.papers.talby2005_runs import run_attr_batch, run_point, sim_jobs_from_trace
-from schedlab.swf import SWFHeader
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.traces.swf import SWFHeader
 
 
 def main(sm):

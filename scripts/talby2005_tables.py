@@ -2,14 +2,15 @@
 
 from pathlib import Path
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, read_parquet_metadata, write_parquet
+from schedlab import __version__
 from schedlab.papers import talby2005 as tf
 from schedlab.papers import talby2005_attribution as attr
 from schedlab.papers import talby2005_figures as figs
-from schedlab.plotting import save_figure
-from schedlab.scorecard import scorecard_frame
-from schedlab.swf import SWFHeader
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, read_parquet_metadata, write_parquet
+from schedlab.report.plotting import save_figure
+from schedlab.report.scorecard import scorecard_frame
+from schedlab.traces.swf import SWFHeader
 
 
 def main(sm):

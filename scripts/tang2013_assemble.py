@@ -5,10 +5,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_parquet
+from schedlab import __version__
 from schedlab.papers import tang2013 as t
-from schedlab.plotting import save_figure
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.report.plotting import save_figure
 
 
 def main(sm):

@@ -7,10 +7,11 @@ every fair-start reading (schedlab.papers.tang2013.attribution_rows).
 
 import pandas as pd
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_parquet
+from schedlab import __version__
 from schedlab.papers import tang2013 as t
-from schedlab.swf import SWFHeader
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.traces.swf import SWFHeader
 
 
 def main(sm):

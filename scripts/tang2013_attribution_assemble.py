@@ -6,9 +6,10 @@ run's backfilling in the probe, and the plainest reading."""
 
 import pandas as pd
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_parquet
+from schedlab import __version__
 from schedlab.papers import tang2013 as t
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
 
 
 def main(sm):

@@ -7,11 +7,12 @@ the configured schedules."""
 
 import pandas as pd
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_parquet
+from schedlab import __version__
 from schedlab.papers import tang2013 as t
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
 from schedlab.sim.schedulers.metric_aware import loss_of_capacity
-from schedlab.swf import SWFHeader
+from schedlab.traces.swf import SWFHeader
 
 
 def main(sm):

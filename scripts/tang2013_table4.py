@@ -3,10 +3,11 @@
 Wall-clock timings are the one output of this study that is not byte-identical between runs.
 """
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_parquet
+from schedlab import __version__
 from schedlab.papers.tang2013 import LogSpec, iteration_seconds, workload
-from schedlab.swf import SWFHeader
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.traces.swf import SWFHeader
 
 
 def main(sm):

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import yaml
 
-from schedlab import __version__, smk
-from schedlab.io import read_parquet, write_json, write_parquet
-from schedlab.plotting import save_figure
-from schedlab.swf import SWFHeader
+from schedlab import __version__
+from schedlab.pipeline import smk
+from schedlab.pipeline.io import read_parquet, write_json, write_parquet
+from schedlab.report.plotting import save_figure
 from schedlab.trace_studies import StudyInputs, load, study_settings
+from schedlab.traces.swf import SWFHeader
 
 
 def main(sm):

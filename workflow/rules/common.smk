@@ -4,8 +4,8 @@ import re
 import sys
 from pathlib import Path
 
-from schedlab.config import papers_to_run
-from schedlab.registry import check_local_changes, load_registry, mirror_dir
+from schedlab.pipeline.config import papers_to_run
+from schedlab.traces.registry import check_local_changes, load_registry, mirror_dir
 
 PAPER_KEYS = ["schroeder2004", "talby2005", "tang2013", "perkovic2000", "cirne2001"]
 try:
@@ -29,7 +29,7 @@ if _warning:
     print(_warning, file=sys.stderr)
 TRACE_NAMES = REGISTRY.names()
 # config `sim: {tie_rule: ...}` is the event order of every engine simulation (baseline runs and
-# the papers' engine runs): each script sets it for its job (src/schedlab/smk.py, sim/options.py).
+# the papers' engine runs): each script sets it for its job (src/schedlab/pipeline/smk.py, sim/options.py).
 # Rules whose results depend on it carry it as a param, so changing it reruns them.
 SIM_TIE_RULE = (config.get("sim") or {}).get("tie_rule") or "default"
 # Each included .smk appends the targets it wants built by `snakemake` with no target.

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
-from ..traces import procs_used
+from ..traces.lookup import procs_used
 
 SPLITS = ("chronological", "alternate")
 

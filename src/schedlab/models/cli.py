@@ -13,9 +13,9 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
     from .. import __version__
     from ..errors import ConfigError
-    from ..io import check_output_path, write_parquet
-    from ..swf import write_swf
-    from ..synth import moldable_workload, params_from_dict, swf_workload
+    from ..pipeline.io import check_output_path, write_parquet
+    from ..traces.swf import write_swf
+    from .synth import moldable_workload, params_from_dict, swf_workload
 
     out = check_output_path(args.out, directory=True, what="output directory")
     for name in ("jobs.parquet", "alternatives.parquet", "workload.swf"):
@@ -48,8 +48,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
 
 def cmd_flurries(args: argparse.Namespace) -> int:
-    from ..cli import _load
-    from ..flurry import FlurrySettings, detect_flurries
+    from ..cli.main import _load
+    from ..traces.flurry import FlurrySettings, detect_flurries
 
     trace = _load(args)
     cand = detect_flurries(trace.jobs, FlurrySettings(min_jobs=args.min_jobs,
@@ -64,7 +64,7 @@ def cmd_flurries(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """The model sub-commands: synth, flurries."""
-    from ..cli import _add_trace_args, number
+    from ..cli.main import _add_trace_args, number
 
     p = sub.add_parser("synth", help="write a synthetic moldable workload (Cirne 2001 models)")
     p.add_argument("out", help="output directory (jobs.parquet, alternatives.parquet, "
@@ -78,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--kappa-sigma", type=number(float, above=0), default=1.0,
                    help="multiplies mu_sigma (§6.2.2)")
     p.add_argument("--params", help="YAML with parameter overrides "
-                   "(schedlab.synth.params_from_dict)")
+                   "(schedlab.models.synth.params_from_dict)")
     p.set_defaults(func=cmd_synth)
     p = sub.add_parser("flurries", help="list flurry candidates of a trace (removes nothing)")
     _add_trace_args(p)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..scorecard import claim_check, claim_row, value_row
+from ..report.scorecard import claim_check, claim_row, value_row
 from .arrival import PUBLISHED_POLYNOMIALS
 
 OFFLINE = "data unavailable offline"

@@ -105,7 +105,7 @@ class JointUniformLog:
         d cdf / d log2(x) = phi * log2(y) + gamma does not depend on x, so the conditional law of
         log2(y) given x is uniform on [-gamma/phi, ly_hi], where ly_hi solves cdf(x_max, y) = 1
         (x_max: upper end of the x marginal). The dependence between c_min and A enters through
-        the constraint A >= c_min (see :mod:`schedlab.synth`).
+        the constraint A >= c_min (see :mod:`schedlab.models.synth`).
         """
         if self.phi <= 0:
             raise FitError("joint uniform-log needs phi > 0")

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..traces import procs_used
+from ..traces.lookup import procs_used
 from .arrival import fit_arrival_rate
 from .distributions import Fit, FitError, fit_gamma, fit_uniform_log
 

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..plotting import new_figure
-from ..traces import procs_used
+from ..report.plotting import new_figure
+from ..traces.lookup import procs_used
 from .arrival import MINUTES_PER_DAY, ArrivalPolynomial
 from .distributions import UniformLog, ecdf_points
 from .fit import accuracy_sample

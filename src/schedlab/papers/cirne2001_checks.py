@@ -2,7 +2,7 @@
 choices, and the scorecard's claim checks (issue 16 contract: small named pure functions).
 
 * :func:`generator_check` — chapter 3's published statistics beside the same statistics of our
-  generator (:mod:`schedlab.synth`): jobs per day of each arrival polynomial (Table 3) against the
+  generator (:mod:`schedlab.models.synth`): jobs per day of each arrival polynomial (Table 3) against the
   thesis logs' own counts (Table 1 jobs / Table 2 days), the cancelled fraction and lag (Table 11),
   uniform-log fits of partition size and requested time (Table 11), the accuracy (Table 11), and
   the moldability statistics chapter 5 reports of its experiments (c_min = 1: 62.6%, §5.3.1;
@@ -10,7 +10,7 @@ choices, and the scorecard's claim checks (issue 16 contract: small named pure f
 * :func:`attribution_table` — single-target experiments run under each reading of an unstated
   choice (``condition_on_request``, the arrival-rate unit), side by side.
 * claim checks — each returns True/False (None when a quantity is missing); tests in
-  tests/test_claims_cirne2001.py give each a holding and a failing hand-made case.
+  tests/papers/test_claims_cirne2001.py give each a holding and a failing hand-made case.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..scorecard import claim_check
+from ..report.scorecard import claim_check
 
 PAPER = "cirne2001"
 
@@ -43,7 +43,7 @@ def generator_check(published: dict[str, Any], machine_procs: int = 500, n_jobs:
     statistics from one ``n_jobs`` workload per reading (seed ``seed``)."""
     from ..models.arrival import MINUTES_PER_DAY
     from ..models.distributions import fit_gamma, fit_uniform_log
-    from ..synth import arrival_instants, moldable_workload, params_from_dict
+    from ..models.synth import arrival_instants, moldable_workload, params_from_dict
 
     base = dict(model or {})
     rows: list[dict[str, Any]] = []

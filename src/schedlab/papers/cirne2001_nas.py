@@ -37,7 +37,7 @@ Choices where the thesis is silent (each an option of ``nas_validation`` where c
 * **Machine size per log**: the thesis' Table 1 (CTC 430, KTH 100, SDSC 128), which Table 15's EP
   request counts follow; the archive's cleaned CTC header says 338 (the batch partition) — set
   ``machine_procs`` per log to use it. SDSC is cut to the thesis' period (Jan–May 1999, ``periods``).
-  The log is normalised by :func:`schedlab.normalize.normalize` (cancelled jobs that never ran leave
+  The log is normalised by :func:`schedlab.traces.normalize.normalize` (cancelled jobs that never ran leave
   the queue at submit + wait: ``cancelled: withdraw``, the thesis' model of cancellations, §3.3.2).
 * **Targets**: ``experiments_per_benchmark`` split evenly over the logs (remainder to the first),
   drawn uniformly without replacement among the compatible jobs of each log; one seed child per
@@ -174,7 +174,7 @@ def nas_requests(b: Benchmark, machine_procs: int, unrestricted_scaling: str = "
 
 
 def log_workload(table: pd.DataFrame, machine_procs: int) -> Workload:
-    """A normalised log (:func:`schedlab.normalize.normalize` table; cancel_time -1 = none) as a
+    """A normalised log (:func:`schedlab.traces.normalize.normalize` table; cancel_time -1 = none) as a
     rigid :class:`Workload` (one request per job)."""
     jobs = table.copy()
     if "cancel_time" in jobs:
@@ -374,7 +374,7 @@ def table16_by_kind(exp: pd.DataFrame, rng: np.random.Generator, resamples: int 
 def figure57(by_kind: pd.DataFrame):
     """Figure 57: NAS results by kind of benchmark (geometric mean turn-around, and relative to
     the user request), with bootstrap CIs."""
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
     from .cirne2001 import _yerr
 
     fig, axes = new_figure(1, 2, width=5)
@@ -403,7 +403,7 @@ def figure57(by_kind: pd.DataFrame):
 def scorecard_rows(t16: pd.DataFrame, by_kind: pd.DataFrame, exp: pd.DataFrame,
                    s: dict[str, Any]) -> list[dict[str, Any]]:
     """Table 16 values with CIs, the SA/user ratio (0.37) and EP's SA/user (~0.15, Figure 57)."""
-    from ..scorecard import claim_row, value_row
+    from ..report.scorecard import claim_row, value_row
 
     pub = s["published"]
     nas = s.get("nas_validation", {})
@@ -464,10 +464,10 @@ def log_machine_procs(nas: dict[str, Any], log: str, header_size: int | None) ->
 
 def run_nas_log(s: dict[str, Any], log: str, trace_jobs: pd.DataFrame, header: Any
                 ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """§5.4 on the log ``log`` (its SWF job table and :class:`~schedlab.swf.SWFHeader`): its share
+    """§5.4 on the log ``log`` (its SWF job table and :class:`~schedlab.traces.swf.SWFHeader`): its share
     of ``experiments_per_benchmark`` for every benchmark. Returns (experiments, metadata)."""
     from ..models.fit import select_period
-    from ..normalize import normalize
+    from ..traces.normalize import normalize
 
     nas = s["nas_validation"]
     logs = list(nas.get("logs") or [])

@@ -83,13 +83,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..normalize import normalize
-from ..scorecard import claim_check, claim_row, scorecard_frame, tolerance_for, value_row
+from ..report.scorecard import claim_check, claim_row, scorecard_frame, tolerance_for, value_row
 from ..sim.options import BSLD_BOUND
 from ..sim.schedulers.perkovic import PKConfig, simulate_pk
 from ..sim.schedulers.queue_orders import ORDERS, QueueOrder, anti_starvation_weight, label, slug
 from ..sim.schedulers.speculative import Speculation
-from ..swf import SWFHeader
+from ..traces.normalize import normalize
+from ..traces.swf import SWFHeader
 
 PAPER = "perkovic2000"
 GROUPS = ("SN", "SW", "LN", "LW")
@@ -629,7 +629,7 @@ def published_attribution_row(pub: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------ claim checks
-# Small pure functions on plain numbers (tests/test_claims_perkovic2000.py: each one both ways).
+# Small pure functions on plain numbers (tests/papers/test_claims_perkovic2000.py: each one both ways).
 def _num(x: Any) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
@@ -1008,7 +1008,7 @@ def make_figure(name: str, frame: pd.DataFrame, pub: Mapping[str, Any] | None = 
     (§5 reductions, §7.1 ratios) are drawn on the same axes as stars / dashed lines "published"."""
     import seaborn as sns
 
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     d = _axis_frame(frame)
     xorder = [("BF/D" if o == "D" else o) for o in ORDERS if o in set(d["order"])]

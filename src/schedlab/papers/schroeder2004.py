@@ -95,7 +95,7 @@ from ..distserver.workload import (
     unit_exponential_gaps,
 )
 from ..errors import ConfigError
-from ..scorecard import claim_row, scorecard_frame, tolerance_for, value_row
+from ..report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
 from .schroeder2004_checks import (
     analysis_agrees,
     analysis_distance,
@@ -1006,7 +1006,7 @@ def _lineplot(ax: Any, df: pd.DataFrame, x: str, y: str, policies: Iterable[str]
 def figure_mean_var(sims: pd.DataFrame, policies: list[str], title: str):
     """Mean slowdown (top) and variance of slowdown (bottom) vs load (Figs 2, 3, 4, 12), with the
     replication intervals as error bars."""
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     fig, (top, bottom) = new_figure(2, 1, width=6.0, height=3.6)
     d = sims[sims["cutoff_method"].isin(["", "analytic"])]
@@ -1021,7 +1021,7 @@ def figure_mean_var(sims: pd.DataFrame, policies: list[str], title: str):
 
 def figure_load_fraction(cuts: pd.DataFrame, title: str):
     """Fraction of the total load on Host 1 under SITA-U-opt/fair and the ρ/2 rule (Figs 5, 13)."""
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     fig, ax = new_figure()
     d = cuts[cuts["hosts"] == 2]
@@ -1042,7 +1042,7 @@ def figure_load_fraction(cuts: pd.DataFrame, title: str):
 
 def figure_many_hosts(sims: pd.DataFrame, title: str):
     """Mean slowdown vs number of hosts at fixed load (Fig 6)."""
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     fig, ax = new_figure()
     _lineplot(ax, sims, "hosts", "mean_slowdown",
@@ -1054,7 +1054,7 @@ def figure_many_hosts(sims: pd.DataFrame, title: str):
 
 def figure_scaled(sims: pd.DataFrame, title: str):
     """Mean slowdown vs load with scaled trace arrivals (Fig 7)."""
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     fig, ax = new_figure()
     d = sims[sims["cutoff_method"].isin(["", "analytic"])]
@@ -1067,7 +1067,7 @@ def figure_scaled(sims: pd.DataFrame, title: str):
 
 def figure_analysis(analysis: pd.DataFrame, sims: pd.DataFrame, policies: list[str], title: str):
     """Analytic mean slowdown (lines) with simulation (markers, per service order) (Figs 8, 9)."""
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     fig, ax = new_figure()
     colors = {}

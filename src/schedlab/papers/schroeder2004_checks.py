@@ -22,7 +22,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..scorecard import claim_check
+from ..report.scorecard import claim_check
 
 PAPER = "schroeder2004"
 

@@ -15,7 +15,7 @@ Choices where the paper is silent (each is an option where cheap):
   (:mod:`.talby2005_flurries`, attribution table ``attr_log_version``) brings Conservative and EASY
   within 1% (see docs/papers/talby2005.md for the experiments that ruled out the other causes).
 * **Cancelled jobs** (config ``cancelled``): ``drop`` (default), ``keep`` or ``withdraw``
-  (:func:`schedlab.normalize.normalize`); chosen by the attribution experiment
+  (:func:`schedlab.traces.normalize.normalize`); chosen by the attribution experiment
   (:mod:`.talby2005_attribution`, report table ``attr_cancelled``): on SDSC-SP2 and SDSC-BLUE
   keeping cancelled jobs (25-35% of the work) gives waits 2.4-3.9 times Table 2's; dropping them
   puts BLUE's Conservative/EASY/Flex within 5% of the paper; KTH's cleaned log has none.
@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..scorecard import claim_check, claim_row, tolerance_for, value_row
+from ..report.scorecard import claim_check, claim_row, tolerance_for, value_row
 from ..sim.metrics import RELATIVE_MONTH_S, relative_month_labels
 
 PAPER = "talby2005"
@@ -220,7 +220,7 @@ def gains_vs(run: Mapping[str, float], base: Mapping[str, float]) -> dict[str, f
 
 
 # --------------------------------------------------------------------------------------------------
-# Claim checks (pure, on plain numbers; tests/test_claims_talby2005.py gives each a failing and a
+# Claim checks (pure, on plain numbers; tests/papers/test_claims_talby2005.py gives each a failing and a
 # holding hand-made case)
 @claim_check(PAPER)
 def best_scheduler_matches(ours: Mapping[str, float], published: Mapping[str, float]) -> bool | None:

@@ -1,7 +1,7 @@
 """Figures of Talby & Feitelson 2005 from the assembled tables (:func:`talby2005.build_tables`).
 
 Each function returns a matplotlib figure (or ``None`` when its data were not run); the Snakemake
-script saves them with :func:`schedlab.plotting.save_figure`.
+script saves them with :func:`schedlab.report.plotting.save_figure`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..plotting import new_figure
+from ..report.plotting import new_figure
 
 LOG_ORDER = ("BLUE", "SDSP2", "KTH")
 METRIC_LABEL = {"resp": "PBAS-Resp", "bsld": "PBAS-BSld", "util": "PBAS-Util"}

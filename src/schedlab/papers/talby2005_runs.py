@@ -9,7 +9,7 @@ A sweep point is a log x version (clean/raw) x one of
 * ``attr/batch``: every run of the attribution experiment on the log that is not a main run
   (:func:`attr_batch`), in one job: each reading (config ``attribution.readings``: a scheduler with
   options) on the log normalized with its cancelled-job rule ``keep``/``drop``/``withdraw``
-  (:func:`schedlab.normalize.normalize`); the output holds monthly sums
+  (:func:`schedlab.traces.normalize.normalize`); the output holds monthly sums
   (:func:`talby2005_attribution.month_sums`) per ``reading`` and ``cancelled``. (One job per log
   instead of one per run: the runs are seconds each, the per-job start-up is not.)
 
@@ -30,7 +30,7 @@ import pandas as pd
 from ..errors import ConfigError
 from ..sim import SimJob, simulate
 from ..sim.schedulers import make_scheduler
-from ..swf import SWFHeader
+from ..traces.swf import SWFHeader
 from .talby2005 import month_labels
 
 CANDIDATE_SETS = {"fm": ("flex", "maui"), "all4": ("flex", "maui", "easy", "conservative")}
@@ -220,7 +220,7 @@ def sim_jobs_from_trace(trace: pd.DataFrame, header: SWFHeader, machine_size: in
     relative to the log start (``rebase=False``) so that calendar months follow the header's
     ``UnixStartTime``. A rule ``<cancelled>+<variant>`` first changes the trace table for the
     variants ``flurries`` and ``exact_estimates`` (:data:`VARIANTS`)."""
-    from ..normalize import normalize  # lazy: keeps the Snakefile's import of grid() light
+    from ..traces.normalize import normalize  # lazy: keeps the Snakefile's import of grid() light
     from .talby2005_flurries import reinsert_flurries
 
     rule, mods = split_rule(cancelled)

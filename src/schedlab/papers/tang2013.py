@@ -27,8 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
-from ..normalize import normalize
-from ..scorecard import claim_check, claim_row, scorecard_frame, tolerance_for, value_row
+from ..report.scorecard import claim_check, claim_row, scorecard_frame, tolerance_for, value_row
 from ..sim.options import BSLD_BOUND
 from ..sim.schedulers.metric_aware import (
     MetricAwareSimulator,
@@ -37,7 +36,8 @@ from ..sim.schedulers.metric_aware import (
     loss_of_capacity,
     monitor_series,
 )
-from ..swf import SWFHeader
+from ..traces.normalize import normalize
+from ..traces.swf import SWFHeader
 
 PAPER = "tang2013"
 SUBSTITUTE = "BGP-substitute"
@@ -1024,7 +1024,7 @@ def fig_metrics(summary: pd.DataFrame, spec: LogSpec, published: pd.DataFrame | 
     """Figs. 3-4: (a) wait, (b) slowdown, (c) unfair jobs vs BF (a line per W); (d) LoC vs W.
     ``published`` (the paper's Table 2/3 in :func:`published_table` layout): its static points
     (BF = 1, 0.5 x W = 1, 4) overlaid as open markers, legend :func:`published_label`."""
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     plab = published_label(spec)
 
@@ -1085,7 +1085,7 @@ def fig_queue_depth(series: dict[str, pd.DataFrame], points: list[str], spec: Lo
     of this machine, and for BG/P (Fig. 5) the stated maxima "1/4" (BF = 0.75) and "less than
     1/8" (BF = 0.5) of FCFS's maximum, drawn at our FCFS maximum. ``threshold_min``: the Th our
     adaptive run used (dotted)."""
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     fig, axes = new_figure(1, 2, width=5.5, height=3.6)
     pub_lines: list[tuple[float, str]] = []
@@ -1131,7 +1131,7 @@ def _util_panel(ax, d: pd.DataFrame, title: str) -> None:
 
 def fig_utilization(series: dict[str, pd.DataFrame], spec: LogSpec, hours: float):
     """Figs. 7-8: utilization monitors, (a) no tuning (BF = 1, W = 1), (b) W adaptive."""
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     fig, axes = new_figure(1, 2, width=5.5, height=3.6)
     _util_panel(axes[0], _clip(series[BASE], hours), "(a) without tuning (W = 1)")
@@ -1143,7 +1143,7 @@ def fig_utilization(series: dict[str, pd.DataFrame], spec: LogSpec, hours: float
 
 def fig_twod(series: dict[str, pd.DataFrame], spec: LogSpec, hours: float):
     """Figs. 9-10: (a) queue depth under 2D tuning vs the others, (b) utilization under 2D."""
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     fig, axes = new_figure(1, 2, width=5.5, height=3.6)
     for p in ("bf1_w1", "bf0.5_w1", "adapt-bf", "adapt-2d"):
@@ -1163,7 +1163,7 @@ def fig_twod(series: dict[str, pd.DataFrame], spec: LogSpec, hours: float):
 
 def fig_radar(tables: dict[str, pd.DataFrame], specs: list[LogSpec]):
     """Fig. 11: radar charts of the normalized scores (solid: adaptive, dashed: static)."""
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     fig, axes = new_figure(1, len(specs), width=4.6, height=4.4,
                            subplot_kw={"projection": "polar"})
@@ -1192,7 +1192,7 @@ def fig_gains(gains: pd.DataFrame, specs: list[LogSpec], cfg: dict[str, Any] | N
     table belongs to; on the substitute log the BG/P values, labelled so by
     :func:`published_label`), dashed line = the gain the text states (BG/P 2D: "nearly 35%";
     SP2 W-/2D-adapt: "up to 15%")."""
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     reading = (cfg or {}).get("gain_reading", "score_points")
     if "reading" in gains:

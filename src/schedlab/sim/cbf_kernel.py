@@ -24,7 +24,7 @@ State (owned by :class:`~schedlab.sim.schedulers.conservative.Conservative`):
 Capacity: the profile has at most ``1 + running + 2 * queued`` steps (+4 during a move); the caller
 grows the arrays before an arrival (:func:`capacity_needed`). Every kernel first drops the
 profile's history before ``now`` (:meth:`Profile.advance`). Results are checked identical to the
-list implementation job for job (tests/test_sim_schedulers.py; whole logs by
+list implementation job for job (tests/sim/test_sim_schedulers.py; whole logs by
 ``benchmarks/golden_schedules.py``).
 """
 

@@ -53,7 +53,7 @@ The engine's ``per_event`` order at time ``t``:
 
 A time with only stale events (the end of a cancelled attempt) gets no pass. The timeline keeps
 one row per event time (after its last pass). Checked job for job against pyss's own schedules of
-the normalized KTH-SP2 log (``tests/test_sim_reference.py``; ``/work/shared/reference``):
+the normalized KTH-SP2 log (``tests/sim/test_sim_reference.py``; ``/work/shared/reference``):
 identical start times for 100.00% of 28,476 jobs under EASY and conservative (mean waits equal);
 the batch order ``completions_first`` gives 98.35% (EASY) and 97.50% (conservative), the first
 divergence at job 722 (a submission's pass before a termination at the same second). [Before the
@@ -131,7 +131,7 @@ started or a deadline passes; :meth:`Simulation.fork` copies the run (engine sta
 scheduler's through :meth:`~schedlab.sim.scheduler.Scheduler.fork`), optionally with the next
 arrival replaced. Cirne's single-target experiments fork one base run per request of each target.
 :func:`starts_from` is the cheap what-if of :func:`simulate_from` for variants of one arriving job
-(SAg). tests/test_sim_fork.py: a paused-and-resumed run equals the uninterrupted one, a fork with
+(SAg). tests/sim/test_sim_fork.py: a paused-and-resumed run equals the uninterrupted one, a fork with
 the next arrival replaced equals the run of the changed workload, under every tie rule.
 
 A job started at ``t`` with duration ``d`` ends at ``t + d``; zero-length steps never occur because
@@ -974,7 +974,7 @@ class Simulation:
     same schedule as the base run would. A pause lies *within* a time step: the events of that
     second that come before the arrival under ``tie_rule`` have happened, the rest (and the
     scheduling passes they get) follow when the run resumes, so a paused-and-resumed run is the
-    uninterrupted run (tests/test_sim_fork.py, every tie rule).
+    uninterrupted run (tests/sim/test_sim_fork.py, every tie rule).
     """
 
     def __init__(

@@ -1,7 +1,7 @@
 """Simulation job records (docs/design.md §3 "Simulation jobs").
 
 A :class:`SimJob` is what the engine simulates: built from a trace table by
-:func:`schedlab.normalize.normalize` (every rule counted) or directly by a workload model.
+:func:`schedlab.traces.normalize.normalize` (every rule counted) or directly by a workload model.
 Times are integer seconds; ``submit`` is relative to the trace start (SWF convention).
 
 Schedulers may read ``submit``, ``estimate``, ``procs``, ``user_id`` and ``alternatives``. They must

@@ -15,7 +15,7 @@ The contract of a study module ``schedlab.trace_studies.<paper>`` (pure: no file
     ``settings`` (which carry the seed entropy where randomness is used).
 ``figures(tables: dict[str, pandas.DataFrame]) -> dict[str, matplotlib.figure.Figure]``
     figures by name (each saved as ``figures/<name>.png`` and ``.pdf`` with
-    :func:`schedlab.plotting.save_figure`); may return ``{}``.
+    :func:`schedlab.report.plotting.save_figure`); may return ``{}``.
 ``DEFAULTS: dict[str, dict]``
     settings by variant: ``{"default": {...}, "quick": {...}, "full": {...}}``; the pipeline passes
     the variant chosen by config ``quick``/``full``, updated with config ``trace_studies: {<study>:
@@ -38,7 +38,7 @@ import pandas as pd
 import yaml
 
 from ..errors import ConfigError
-from ..swf import SWFHeader
+from ..traces.swf import SWFHeader
 
 #: The studies, in report order (module names under schedlab.trace_studies).
 STUDIES: tuple[str, ...] = ("talby2005", "perkovic2000", "tang2013", "schroeder2004", "cirne2001")

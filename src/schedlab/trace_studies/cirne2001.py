@@ -11,7 +11,7 @@ other logs, not targets.
 (b) §5.1 single-target experiment (Tables 13 and 14) and §6.1 (Table 18), run by
 :mod:`schedlab.papers.cirne2001` (:func:`~schedlab.papers.cirne2001.run_single_workload`,
 :func:`~schedlab.papers.cirne2001.table13` / ``table14`` / ``table18``) on synthetic moldable
-workloads whose rigid part is fitted from this log (:func:`schedlab.synth.params_from_fits`, as rule
+workloads whose rigid part is fitted from this log (:func:`schedlab.models.synth.params_from_fits`, as rule
 ``synthesize`` does for ``results/synthetic/cirne2001-{trace}/``) and whose moldability is the
 thesis' Table 12 model (it comes from the survey, not from logs): for each target job, the
 turn-around with the user's request, with the request SA picks and with the best request,
@@ -25,7 +25,7 @@ Readings chosen:
 
 * machine: the log's own size (``machine_procs: log``); the thesis simulated 500 processors (set
   ``machine_procs: 500``). The fitted arrival rate is scaled by machine size / log size, as
-  :mod:`schedlab.synth` does, so the offered load follows the log's;
+  :mod:`schedlab.models.synth` does, so the offered load follows the log's;
 * a quantity the log cannot give (e.g. no cancelled jobs -> pc and the cancellation lag) keeps the
   thesis' Table 11 value; each such case is listed in ``synthetic_model`` (column ``source``);
 * sizes: ``experiments`` targets on workloads of ``jobs_per_workload`` jobs, ``targets_per_workload``
@@ -40,7 +40,7 @@ thesis' workload size).
 
 Settings: ``machine_procs`` ("log" or int), ``seed``, ``experiments``, ``targets_per_workload``,
 ``jobs_per_workload``, ``resamples``, ``confidence``, ``sa_version`` (cb | g), ``params``
-(overrides of :func:`schedlab.synth.params_from_dict`, applied before the fitted values),
+(overrides of :func:`schedlab.models.synth.params_from_dict`, applied before the fitted values),
 ``sa_config`` (path of ``config/papers/cirne2001_sa.yaml``, relative to the working directory: the
 published values of Tables 13, 14 and 18 live there, not in the paper config the pipeline passes).
 """
@@ -58,8 +58,8 @@ import yaml
 
 from ..errors import ConfigError
 from ..models.compare import comparison_tables
+from ..models.synth import params_from_dict, params_from_fits
 from ..papers import cirne2001 as c01
-from ..synth import params_from_dict, params_from_fits
 from . import StudyInputs
 
 TITLE = ("Cirne 2001: the workload model fitted to the log (ch. 3) and SA choosing moldable "
@@ -196,7 +196,7 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
     (better / same / worse shares) side by side."""
     import seaborn as sns
 
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     t13, t14 = tables["table13"], tables["table14"]
     fig, (a, b) = new_figure(1, 2, width=5.0, height=3.8)

@@ -23,7 +23,7 @@ Readings chosen (see also the paper driver's docstring):
 
 * the log: the first ``max_jobs`` records of the cleaned log (``null`` = all of it; the archive's
   logs are in submission order), normalized by the engine's counted rules
-  (:func:`schedlab.normalize.normalize`; the ``normalization`` table counts each rule), as the
+  (:func:`schedlab.traces.normalize.normalize`; the ``normalization`` table counts each rule), as the
   Tang study slices its log;
 * the machine: the log's own size (registry ``machine_size``; setting ``machine: log``) — the paper
   ran its CTC log on 430 nodes; an integer overrides it;

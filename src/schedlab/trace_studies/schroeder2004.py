@@ -39,7 +39,7 @@ import pandas as pd
 from ..distserver.workload import ServiceTrace
 from ..errors import ConfigError
 from ..papers import schroeder2004 as paper
-from ..traces import procs_used
+from ..traces.lookup import procs_used
 from . import StudyInputs
 
 TITLE = ("Schroeder & Harchol-Balter 2004 §2-4 (Table 1, Figures 2-5): task assignment "

@@ -152,7 +152,7 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
     wait, slowdown, unfair jobs vs BF per W, loss of capacity vs W per BF)."""
     import seaborn as sns
 
-    from ..plotting import new_figure
+    from ..report.plotting import new_figure
 
     t, sw = tables["table"], tables["sweep"]
     trace, jobs, machine = str(t["trace"].iloc[0]), int(t["log_jobs"].iloc[0]), int(t["machine"].iloc[0])

@@ -26,7 +26,7 @@ Exactness-preserving speed-ups: compression skips a job that provably cannot mov
 non-overlapping parts of its two slots (:meth:`~schedlab.sim.profile.Profile.shift`), and is
 skipped entirely when nothing was released. Compression happens before any new arrival is placed,
 so the older jobs see a released slot first. Schedules are checked identical to the unpruned
-re-placement (tests/test_sim_schedulers.py, random workloads and 4,000 CTC-SP2 jobs) and, whole
+re-placement (tests/sim/test_sim_schedulers.py, random workloads and 4,000 CTC-SP2 jobs) and, whole
 logs, to the schedules before each speed-up (``benchmarks/golden_schedules.py``).
 
 Two implementations of the same algorithm: :class:`Conservative` (registry name
@@ -35,7 +35,7 @@ profile and the queue in int64 arrays that one kernel call per arrival, release 
 updates in place; :class:`ListConservative` is the pure-Python statement on the list
 :class:`~schedlab.sim.profile.Profile` and :func:`compress` (which Flex and Cirne's ``CBMachine``
 share), kept as the reference the compiled one is tested against job for job (random workloads
-with withdrawn jobs under every event order in tests/test_sim_profile.py; whole logs with
+with withdrawn jobs under every event order in tests/sim/test_sim_profile.py; whole logs with
 ``benchmarks/golden_schedules.py``). Speed (issue 17, ``make bench``, CPU s, per_event): CTC-SP2
 5.4 -> 1.4 (78x pyss; target 50x), KTH-SP2 0.72 -> 0.37 (13x; target 10x), SDSC-SP2 2.2 -> 0.64;
 why compiled and what pure-Python work reached first is in docs/engine.md.

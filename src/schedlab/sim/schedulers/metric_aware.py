@@ -71,7 +71,7 @@ run. The scheduler knows only estimates; a job runs for its runtime (<= estimate
 ``overrun_grace``). A job still running at its cancel time is ended then (the engine's rule;
 the log's withdrawn jobs run 1 s).
 
-Golden schedules (issue 18; ``tests/test_tang_golden.py``, saved from the private loop this
+Golden schedules (issue 18; ``tests/sim/schedulers/test_tang_golden.py``, saved from the private loop this
 module had until then): identical start, end and first node of every job, tunable changes,
 pass counts and fair start times (all 16 probe readings on 14 synthetic cases covering every
 option; the configured reading on SP2's first 5,000 jobs at BF {1, 0.5} x W {1, 4} and the three

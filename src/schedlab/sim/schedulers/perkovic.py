@@ -20,7 +20,7 @@ availability profile (:class:`schedlab.sim.profile.Profile`): with guarantees it
 running job and every reservation; without, the running jobs (each pass plans the queue on a copy).
 
 Engine semantics (issue 18; decisions, checked by the golden schedules of
-``tests/test_perkovic_golden.py``, saved from the former private loop):
+``tests/sim/schedulers/test_perkovic_golden.py``, saved from the former private loop):
 
 * **Same-time order.** Run with ``tie_rule="completions_first"`` (the paper driver passes it; a
   single pass per event time): at time t all completions and kills are handled, then all arrivals

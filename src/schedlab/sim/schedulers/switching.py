@@ -68,7 +68,7 @@ recorded as they arrive (jobs submitted in ``(t_k, t_k+1]``: arrivals at ``t_k+1
 timer under every ``tie_rule``). So the policies are built from their parameters alone, as every
 registered scheduler is, and schedule exactly as the earlier implementation that was handed the
 job list to read frame arrivals and pending work from (golden schedules saved from it:
-``tests/test_talby_golden.py``). The forks replay events in the real run's order (the engine's
+``tests/sim/schedulers/test_talby_golden.py``). The forks replay events in the real run's order (the engine's
 ``tie_rule``; before issue 18 they always used the default order, which made identical candidates
 score differently, and PBAS switch between them, under a non-default ``--tie-rule``).
 

@@ -1,0 +1,1 @@
+"""The ``schedlab`` command line (entry point :func:`schedlab.cli.main.main`)."""

@@ -1,0 +1,7 @@
+"""``python -m schedlab.cli``."""
+
+import sys
+
+from .main import main
+
+sys.exit(main())

@@ -1,0 +1,73 @@
+"""``schedlab scorecard``: the combined published-vs-reproduced scorecard in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import ConfigError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: ``--verdict`` choices: :data:`schedlab.report.scorecard.VERDICTS`, repeated here so that ``--help`` need
+#: not import pandas (a test checks they agree).
+VERDICTS = ("match", "close", "differs", "holds", "fails", "not_run")
+
+
+def read_scorecard(path: Path) -> pd.DataFrame:
+    """A scorecard parquet, checked: a file, parquet, with the needed columns and some rows."""
+    from ..pipeline.io import read_parquet
+    from ..report.scorecard import COLUMNS as SCORECARD_COLUMNS
+
+    if not path.exists():
+        raise ConfigError(f"{path}: no scorecard yet; build it with `snakemake {path}`")
+    if path.is_dir():
+        raise ConfigError(f"--file {path}: is a directory, not a scorecard .parquet file")
+    try:
+        sc, _ = read_parquet(path)
+    except (OSError, ValueError) as e:  # pyarrow: ArrowInvalid is a ValueError
+        raise ConfigError(f"--file {path}: not a parquet file ({str(e).splitlines()[0]})") from e
+    missing = [c for c in SCORECARD_COLUMNS if c not in sc.columns]
+    if missing:
+        raise ConfigError(f"--file {path}: not a scorecard: missing column(s) "
+                          f"{', '.join(missing)} (a scorecard is built by `snakemake "
+                          "results/scorecard.parquet`)")
+    if sc.empty:
+        raise ConfigError(f"--file {path}: the scorecard has no rows")
+    return sc
+
+
+def cmd_scorecard(args: argparse.Namespace) -> int:
+    from ..report.html import format_scorecard_terminal, format_summary_terminal
+
+    sc = read_scorecard(Path(args.file))
+    if args.paper:
+        unknown = set(args.paper) - set(sc["paper"])
+        if unknown:
+            raise ConfigError(f"no scorecard rows for paper(s) {sorted(unknown)}; "
+                              f"have {sorted(set(sc['paper']))}")
+        sc = sc[sc["paper"].isin(args.paper)]
+    color = {"always": True, "never": False}.get(args.color, sys.stdout.isatty())
+    if args.verdict or args.rows:
+        if args.verdict:
+            sc = sc[sc["verdict"].isin(args.verdict)]
+        print(format_scorecard_terminal(sc, color=color))
+    else:
+        print(format_summary_terminal(sc, color=color))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("scorecard", help="print the published-vs-reproduced scorecard: verdict "
+                       "counts per paper and the headline claims; --rows or --verdict for rows")
+    p.add_argument("--file", default="results/scorecard.parquet", help="scorecard parquet")
+    p.add_argument("--paper", action="append", help="only this paper (repeatable)")
+    p.add_argument("--verdict", action="append",
+                   choices=list(VERDICTS),
+                   help="print the rows with this verdict (repeatable)")
+    p.add_argument("--rows", action="store_true", help="print every row, not the summary")
+    p.add_argument("--color", choices=["auto", "always", "never"], default="auto")
+    p.set_defaults(func=cmd_scorecard)

@@ -1,0 +1,1 @@
+"""Pipeline glue: the workflow config check, Snakemake script adapters, atomic outputs."""

@@ -1,0 +1,1 @@
+"""Outputs: scorecard, HTML report, run comparison, plotting helpers."""

@@ -1,0 +1,476 @@
+"""The reproduction report: one static HTML page per run, readable without the code.
+
+For every paper it shows the scorecard (published vs reproduced, relative error, verdict, note),
+grouped by the paper's table/figure, every reproduced table and every figure (PNG shown, PDF linked).
+A last section, "Studies on other logs", shows for every studied log (config ``study_traces``) its
+characteristics and each paper's study applied to it (``results/studies/<trace>/<study>/``: the
+title, notes and settings of ``done.json``, its tables and figures; :mod:`schedlab.trace_studies`).
+The page is self-contained in its directory (figures are copied next to it), so ``results/report/``
+can be zipped and mailed. Pure functions build the HTML; :func:`build_report` is the only I/O.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import shutil
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ..pipeline.io import read_parquet, read_parquet_metadata, write_parquet, write_text
+from ..trace_studies import STUDIES
+from ..traces.lookup import trace_characteristics
+from ..traces.swf import SWFHeader, SWFTrace
+from .compare import item_of_table, items_with_numbers, side_by_side
+from .scorecard import (
+    COLUMNS,
+    VERDICT_RULES,
+    VERDICTS,
+    headlines,
+    scorecard_frame,
+    sort_rows,
+    verdict_summary,
+)
+
+#: Human titles of the papers (key = results/<key>/).
+PAPER_TITLES = {
+    "schroeder2004": "Schroeder & Harchol-Balter 2004 — Evaluation of task assignment policies "
+                     "for supercomputing servers",
+    "talby2005": "Talby & Feitelson 2005 — Improving and stabilizing parallel computer performance "
+                 "using adaptive backfilling",
+    "tang2013": "Tang, Ren, Lan & Desai 2013 — Toward balanced and sustainable job scheduling "
+                "for production supercomputers (metric-aware scheduling)",
+    "perkovic2000": "Perković & Keleher 2000 — Randomization, speculation, and adaptation in "
+                    "batch schedulers",
+    "cirne2001": "Cirne 2001 — Using moldability to improve the performance of supercomputer jobs",
+}
+#: A paper's scorecards kept outside results/<key>/ (the Cirne thesis' chapter-3 workload models).
+EXTRA_SCORECARDS = {"cirne2001": ("models/cirne2001/scorecard.parquet",)}
+VERDICT_COLORS = {"match": "#1a7f37", "holds": "#1a7f37", "close": "#9a6700", "differs": "#b35900",
+                  "fails": "#cf222e", "not_run": "#6e7781"}
+MAX_TABLE_ROWS = 60
+
+_CSS = """
+body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;color:#1f2328;line-height:1.45}
+h1{border-bottom:2px solid #d0d7de}h2{margin-top:2.2em;border-bottom:1px solid #d0d7de}
+table{border-collapse:collapse;margin:.6em 0 1.4em;font-size:.86em}
+th,td{border:1px solid #d0d7de;padding:3px 7px;text-align:right;vertical-align:top}
+th{background:#f6f8fa}td.t{text-align:left}
+.verdict{font-weight:600;color:#fff;padding:1px 6px;border-radius:4px}
+figure{display:inline-block;margin:.5em 1em 1.5em 0;max-width:100%}
+figure img{max-width:560px;border:1px solid #d0d7de}figcaption{font-size:.85em}
+.summary span{margin-right:1.2em}.note{color:#57606a;font-size:.9em}
+.pair{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}.pair>div{overflow-x:auto;max-width:100%}
+p.side{margin:.2em 0;font-weight:600}
+nav a{margin-right:1em}img.missing{outline:3px solid #cf222e;min-width:200px;min-height:40px}
+#studies table{display:block;overflow-x:auto;max-width:100%}#studies td.t{white-space:nowrap}
+"""
+# Marks the page with how many figures loaded (a reader sees broken ones outlined in red; the
+# browser test reads the counts).
+_SCRIPT = """<script>window.addEventListener('load',function(){var im=Array.from(document.images);
+document.body.dataset.figures=im.length;
+document.body.dataset.figuresLoaded=im.filter(function(i){return i.complete&&i.naturalWidth>0}).length;
+document.body.dataset.tables=document.querySelectorAll('table').length;
+var top=function(sel){var e=document.querySelector(sel);return e?e.getBoundingClientRect().top:-1;};
+document.body.dataset.summaryTop=top('#summary');
+document.body.dataset.headlinesTop=top('table.headlines');});</script>"""
+
+
+@dataclass
+class PaperResults:
+    """The outputs of one paper found on disk."""
+
+    key: str
+    scorecard: pd.DataFrame | None = None
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    figures: list[Path] = field(default_factory=list)  # PNG paths
+
+
+def collect(results_dir: Path, papers: Sequence[str]) -> list[PaperResults]:
+    """Find each paper's scorecard, tables (results/<p>/tables/*.parquet) and figures (*.png)."""
+    out = []
+    for key in papers:
+        base = results_dir / key
+        pr = PaperResults(key)
+        found = [p for p in (base / "scorecard.parquet",
+                             *(results_dir / x for x in EXTRA_SCORECARDS.get(key, ()))) if p.exists()]
+        if found:
+            pr.scorecard = pd.concat([read_parquet(p)[0] for p in found], ignore_index=True)
+        for t in sorted((base / "tables").glob("*.parquet")):
+            pr.tables[t.stem] = read_parquet(t)[0]
+        pr.figures = sorted((base / "figures").glob("*.png"))
+        out.append(pr)
+    return out
+
+
+@dataclass
+class StudyResults:
+    """One study's outputs on one log (``results/studies/<trace>/<study>/``)."""
+
+    trace: str
+    study: str
+    done: dict
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    figures: list[Path] = field(default_factory=list)  # PNG paths
+
+
+@dataclass
+class StudiedTrace:
+    """A log marked ``study: true``: its characteristics and the studies run on it."""
+
+    trace: str
+    characteristics: dict
+    studies: list[StudyResults] = field(default_factory=list)
+
+
+def collect_studies(results_dir: Path, traces: Mapping[str, int | None]) -> list[StudiedTrace]:
+    """For each studied trace (name -> registry machine size): the characteristics of its cleaned
+    log (``results/traces/<trace>/clean.parquet``, header from ``jobs.parquet``) and every study
+    with a ``done.json``, in :data:`schedlab.trace_studies.STUDIES` order."""
+    out = []
+    for trace, size in traces.items():
+        tdir = results_dir / "traces" / trace
+        chars: dict = {}
+        if (tdir / "clean.parquet").exists() and (tdir / "jobs.parquet").exists():
+            jobs, _ = read_parquet(tdir / "clean.parquet")
+            header = SWFHeader.from_dict(read_parquet_metadata(tdir / "jobs.parquet")["swf_header"])
+            chars = trace_characteristics(SWFTrace(jobs, header, str(tdir / "clean.parquet")), size)
+        st = StudiedTrace(trace, chars)
+        for study in STUDIES:
+            base = results_dir / "studies" / trace / study
+            if not (base / "done.json").exists():
+                continue
+            done = json.loads((base / "done.json").read_text())
+            sr = StudyResults(trace, study, done)
+            for name in done.get("tables", []):
+                sr.tables[name] = read_parquet(base / "tables" / f"{name}.parquet")[0]
+            sr.figures = [base / "figures" / f"{name}.png" for name in done.get("figures", [])]
+            st.studies.append(sr)
+        out.append(st)
+    return out
+
+
+def combine_scorecards(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
+    """All papers' scorecards in one frame with exactly the scorecard columns."""
+    frames = [f.reindex(columns=COLUMNS) for f in frames if f is not None and len(f)]
+    if not frames:
+        return scorecard_frame([])
+    return sort_rows(scorecard_frame(pd.concat(frames, ignore_index=True).to_dict("records"))
+                     ).reset_index(drop=True)
+
+
+def verdict_counts(sc: pd.DataFrame) -> dict[str, int]:
+    return {v: int((sc["verdict"] == v).sum()) for v in VERDICT_COLORS if (sc["verdict"] == v).any()}
+
+
+def _fmt(x: object) -> str:
+    if isinstance(x, float):
+        if math.isnan(x):
+            return "–"
+        if x != 0 and (abs(x) >= 1e5 or abs(x) < 1e-3):
+            return f"{x:.3g}"
+        return f"{x:,.4g}" if abs(x) < 1000 else f"{x:,.0f}"
+    return html.escape(str(x))
+
+
+def html_table(df: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS, cls: str = "") -> str:
+    """A plain HTML table (numbers right-aligned, text left); long tables are cut with a note."""
+    shown = df.head(max_rows)
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
+    rows = []
+    for rec in shown.itertuples(index=False):
+        cells = []
+        for c, v in zip(shown.columns, rec, strict=True):
+            if c == "verdict":
+                color = VERDICT_COLORS.get(str(v), "#6e7781")
+                cells.append(f'<td class="t"><span class="verdict" style="background:{color}">'
+                             f"{html.escape(str(v))}</span></td>")
+            elif isinstance(v, int | float) and not isinstance(v, bool):
+                val = v * 100 if c == "relative_error" else v
+                cells.append(f"<td>{_fmt(float(val))}{'%' if c == 'relative_error' else ''}</td>")
+            else:
+                cells.append(f'<td class="t">{html.escape(str(v))}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    more = (f'<p class="note">{len(df) - max_rows:,} more rows in the parquet file.</p>'
+            if len(df) > max_rows else "")
+    return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>{more}'
+
+
+def _figure_html(png: Path, rel_dir: str) -> str:
+    """One figure: the PNG (outlined in red if it fails to load) and a link to its PDF."""
+    pdf = png.with_suffix(".pdf")
+    link = f' (<a href="{rel_dir}/{pdf.name}">PDF</a>)' if pdf.exists() else ""
+    return (f'<figure><img src="{rel_dir}/{png.name}" alt="{html.escape(png.stem)}" '
+            f'onerror="this.classList.add(\'missing\')">'
+            f"<figcaption>{html.escape(png.stem)}{link}</figcaption></figure>")
+
+
+def _tables_and_figures(tables: Mapping[str, pd.DataFrame], figures: Sequence[Path], heading: str,
+                        rel_dir: str) -> list[str]:
+    """Each table under a "Table: <name>" heading, then each figure (from ``rel_dir``)."""
+    parts = []
+    for name, df in tables.items():
+        parts.append(f"<{heading}>Table: {html.escape(name)}</{heading}>")
+        parts.append(html_table(df, cls="table"))
+    return parts + [_figure_html(png, rel_dir) for png in figures]
+
+
+#: Characteristics shown per studied log (key -> label), in this order.
+CHARACTERISTICS = {"jobs": "jobs (cleaned log)", "users": "users", "start_date": "start date",
+                   "span_days": "span (days)", "machine_size": "processors",
+                   "offered_load": "offered load", "mean_run_time": "mean run time (s)",
+                   "mean_procs": "mean processors per job",
+                   "estimate_coverage": "jobs with a run-time estimate"}
+
+
+def _fmt_value(v: object) -> str:
+    """A characteristic as text: integers with thousands separators, fractions to 3 digits."""
+    if isinstance(v, bool) or v is None:
+        return str(v)
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        return f"{v:.3f}" if abs(v) < 10 else f"{v:,.0f}"
+    return str(v)
+
+
+def studies_section(traces: Sequence[StudiedTrace], figure_prefix: str) -> str:
+    """HTML for "Studies on other logs": per log its characteristics, then each study."""
+    parts = ['<section id="studies"><h2>Studies on other logs</h2>',
+             '<p>Each paper\'s experiment applied, with compact settings, to registry logs marked '
+             "<code>study: true</code> (<code>config/traces.yaml</code>) or listed in config "
+             "<code>study_traces</code>. These logs were not used "
+             "by the papers: there is nothing to match, so there is no scorecard; columns or rows "
+             "labelled with a paper's log show that paper's published value for orientation.</p>"]
+    if not traces:
+        parts.append('<p class="note">No registry log is marked <code>study: true</code> '
+                     'or listed in config <code>study_traces</code>.</p>')
+    for t in traces:
+        tid = f"study-{t.trace}"
+        parts.append(f'<h3 id="{html.escape(tid)}">Log {html.escape(t.trace)}</h3>')
+        if t.characteristics:
+            rows = [{"characteristic": label, "value": _fmt_value(t.characteristics[key])}
+                    for key, label in CHARACTERISTICS.items() if key in t.characteristics]
+            parts.append(html_table(pd.DataFrame(rows), cls="characteristics"))
+        if not t.studies:
+            parts.append('<p class="note">No study has been run on this log yet.</p>')
+        for sr in t.studies:
+            d = sr.done
+            parts.append(f'<h4 id="{html.escape(tid)}-{sr.study}">'
+                         f'{html.escape(str(d.get("title", sr.study)))}</h4>')
+            if d.get("notes"):
+                parts.append(f"<p>{html.escape(str(d['notes']))}</p>")
+            settings = ", ".join(f"{k}={v}" for k, v in (d.get("settings") or {}).items())
+            parts.append(f'<p class="note">Settings ({html.escape(str(d.get("variant", "")))}): '
+                         f"{html.escape(settings)}</p>")
+            parts += _tables_and_figures(sr.tables, sr.figures, "h5",
+                                         f"{figure_prefix}/studies/{sr.trace}/{sr.study}")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def published_beside_reproduced(sc: pd.DataFrame, tables: Mapping[str, pd.DataFrame]) -> list[str]:
+    """For each paper table with published numbers: the paper's values and ours side by side, in
+    the paper's layout (conditions down, quantities across; :mod:`schedlab.report.compare`)."""
+    items = items_with_numbers(sc)
+    if not items:
+        return []
+    parts = ["<h3>Published beside reproduced</h3>",
+             '<p class="note">Each table or figure of the paper with published numbers: the '
+             "paper's values (left) and ours (right) in the same layout; a dash is a value not "
+             "published or not run here. Verdicts and notes are in the scorecard above; the full "
+             "reproduced table files follow below.</p>"]
+    for item in items:
+        pub, rep = side_by_side(sc, item)
+        files = [n for n in tables if item_of_table(n) == item]
+        also = (f' <span class="note">(reproduced table file: {html.escape(", ".join(files))})</span>'
+                if files else "")
+        parts.append(f"<h4>{html.escape(item)}{also}</h4>")
+        parts.append('<div class="pair"><div><p class="side">Published</p>'
+                     + html_table(pub.reset_index(), cls="published")
+                     + '</div><div><p class="side">Reproduced here</p>'
+                     + html_table(rep.reset_index(), cls="reproduced") + "</div></div>")
+    return parts
+
+
+def paper_section(pr: PaperResults, figure_prefix: str) -> str:
+    """HTML for one paper: verdict summary, scorecard by item, tables, figures."""
+    title = PAPER_TITLES.get(pr.key, pr.key)
+    parts = [f'<section id="{pr.key}"><h2>{html.escape(title)}</h2>']
+    if pr.scorecard is not None and len(pr.scorecard):
+        counts = verdict_counts(pr.scorecard)
+        parts.append('<p class="summary">' + "".join(
+            f'<span><span class="verdict" style="background:{VERDICT_COLORS[v]}">{v}</span> {n}</span>'
+            for v, n in counts.items()) + "</p>")
+        parts.append("<h3>Scorecard: published vs reproduced</h3>")
+        run = pr.scorecard[pr.scorecard["verdict"] != "not_run"]
+        parts.append(html_table(run.drop(columns=["paper", "headline"]), max_rows=500,
+                                cls="scorecard"))
+        if len(run) < len(pr.scorecard):
+            parts.append(f'<p class="note">{len(pr.scorecard) - len(run)} rows not run here are '
+                         f'listed at the end (<a href="#not-run">not run</a>).</p>')
+        parts += published_beside_reproduced(pr.scorecard, pr.tables)
+    else:
+        parts.append('<p class="note">No scorecard was produced for this paper.</p>')
+    parts += _tables_and_figures(pr.tables, pr.figures, "h3", f"{figure_prefix}/{pr.key}")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _badge(v: str) -> str:
+    return f'<span class="verdict" style="background:{VERDICT_COLORS.get(v, "#6e7781")}">{v}</span>'
+
+
+def summary_section(overall: pd.DataFrame) -> str:
+    """The first screen: per paper the number of rows of each verdict and the paper's headline
+    claims with their verdicts and one-line reasons; then the verdict rules."""
+    parts = ['<section id="summary"><h2>Summary: does each paper reproduce?</h2>']
+    if not len(overall):
+        parts.append('<p class="note">No scorecard rows yet.</p></section>')
+        return "\n".join(parts)
+    counts = verdict_summary(overall)
+    head = "".join(f"<th>{_badge(v)}</th>" for v in VERDICTS)
+    body = "".join(
+        f'<tr><td class="t"><a href="#{html.escape(p)}">{html.escape(PAPER_TITLES.get(p, p).split(" — ")[0])}</a></td>'
+        + "".join(f"<td>{int(counts.loc[p, v])}</td>" for v in VERDICTS)
+        + f"<td>{int(counts.loc[p, 'rows'])}</td></tr>" for p in counts.index)
+    parts.append(f'<table class="verdict-summary"><thead><tr><th>paper</th>{head}<th>rows</th>'
+                 f"</tr></thead><tbody>{body}</tbody></table>")
+    h = headlines(overall)
+    if len(h):
+        parts.append("<h3>Headline claims</h3>")
+        parts.append(html_table(h[["paper", "item", "quantity", "condition", "published",
+                                   "reproduced", "unit", "verdict", "note"]],
+                                max_rows=100, cls="headlines"))
+    rules = "".join(f"<li>{_badge(v)} {html.escape(r)}</li>" for v, r in VERDICT_RULES.items())
+    parts.append(f'<details><summary>How verdicts are decided</summary><ul class="note">{rules}'
+                 "</ul><p class=\"note\">Each row's tolerance is in its <code>tolerance</code> "
+                 "column (set per paper in <code>config/papers/&lt;paper&gt;.yaml</code>); relative "
+                 "error = (reproduced − published) / |published|.</p></details></section>")
+    return "\n".join(parts)
+
+
+def not_run_section(overall: pd.DataFrame) -> str:
+    """All rows not reproduced here, with their listed reasons, at the end of the page."""
+    nr = overall[overall["verdict"] == "not_run"] if len(overall) else overall
+    if not len(nr):
+        return ""
+    return ('<section id="not-run"><h2>Not run here</h2><p class="note">Rows that could not be '
+            "reproduced in this run, each with its reason from the closed list.</p>"
+            + html_table(nr.drop(columns=["headline"]), max_rows=1000, cls="not-run")
+            + "</section>")
+
+
+def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenance: dict,
+                studied: Sequence[StudiedTrace] | None = None) -> str:
+    """The whole page (the "Studies on other logs" section when ``studied`` is not None)."""
+    nav = "".join(f'<a href="#{p.key}">{html.escape(p.key)}</a>' for p in papers)
+    if studied is not None:
+        nav += '<a href="#studies">studies on other logs</a>'
+    prov = "".join(f"<li>{html.escape(k)}: {html.escape(str(v))}</li>" for k, v in provenance.items())
+    body = "\n".join(paper_section(p, "figures") for p in papers)
+    if studied is not None:
+        body += "\n" + studies_section(studied, "figures")
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>schedlab reproduction report</title>
+<style>{_CSS}</style></head><body>
+<h1>schedlab reproduction report</h1>
+{summary_section(overall)}
+<nav>{nav}</nav>
+<ul class="note">{prov}</ul>
+{body}
+{not_run_section(overall)}
+{_SCRIPT}
+</body></html>
+"""
+
+
+def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_scorecard: Path,
+                 provenance: dict, studied_traces: Mapping[str, int | None] | None = None) -> None:
+    """Collect outputs, write the combined scorecard parquet and the HTML page (+ figure copies).
+
+    ``studied_traces``: the studied logs, config ``study_traces`` (name -> registry machine size) whose
+    studies form the last section; ``None`` leaves the section out."""
+    found = collect(results_dir, papers)
+    studied = collect_studies(results_dir, studied_traces) if studied_traces is not None else None
+    overall = combine_scorecards(p.scorecard for p in found)
+    write_parquet(out_scorecard, overall, provenance)
+    fig_dir = out_html.parent / "figures"
+    copies = [(png, fig_dir / p.key) for p in found for png in p.figures]
+    copies += [(png, fig_dir / "studies" / sr.trace / sr.study)
+               for t in studied or () for sr in t.studies for png in sr.figures]
+    for png, dest_dir in copies:
+        for src in (png, png.with_suffix(".pdf")):
+            if src.exists():
+                dest_dir.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(src, dest_dir / src.name)
+    write_text(out_html, render_html(found, overall, provenance, studied))
+
+
+_ANSI = {"match": "32", "holds": "32", "close": "33", "differs": "33", "fails": "31",
+         "not_run": "90"}
+
+
+def _paint(text: str, verdict: str, color: bool) -> str:
+    return f"\x1b[{_ANSI.get(verdict.strip(), '0')}m{text}\x1b[0m" if color else text
+
+
+def format_summary_terminal(sc: pd.DataFrame, color: bool = True) -> str:
+    """The report's first screen as text: verdict counts per paper, then each paper's headline
+    claims with verdict and one-line reason."""
+    if not len(sc):
+        return "no scorecard rows"
+    counts = verdict_summary(sc)
+    w = max(len("paper"), *(len(p) for p in counts.index))
+    lines = ["paper".ljust(w) + "".join(_paint(v.rjust(9), v, color) for v in VERDICTS)
+             + "     rows"]
+    for p in counts.index:
+        lines.append(p.ljust(w) + "".join(f"{int(counts.loc[p, v]):>9}" for v in VERDICTS)
+                     + f"{int(counts.loc[p, 'rows']):>9}")
+    tot = counts.sum()
+    lines.append("all".ljust(w) + "".join(f"{int(tot[v]):>9}" for v in VERDICTS)
+                 + f"{int(tot['rows']):>9}")
+    h = headlines(sc)
+    for p, rows in h.groupby("paper", sort=False):
+        lines += ["", f"{p}: headline claims"]
+        for r in rows.to_dict("records"):
+            nums = ""
+            if not (math.isnan(r["published"]) and math.isnan(r["reproduced"])):
+                nums = (f" [published {_plain(r['published'], '')}, reproduced "
+                        f"{_plain(r['reproduced'], '')}{(' ' + r['unit']) if r['unit'] else ''}]")
+            lines.append(f"  {_paint(r['verdict'].ljust(8), r['verdict'], color)} {r['item']}: "
+                         f"{r['quantity']} ({r['condition']}){nums}")
+            if r["note"]:
+                lines.append(f"           {r['note'][:160]}")
+    return "\n".join(lines)
+
+
+def format_scorecard_terminal(sc: pd.DataFrame, color: bool = True) -> str:
+    """The scorecard rows as aligned text, verdicts colored with ANSI codes when ``color``."""
+    cols = ["paper", "item", "quantity", "condition", "published", "reproduced", "unit",
+            "relative_error", "tolerance", "verdict"]
+    rows = [[_plain(r[c], c) for c in cols] for r in sc.to_dict("records")]
+    widths = [min(40, max([len(c)] + [len(row[i]) for row in rows])) for i, c in enumerate(cols)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True))]
+    for row in rows:
+        cells = [v[:w].ljust(w) for v, w in zip(row, widths, strict=True)]
+        cells[-1] = _paint(cells[-1], row[-1], color)
+        lines.append("  ".join(cells))
+    counts = verdict_counts(sc) if len(sc) else {}
+    lines.append("")
+    lines.append(", ".join(f"{n} {v}" for v, n in counts.items()) or "no rows")
+    return "\n".join(lines)
+
+
+def _plain(v: object, col: str) -> str:
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "-"
+        if col == "relative_error":
+            return f"{100 * v:+.1f}%"
+        return f"{100 * v:.0f}%" if col == "tolerance" else f"{v:.4g}"
+    return str(v)

@@ -1,0 +1,1 @@
+"""Stage 1: traces — SWF reading, the registry, download, normalization, cleaning, flurries."""

@@ -1,0 +1,273 @@
+"""The trace registry (``config/traces.yaml``): which logs exist, where to get them, their hashes.
+
+An entry is keyed by trace name and gives ``file`` plus either ``url`` (archive download) or
+``path`` (a local file), and ``sha256`` (or null: recorded in the lock file on first use).
+:func:`load_registry` validates the file against ``workflow/schemas/traces.schema.yaml`` and reports
+a bad entry by name and field.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import fcntl
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from ..errors import RegistryError
+
+#: Repository root when running from a source checkout (editable install).
+REPO_ROOT = Path(__file__).resolve().parents[3]
+DEFAULT_REGISTRY = REPO_ROOT / "config" / "traces.yaml"
+SCHEMA_PATH = REPO_ROOT / "workflow" / "schemas" / "traces.schema.yaml"
+MIRROR_ENV = "SCHEDLAB_TRACE_MIRROR"
+REGISTRY_ENV = "SCHEDLAB_REGISTRY"
+
+
+@dataclass(frozen=True)
+class TraceEntry:
+    """One registered trace."""
+
+    name: str
+    file: str
+    kind: str
+    description: str
+    url: str | None = None
+    path: str | None = None
+    sha256: str | None = None
+    jobs: int | None = None
+    machine_size: int | None = None
+    citation: str = ""
+    notes: str = ""
+    raw: str | None = None
+    submit_order: str = "error"
+    study: bool = False  # run every paper's study on this log (schedlab.trace_studies, issue 10)
+
+    @property
+    def downloadable(self) -> bool:
+        return self.url is not None
+
+
+@dataclass(frozen=True)
+class Registry:
+    """All registered traces, by name, plus where the registry file is."""
+
+    entries: dict[str, TraceEntry]
+    source: Path
+    lock_path: Path
+
+    def __getitem__(self, name: str) -> TraceEntry:
+        try:
+            return self.entries[name]
+        except KeyError:
+            close = sorted(n for n in self.entries if name.lower() in n.lower())[:3] or \
+                difflib.get_close_matches(name, list(self.entries), n=3, cutoff=0.6)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise RegistryError(
+                f"{self.source}: no trace named {name!r} in the registry{hint}"
+            ) from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.entries
+
+    def names(self) -> list[str]:
+        return list(self.entries)
+
+    def expected_sha256(self, name: str) -> str | None:
+        """The registry's hash, else the one recorded in the lock file, else None."""
+        entry = self[name]
+        return entry.sha256 or read_lock(self.lock_path).get(name)
+
+
+class UniqueKeyLoader(yaml.SafeLoader):
+    """A safe YAML loader that refuses a key repeated in one mapping (plain YAML keeps the last)."""
+
+
+def _construct_unique_mapping(loader: UniqueKeyLoader, node: yaml.MappingNode,
+                              deep: bool = False) -> dict[Any, Any]:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        line = key_node.start_mark.line + 1
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r} on line {line} (first on line {seen[key]})",
+                key_node.start_mark)
+        seen[key] = line
+    return loader.construct_mapping(node, deep=deep)
+
+
+UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                                _construct_unique_mapping)
+
+
+def load_yaml_unique(path: Path, what: str, error: type[Exception]) -> Any:
+    """Parse a YAML file with :class:`UniqueKeyLoader`; any problem -> ``error`` naming the file."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return yaml.load(fh, Loader=UniqueKeyLoader)
+    except OSError as e:
+        raise error(f"{path}: cannot read {what} ({e.strerror})") from e
+    except UnicodeDecodeError as e:
+        raise error(f"{path}: not a text (UTF-8) YAML file ({what})") from e
+    except yaml.constructor.ConstructorError as e:
+        raise error(f"{path}: {e.problem}") from e
+    except yaml.YAMLError as e:
+        msg = " ".join(str(e).split())
+        raise error(f"{path}: not valid YAML ({what}): {msg}") from e
+
+
+def error_order(e: jsonschema.ValidationError) -> tuple[list[str], bool]:
+    """Sort key of schema errors: by place, an unknown key first (it often explains the rest)."""
+    unknown = e.validator == "additionalProperties" or "propertyNames" in e.relative_schema_path
+    return [str(p) for p in e.absolute_path], not unknown
+
+
+def unknown_key_message(e: jsonschema.ValidationError) -> str | None:
+    """For an unknown key (``additionalProperties: false`` or a ``propertyNames`` enum): the key
+    and the closest known key (difflib), e.g. ``unknown key 'fiel' (did you mean 'file'?)``."""
+    if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+        known = list(e.schema.get("properties", {}))
+        unknown = [k for k in e.instance if k not in known]
+    elif "propertyNames" in e.relative_schema_path and e.validator == "enum":
+        known, unknown = [str(k) for k in e.validator_value], [e.instance]
+    else:
+        return None
+    if not unknown or not known:
+        return None
+    k = str(unknown[0])
+    close = difflib.get_close_matches(k, known, n=1, cutoff=0.5)
+    hint = f" (did you mean {close[0]!r}?)" if close else f"; known keys: {', '.join(known)}"
+    more = f" (and {len(unknown) - 1} more unknown)" if len(unknown) > 1 else ""
+    return f"unknown key {k!r}{hint}{more}"
+
+
+def _load_schema() -> dict[str, Any]:
+    with open(SCHEMA_PATH) as fh:
+        return yaml.safe_load(fh)
+
+
+def validate_registry_data(data: Any, source: str = "<registry>") -> None:
+    """Validate parsed registry YAML; raise RegistryError naming the entry and field."""
+    validator = jsonschema.Draft202012Validator(_load_schema())
+    errors = sorted(validator.iter_errors(data), key=error_order)
+    if not errors:
+        return
+    e = errors[0]
+    message = unknown_key_message(e) or e.message
+    path = [str(p) for p in e.absolute_path]
+    if len(path) >= 2 and path[0] == "traces":
+        where = f"entry {path[1]!r}" + (f", field {'.'.join(path[2:])!r}" if len(path) > 2 else "")
+    else:
+        where = "top level" if not path else "/".join(path)
+    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+    raise RegistryError(f"{source}: {where}: {message}{more}")
+
+
+def load_registry(path: str | os.PathLike[str] | None = None) -> Registry:
+    """Load and validate a registry file (default: $SCHEDLAB_REGISTRY or config/traces.yaml)."""
+    source = Path(path or os.environ.get(REGISTRY_ENV) or DEFAULT_REGISTRY)
+    if source.is_dir():
+        raise RegistryError(f"{source}: is a directory, not a trace registry file")
+    data = load_yaml_unique(source, "trace registry", RegistryError)
+    validate_registry_data(data, str(source))
+    entries = {}
+    for name, fields in data["traces"].items():
+        entries[name] = TraceEntry(name=name, **fields)
+        if fields.get("path") and not Path(fields["path"]).is_absolute():
+            # relative paths are relative to the registry file's directory's parent (repo root)
+            entries[name] = TraceEntry(
+                name=name, **{**fields, "path": str(source.parent.parent / fields["path"])}
+            )
+    return Registry(entries=entries, source=source, lock_path=source.with_name("traces.lock.tsv"))
+
+
+def mirror_dir(config_value: str | None = None) -> Path | None:
+    """The local mirror directory: env SCHEDLAB_TRACE_MIRROR, else the config value, else None."""
+    value = os.environ.get(MIRROR_ENV) or config_value
+    return Path(value).expanduser() if value else None
+
+
+def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check_local_changes(registry: Registry, accept: list[str] | tuple[str, ...] = (),
+                        resources: Path = Path("resources") / "traces") -> list[str]:
+    """Compare every local ``path:`` trace with the hash recorded in the lock file.
+
+    A changed file named in ``accept`` gets its new hash recorded and its copy under ``resources``
+    replaced (newer, so everything built from it is rebuilt); returns those names. Any other
+    changed file raises RegistryError saying how to accept it.
+    """
+    for n in accept:
+        registry[n]  # unknown name -> error naming the registry
+    lock = read_lock(registry.lock_path)
+    accepted = []
+    for entry in registry.entries.values():
+        if not entry.path or entry.sha256 or entry.name not in lock:
+            continue
+        p = Path(entry.path)
+        if not p.is_file():
+            continue
+        actual = sha256_of(p)
+        if actual == lock[entry.name]:
+            continue
+        if entry.name not in accept:
+            raise RegistryError(
+                f"trace {entry.name}: {p} changed since its sha256 was recorded in "
+                f"{registry.lock_path} ({lock[entry.name][:12]}... -> {actual[:12]}...); if the new "
+                f"file is right, run with --config 'accept_trace_changes=[{entry.name}]'"
+            )
+        record_lock(registry.lock_path, entry.name, actual)
+        stale = resources / f"{entry.name}.swf.gz"
+        if stale.exists():  # copy the new file now: its newer mtime reruns what depends on it
+            from .download import fetch_trace  # here: download imports this module
+
+            fetch_trace(registry, entry.name, stale)
+        accepted.append(entry.name)
+    return accepted
+
+
+# --- lock file: hashes recorded on first download of entries without a registry sha256 ----------
+
+def read_lock(lock_path: Path) -> dict[str, str]:
+    """name -> sha256 recorded in the lock file (empty when it does not exist)."""
+    if not lock_path.exists():
+        return {}
+    with open(lock_path, newline="") as fh:
+        rows = csv.reader((line for line in fh if not line.startswith("#")), delimiter="\t")
+        return {r[0]: r[1] for r in rows if len(r) >= 2}
+
+
+def record_lock(lock_path: Path, name: str, sha256: str) -> None:
+    """Record ``name``'s hash (atomically: temp file + rename, under an exclusive lock for parallel
+    downloads; the ``.lck`` guard file stays and is git-ignored)."""
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path.with_suffix(".lck"), "w") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        current = read_lock(lock_path)
+        if current.get(name) == sha256:
+            return
+        current[name] = sha256
+        tmp = lock_path.with_name(f".{lock_path.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "w", newline="") as fh:
+                fh.write("# sha256 of traces whose registry entry has none, recorded on first "
+                         "download\n")
+                writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
+                for key in sorted(current):
+                    writer.writerow([key, current[key]])
+            os.replace(tmp, lock_path)
+        finally:
+            tmp.unlink(missing_ok=True)

@@ -1,0 +1,106 @@
+"""Claim checks of Schroeder & Harchol-Balter (2004): each one both ways on hand-made tables."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from schedlab.papers import schroeder2004 as s04
+from schedlab.papers import schroeder2004_checks as C
+from schedlab.report import scorecard as S
+
+
+def iv(rows, index=None):
+    """An interval table (ratio, lo, hi) from (ratio, lo, hi) triples."""
+    return pd.DataFrame(rows, columns=["ratio", "lo", "hi"],
+                        index=index if index is not None else range(len(rows)))
+
+
+ABOVE = iv([(3.0, 2.5, 3.5), (5.0, 4.0, 6.0)])
+STRADDLES = iv([(3.0, 2.5, 3.5), (1.2, 0.9, 1.5)])
+INSIDE = iv([(1.0, 0.95, 1.05), (1.05, 1.0, 1.08)])
+BY_HOSTS_OVERTAKEN = iv([(3.0, 2.0, 4.0), (1.1, 0.9, 1.3), (0.6, 0.5, 0.7), (0.8, 0.7, 0.99)],
+                        index=[2, 4, 10, 80])
+BY_HOSTS_NEVER = iv([(3.0, 2.0, 4.0), (2.0, 1.5, 2.5), (1.1, 0.95, 1.2)], index=[2, 4, 10])
+BY_HOSTS_LWL_FIRST = iv([(0.8, 0.7, 0.9), (0.6, 0.5, 0.7)], index=[2, 4])
+BY_HOSTS_BACK = iv([(3.0, 2.0, 4.0), (0.6, 0.5, 0.7), (1.5, 1.2, 1.8)], index=[2, 10, 80])
+SIM = iv([(10.0, 9.0, 11.0), (20.0, 18.0, 22.0), (40.0, 36.0, 44.0)], index=[0.3, 0.5, 0.7])
+
+CASES = [
+    (C.beats_by_factor, C.beats_by_factor(ABOVE, 1.0)),
+    (C.beats_by_factor, C.beats_by_factor(ABOVE, 3.0)),       # "by a factor 3": lo 2.5 < 3
+    (C.beats_by_factor, C.beats_by_factor(STRADDLES, 1.0)),   # one interval contains 1
+    (C.within_band, C.within_band(INSIDE, 0.9, 1.1)),
+    (C.within_band, C.within_band(INSIDE, 0.97, 1.1)),        # lo 0.95 outside
+    (C.within_band, C.within_band(ABOVE, 0.5, 2.0)),
+    (C.beats_at_most_points, C.beats_at_most_points(ABOVE)),
+    (C.beats_at_most_points, C.beats_at_most_points(STRADDLES)),  # 1 of 2: not "most"
+    (C.beats_at_most_points, C.beats_at_most_points(iv([(0.5, 0.4, 0.6)] * 3))),
+    (C.overtakes_as_hosts_grow, C.overtakes_as_hosts_grow(BY_HOSTS_OVERTAKEN)),
+    (C.overtakes_as_hosts_grow, C.overtakes_as_hosts_grow(BY_HOSTS_NEVER)),
+    (C.overtakes_as_hosts_grow, C.overtakes_as_hosts_grow(BY_HOSTS_LWL_FIRST)),
+    (C.overtakes_as_hosts_grow, C.overtakes_as_hosts_grow(BY_HOSTS_BACK)),
+    (C.load_fraction_follows_rule, C.load_fraction_follows_rule([0.2, 0.6], [0.12, 0.28], 0.1)),
+    (C.load_fraction_follows_rule, C.load_fraction_follows_rule([0.2, 0.6], [0.12, 0.45], 0.1)),
+    (C.underloads_host1, C.underloads_host1([0.1, 0.3, 0.49])),
+    (C.underloads_host1, C.underloads_host1([0.1, 0.5])),
+    (C.identical_results, C.identical_results(pd.Series([1.0, 2.0]), pd.Series([1.0, 2.0]))),
+    (C.identical_results, C.identical_results(pd.Series([1.0, 2.0]), pd.Series([1.0, 2.1]))),
+    (C.analysis_agrees, C.analysis_agrees(SIM, pd.Series([10.5, 23.0, 41.0],
+                                                         index=[0.3, 0.5, 0.7]), 0.05)),
+    (C.analysis_agrees, C.analysis_agrees(SIM, pd.Series([5.0, 10.0, 41.0],
+                                                         index=[0.3, 0.5, 0.7]), 0.05)),
+    (C.cutoffs_agree, C.cutoffs_agree(pd.Series([0.1, 0.2, 0.3]), pd.Series([0.12, 0.2, 0.5]),
+                                      0.05)),
+    (C.cutoffs_agree, C.cutoffs_agree(pd.Series([0.1, 0.2, 0.3]), pd.Series([0.2, 0.3, 0.3]),
+                                      0.05)),
+]
+EXPECTED = [True, False, False, True, False, False, True, False, False, True, False, False, False,
+            True, False, True, False, True, False, True, False, True, False]
+
+
+def test_each_check_gives_the_expected_verdict():
+    assert [bool(v) for _, v in CASES] == EXPECTED
+    assert all(isinstance(v, bool) for _, v in CASES)
+
+
+def test_every_check_is_covered_both_ways():
+    assert S.uncovered_checks("schroeder2004", list(zip([f for f, _ in CASES], EXPECTED,
+                                                        strict=True))) == []
+    assert set(S.CLAIM_CHECKS["schroeder2004"]) == {f.__name__ for f, _ in CASES}
+
+
+@pytest.mark.parametrize("check", [C.beats_by_factor, C.within_band, C.beats_at_most_points,
+                                   C.overtakes_as_hosts_grow])
+def test_missing_intervals_cannot_be_checked(check):
+    empty = iv([])
+    args = {C.within_band: (empty, 0.5, 2.0), C.beats_by_factor: (empty, 1.0)}.get(check,
+                                                                                  (empty,))
+    assert check(*args) is None
+    nan = iv([(1.0, np.nan, 2.0), (2.0, 1.5, 2.5)])
+    assert check(nan, *args[1:]) is None
+
+
+def test_other_missing_inputs():
+    assert C.load_fraction_follows_rule([0.5], [], 0.1) is None
+    assert C.underloads_host1([np.nan]) is None
+    assert C.identical_results(None, pd.Series([1.0])) is None
+    assert C.analysis_agrees(SIM, pd.Series([np.inf] * 3, index=[0.3, 0.5, 0.7]), 0.1) is None
+    assert C.cutoffs_agree(pd.Series([0.1], index=[0.3]), pd.Series([0.1], index=[0.5]),
+                           0.05) is None
+
+
+def test_interval_distance_is_zero_inside_and_relative_outside():
+    a = pd.Series([10.5, 24.2, 44.0], index=[0.3, 0.5, 0.7])  # inside, 2.2 above 22, on the edge
+    assert C.analysis_distance(SIM, a) == pytest.approx(0.0)
+    a = pd.Series([5.0, 10.0, 88.0], index=[0.3, 0.5, 0.7])
+    # distances 4/5, 8/10, 44/88 -> median 0.8
+    assert C.analysis_distance(SIM, a) == pytest.approx(0.8)
+
+
+def test_ratio_ci_pairs_replications_by_index():
+    num = pd.DataFrame({"rep_mean_slowdown": [[4.0, 8.0], [3.0, 3.0]]}, index=[0.5, 0.7])
+    den = pd.DataFrame({"rep_mean_slowdown": [[2.0, 2.0], [3.0, 3.0]]}, index=[0.5, 0.9])
+    r = s04.ratio_ci(num, den)
+    assert list(r.index) == [0.5]  # only the common load
+    assert r.loc[0.5, "ratio"] == pytest.approx(np.sqrt(2 * 4))
+    assert r.loc[0.5, "lo"] < r.loc[0.5, "ratio"] < r.loc[0.5, "hi"]

@@ -1,0 +1,232 @@
+"""The report: combined scorecard, HTML with every table and figure (checked in a real headless
+Chromium when one is installed), the "Studies on other logs" section, and the `schedlab scorecard`
+command."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import math
+import re
+import shutil
+import subprocess
+import threading
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from schedlab.cli.main import main
+from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.report.html import build_report, combine_scorecards, format_scorecard_terminal
+from schedlab.report.plotting import new_figure, save_figure
+from schedlab.report.scorecard import claim_row, scorecard_frame, value_row
+from schedlab.traces.swf import parse_swf_text
+
+
+def test_value_and_claim_rows():
+    r = value_row("p", "Table 3", "mean wait", "BF=1", 77.4, 80.0, "min")
+    assert r["verdict"] == "match" and math.isclose(r["relative_error"], (80.0 - 77.4) / 77.4)
+    assert r["tolerance"] == 0.15
+    assert value_row("p", "T", "q", "c", 10.0, 20.0)["verdict"] == "differs"
+    assert value_row("p", "T", "q", "c", 10.0, None)["verdict"] == "fails"
+    assert claim_row("p", "§5", "ordering", "c", True)["verdict"] == "holds"
+    assert claim_row("p", "§5", "ordering", "c", False)["verdict"] == "fails"
+    assert claim_row("p", "§5", "ordering", "c", None)["verdict"] == "fails"
+    with pytest.raises(ValueError, match="unknown scorecard verdicts"):
+        scorecard_frame([r | {"verdict": "great"}])
+
+
+def make_results(root):
+    """Two papers' outputs as the pipeline writes them: scorecard, a table, two figures."""
+    sc1 = scorecard_frame([value_row("schroeder2004", "Figure 2", "mean slowdown", "rho=0.5",
+                                     12.0, 13.0),
+                           value_row("schroeder2004", "Figure 2", "mean slowdown", "rho=0.7",
+                                     31.5, 27.25),
+                           claim_row("schroeder2004", "§4", "Random worst", "2 hosts", True,
+                                     headline=True, note="Random is worst at every load")])
+    write_parquet(root / "schroeder2004" / "scorecard.parquet", sc1)
+    write_parquet(root / "schroeder2004" / "tables" / "table1.parquet",
+                  pd.DataFrame({"log": ["CTC"], "jobs": [1000], "scv": [43.2]}))
+    for name in ("fig2", "fig3"):
+        fig, ax = new_figure()
+        ax.plot(np.arange(5), np.arange(5) ** 2)
+        save_figure(fig, root / "schroeder2004" / "figures" / name)
+    sc2 = scorecard_frame([claim_row("tang2013", "Table 3", "BF 0.5 lowers wait", "SP2", False,
+                                     note="reason"),
+                           claim_row("tang2013", "Table 2", "BG/P claim", "BG/P", None,
+                                     not_run_reason="needs download", note="log ANL-Intrepid")])
+    write_parquet(root / "tang2013" / "scorecard.parquet", sc2)
+    return sc1, sc2
+
+
+STUDY_SWF = "; MaxProcs: 16\n; UnixStartTime: 1000000000\n" + "".join(
+    f"{i} {i * 600} -1 {100 * i} 4 -1 -1 4 {200 * i} -1 1 {i % 3} 1 -1 1 -1 -1 -1\n"
+    for i in range(1, 11))
+
+
+def make_study_results(root):
+    """A log marked for study as the pipeline leaves it: its parsed and cleaned tables, and one
+    study's outputs (a table, a figure, done.json)."""
+    trace = parse_swf_text(STUDY_SWF, "Syn-1.swf")
+    for kind in ("jobs", "clean"):
+        write_parquet(root / "traces" / "Syn-1" / f"{kind}.parquet", trace.jobs,
+                      {"swf_header": trace.header.to_dict()})
+    base = root / "studies" / "Syn-1" / "talby2005"
+    write_parquet(base / "tables" / "table2.parquet",
+                  pd.DataFrame({"scheduler": ["easy", "flex"], "mean_wait_s": [12.5, 9.75],
+                                "mean_wait_s (Talby KTH, raw log)": [6806.0, 6250.0]}))
+    fig, ax = new_figure()
+    ax.plot([0, 1], [1, 0])
+    save_figure(fig, base / "figures" / "monthly_wait")
+    (base / "done.json").write_text(json.dumps({
+        "title": "Talby study title", "notes": "what to know", "variant": "quick",
+        "settings": {"max_jobs": 5}, "tables": ["table2"], "figures": ["monthly_wait"]}))
+
+
+def build_with_study(tmp_path, studied: dict):
+    """Two papers' outputs and one studied log's, built into a report; (results dir, page path)."""
+    res = tmp_path / "results"
+    make_results(res)
+    make_study_results(res)
+    out = res / "report" / "index.html"
+    build_report(res, ["schroeder2004", "tang2013"], out, res / "scorecard.parquet", {},
+                 studied_traces=studied)
+    return res, out
+
+
+def test_studies_section(tmp_path):
+    res, out = build_with_study(tmp_path, {"Syn-1": None, "Other-2": 64})
+    page = out.read_text()
+    section = page[page.index('<section id="studies">'):]
+    assert "Studies on other logs" in section and '<a href="#studies">' in page
+    assert section.index("Log Syn-1") < section.index("Talby study title") < section.index(
+        "Log Other-2")
+    assert "what to know" in section and "max_jobs=5" in section
+    assert "Table: table2" in section and "6,806" in section and "9.75" in section
+    assert "jobs (cleaned log)" in section and ">16<" in section  # processors from the header
+    assert "No study has been run on this log yet" in section  # Other-2 has no outputs
+    assert (res / "report/figures/studies/Syn-1/talby2005/monthly_wait.pdf").exists()
+    assert 'src="figures/studies/Syn-1/talby2005/monthly_wait.png"' in section
+    assert page.count("<figure>") == 3
+    # without studied traces the section is left out (the papers-only report)
+    build_report(res, ["schroeder2004"], out, res / "scorecard.parquet", {})
+    assert 'id="studies"' not in out.read_text()
+
+
+def test_build_report_and_combined_scorecard(tmp_path):
+    res = tmp_path / "results"
+    sc1, sc2 = make_results(res)
+    out = res / "report" / "index.html"
+    build_report(res, ["schroeder2004", "tang2013", "cirne2001"], out, res / "scorecard.parquet",
+                 {"schedlab_version": "test"})
+    combined, meta = read_parquet(res / "scorecard.parquet")
+    assert len(combined) == 5 and meta["schedlab_version"] == "test"
+    pd.testing.assert_frame_equal(combined, combine_scorecards([sc1, sc2]))
+    page = out.read_text()
+    # The first section is the summary: counts per paper, the headline claims, the rules.
+    first = page.index("<section")
+    assert page.index('<section id="summary">') == first < page.index('<section id="schroeder2004">')
+    summary = page[first:page.index("</section>", first)]
+    assert "Headline claims" in summary and "Random is worst at every load" in summary
+    assert "BF 0.5 lowers wait" not in summary  # not a headline
+    assert "How verdicts are decided" in summary and "default 15%" in summary
+    # not_run rows: out of the paper's scorecard, at the end of the page with their reason
+    tang = page[page.index('<section id="tang2013">'):page.index('<section id="cirne2001">')]
+    assert "BG/P claim" not in tang and "1 rows not run here" in tang
+    assert page.index('<section id="not-run">') > page.index('<section id="cirne2001">')
+    assert "needs download; log ANL-Intrepid" in page[page.index('<section id="not-run">'):]
+    assert page.count("<figure>") == 2
+    assert (res / "report" / "figures" / "schroeder2004" / "fig2.png").exists()
+    assert (res / "report" / "figures" / "schroeder2004" / "fig2.pdf").exists()
+    assert "Table: table1" in page and "43.2" in page
+    assert "No scorecard was produced" in page  # cirne2001 has no outputs here
+    assert re.search(r"fails</span>", page)
+
+
+def test_scorecard_cli_filters_and_colors(tmp_path, capsys):
+    res = tmp_path / "results"
+    make_results(res)
+    build_report(res, ["schroeder2004", "tang2013"], res / "report" / "index.html",
+                 res / "scorecard.parquet", {})
+    assert main(["scorecard", "--file", str(res / "scorecard.parquet"), "--paper", "tang2013",
+                 "--rows", "--color", "always"]) == 0
+    out = capsys.readouterr().out
+    assert "tang2013" in out and "schroeder2004" not in out
+    assert "\x1b[31mfails" in out and "1 fails" in out
+    # Default: the summary (counts per paper, headline claims with their reasons).
+    assert main(["scorecard", "--file", str(res / "scorecard.parquet"), "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].split() == ["paper", "match", "close", "differs", "holds", "fails", "not_run",
+                                "rows"]
+    assert lines[1].split() == ["schroeder2004", "2", "0", "0", "1", "0", "0", "3"]
+    assert lines[2].split() == ["tang2013", "0", "0", "0", "0", "1", "1", "2"]
+    assert "schroeder2004: headline claims" in out and "Random is worst at every load" in out
+    assert "BF 0.5 lowers wait" not in out
+    assert main(["scorecard", "--file", str(res / "scorecard.parquet"), "--verdict", "not_run",
+                 "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "BG/P claim" in out and "BF 0.5" not in out and "1 not_run" in out
+    assert main(["scorecard", "--file", str(res / "scorecard.parquet"), "--paper", "nope"]) == 2
+    assert "no scorecard rows for paper(s) ['nope']" in capsys.readouterr().err
+    assert main(["scorecard", "--file", str(tmp_path / "missing.parquet")]) == 2
+
+
+def test_terminal_format_without_color():
+    sc = scorecard_frame([value_row("p", "T1", "wait", "c", 2.0, 3.0)])
+    text = format_scorecard_terminal(sc, color=False)
+    assert "\x1b[" not in text and "+50.0%" in text and "differs" in text
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+def test_report_in_headless_chromium(tmp_path):
+    _, out = build_with_study(tmp_path, {"Syn-1": None})
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(out.parent)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/index.html"
+        cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+               "--no-first-run", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", f"--user-data-dir={tmp_path / 'chrome'}",
+               "--window-size=1280,800", "--virtual-time-budget=10000", "--dump-dom", url]
+        dom = subprocess.run(cmd, capture_output=True, text=True, timeout=120).stdout
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    body = re.search(r"<body([^>]*)>", dom)
+    assert body, dom[:500]
+    attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1)))
+    assert attrs.get("figures") == "3"
+    assert attrs.get("figures-loaded") == "3"  # every figure really loaded in the browser
+    # the summary's counts and headline tables, two scorecards, Figure 2 published beside
+    # reproduced (two tables), table1, the studied log's characteristics + its study's table2, and
+    # the not-run rows
+    assert int(attrs.get("tables", 0)) == 10
+    # The first screen (1280 x 800) shows the summary: its top and its headline table start there.
+    assert 0 <= float(attrs["summary-top"]) < 800 and 0 < float(attrs["headlines-top"]) < 800
+    pair = re.search(r'<h4>Figure 2</h4>\s*<div class="pair">(.*?)</div></div>', dom, re.S)
+    assert pair and "Published" in pair.group(1) and "Reproduced here" in pair.group(1)
+    assert "31.5" in pair.group(1) and "27.25" in pair.group(1)
+    assert re.search(r'<section id="studies"><h2>Studies on other logs</h2>', dom)
+    assert 'alt="monthly_wait"' in dom
+
+
+def test_cirne_report_includes_the_workload_model_scorecard(tmp_path):
+    from schedlab.report.html import collect
+    sa = scorecard_frame([value_row("cirne2001", "Table 13", "geometric mean", "sa", 1429, 1431, "s")])
+    models = scorecard_frame([value_row("cirne2001", "Table 2", "mean", "CTC", 10.0, 11.0, "")])
+    write_parquet(tmp_path / "cirne2001" / "scorecard.parquet", sa)
+    write_parquet(tmp_path / "models" / "cirne2001" / "scorecard.parquet", models)
+    pr = collect(tmp_path, ["cirne2001"])[0]
+    assert list(pr.scorecard["item"]) == ["Table 13", "Table 2"]
