@@ -132,9 +132,9 @@ def test_shift_equals_release_and_reserve(script, procs, dur, after, now):
 
 # --- the compiled kernels (schedlab.sim.cbf_kernel) against the list Profile -------------------
 def _kernel_segments(prof, meta) -> list[tuple[int, float, int]]:
-    from schedlab.sim.cbf_kernel import ProfileView
+    from schedlab.sim.cbf_kernel import profile_view
 
-    return ProfileView(prof, meta).segments()
+    return profile_view(prof, meta).segments()
 
 
 @settings(max_examples=60, deadline=None)

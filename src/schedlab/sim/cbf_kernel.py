@@ -33,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .profile import ProfileView
+
 T, FREE, PM = 0, 1, 2  # rows of prof
 PROCS, EST, RES, SEQ, JID = 0, 1, 2, 3, 4  # rows of queue
 N, M, STAMP, NEXT, PMV = 0, 1, 2, 3, 4  # fields of meta
@@ -355,35 +357,7 @@ def withdraw(queue, meta, jid):
     return -1
 
 
-class ProfileView:
+def profile_view(prof: np.ndarray, meta: np.ndarray) -> ProfileView:
     """Read access to the profile arrays with :class:`~schedlab.sim.profile.Profile`'s query API
-    (``t`` and ``free`` are copies as lists; SA's request choice and the tests read them)."""
-
-    __slots__ = ("meta", "prof")
-
-    def __init__(self, prof: np.ndarray, meta: np.ndarray) -> None:
-        self.prof, self.meta = prof, meta
-
-    @property
-    def t(self) -> list[int]:
-        return self.prof[T, : self.meta[N]].tolist()
-
-    @property
-    def free(self) -> list[int]:
-        return self.prof[FREE, : self.meta[N]].tolist()
-
-    @property
-    def origin(self) -> int:
-        return int(self.prof[T, 0])
-
-    def segments(self) -> list[tuple[int, float, int]]:
-        """The availability list, as :meth:`Profile.segments`."""
-        t = self.t
-        ends: list[float] = [*t[1:], float("inf")]
-        return list(zip(t, ends, self.free, strict=True))
-
-    def __len__(self) -> int:
-        return int(self.meta[N])
-
-    def __repr__(self) -> str:
-        return f"ProfileView({self.segments()!r})"
+    (SA's request choice and the tests read it; it follows the arrays as the kernels update them)."""
+    return ProfileView(prof[T], prof[FREE], meta, N)

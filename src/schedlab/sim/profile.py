@@ -381,3 +381,39 @@ def profile_of_running(machine_size: int, now: int, running: Iterable[tuple[int,
         prof.rects = sorted((lo, lo + procs, now, e)  # type: ignore[attr-defined]
                             for e, procs, lo in running if e > now)
     return prof
+
+
+class ProfileView:
+    """Read-only view of a profile kept in arrays (conservative backfilling's compiled one,
+    :func:`schedlab.sim.cbf_kernel.profile_view`) with :class:`Profile`'s query API: ``t`` and
+    ``free`` are the first ``meta[n_field]`` entries of the two rows, as lists (copies); the view
+    follows the arrays as the kernels update them in place."""
+
+    __slots__ = ("free_row", "meta", "n_field", "t_row")
+
+    def __init__(self, t_row, free_row, meta, n_field: int) -> None:
+        self.t_row, self.free_row, self.meta, self.n_field = t_row, free_row, meta, n_field
+
+    @property
+    def t(self) -> list[int]:
+        return self.t_row[: self.meta[self.n_field]].tolist()
+
+    @property
+    def free(self) -> list[int]:
+        return self.free_row[: self.meta[self.n_field]].tolist()
+
+    @property
+    def origin(self) -> int:
+        return int(self.t_row[0])
+
+    def segments(self) -> list[tuple[int, float, int]]:
+        """The availability list, as :meth:`Profile.segments`."""
+        t = self.t
+        ends: list[float] = [*t[1:], float("inf")]
+        return list(zip(t, ends, self.free, strict=True))
+
+    def __len__(self) -> int:
+        return int(self.meta[self.n_field])
+
+    def __repr__(self) -> str:
+        return f"ProfileView({self.segments()!r})"

@@ -113,8 +113,8 @@ class Conservative(Scheduler):
 
     @property
     def profile(self):
-        """The availability profile (read-only view, :class:`~schedlab.sim.cbf_kernel.ProfileView`)."""
-        return None if self.state is None else self.kernel.ProfileView(self.state[0], self.state[2])
+        """The availability profile (read-only view, :class:`~schedlab.sim.profile.ProfileView`)."""
+        return None if self.state is None else self.kernel.profile_view(self.state[0], self.state[2])
 
     @property
     def res(self) -> dict[int, int]:
@@ -130,7 +130,7 @@ class Conservative(Scheduler):
         """The profile advanced to ``ctx.now`` (for subclasses that plan on it, e.g. SA)."""
         prof, _, meta = self._state(ctx)
         self.kernel.advance(prof, meta, ctx.now)
-        return self.kernel.ProfileView(prof, meta)
+        return self.kernel.profile_view(prof, meta)
 
     def _compress(self, p, now: int) -> None:
         """Compress the queue now (:func:`compress`, compiled)."""
