@@ -167,9 +167,9 @@ def check_paper_overrides(papers: Mapping[str, Any] | None, config_dir: Path,
             continue
         if not isinstance(overrides, dict):
             raise ConfigError(f"config papers.{paper}: expected a mapping, got {overrides!r}")
-        # key -> (root schema, property schema), from the paper's own files
-        known: dict[str, tuple[Mapping[str, Any], Mapping[str, Any]]] = {
-            k: ({}, v) for k, v in _OVERRIDE_SCHEMAS.items()}
+        # key -> (root schema, property schema); the root keeps a file schema's $refs resolvable
+        builtin = {"type": "object", "properties": _OVERRIDE_SCHEMAS}
+        known = {k: (builtin, v) for k, v in _OVERRIDE_SCHEMAS.items()}
         for f in sorted(config_dir.glob(f"{paper}*.yaml")):
             root = paper_schema(f.stem, schemas_dir)
             for k, sub in root.get("properties", {}).items():
@@ -182,12 +182,9 @@ def check_paper_overrides(papers: Mapping[str, Any] | None, config_dir: Path,
                                   f"are those of {config_dir}/{paper}.yaml and quick, scale")
             root, sub = known[key]
             overrides[key] = coerce(overrides[key], sub)
-            # validate {key: value} against the root schema (keeps its $refs), nothing required
-            schema = {k: v for k, v in root.items() if k != "required"} or sub
-            instance = {key: overrides[key]} if root else overrides[key]
-            e = _first_error(instance, schema)
+            e = _first_error({key: overrides[key]}, root)  # the file schemas require no key
             if e is not None:
-                where = ".".join(str(p) for p in [paper, *([] if root else [key]), *e.absolute_path])
+                where = ".".join(str(p) for p in [paper, *e.absolute_path])
                 raise ConfigError(f"config papers.{where}: {unknown_key_message(e) or e.message}")
 
 
