@@ -26,33 +26,24 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/traces.smk"
 include: "workflow/rules/clean.smk"
 include: "workflow/rules/sim.smk"
-# A paper whose logs a custom registry lacks is skipped (one warning line; common.smk).
-if "talby2005" in PAPERS_RUN:
+# A paper whose logs a custom registry lacks is skipped (one warning line; common.smk). Every paper
+# following the contract of src/schedlab/papers/__init__.py is served by the generic rule family
+# (papers.smk); workflow/rules/<paper>.smk keeps its genuinely paper-specific steps.
+import schedlab.papers as _papers
 
-    include: "workflow/rules/talby2005.smk"
-
-
+CONTRACT_PAPERS = [p for p in PAPERS_RUN if _papers.follows_contract(_papers.load(p))]
 if "cirne2001" in PAPERS_RUN:
 
     include: "workflow/rules/models.smk"
-    include: "workflow/rules/cirne2001.smk"
 
 
-if "schroeder2004" in PAPERS_RUN:
+for _paper in PAPERS_RUN:
+    if Path(f"workflow/rules/{_paper}.smk").is_file():
 
-    include: "workflow/rules/schroeder2004.smk"
-
-
-if "perkovic2000" in PAPERS_RUN:
-
-    include: "workflow/rules/perkovic2000.smk"
+        include: f"workflow/rules/{_paper}.smk"
 
 
-if "tang2013" in PAPERS_RUN:
-
-    include: "workflow/rules/tang2013.smk"
-
-
+include: "workflow/rules/papers.smk"
 include: "workflow/rules/studies.smk"
 
 

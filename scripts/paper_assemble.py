@@ -1,0 +1,21 @@
+"""Snakemake adapter: one paper's tables, figures and scorecard from its points (rule <paper>_assemble)."""
+
+import time
+from pathlib import Path
+
+from schedlab.papers import load
+from schedlab.papers.runner import assemble
+from schedlab.pipeline import smk
+
+
+def main(sm):
+    log = smk.log_to(sm)
+    paper = sm.params.paper
+    t0 = time.process_time()
+    tables = assemble(load(paper), paper, sm.params.settings,
+                      dict(zip(sm.params.points, sm.input.runs, strict=True)), {f: f for f in sm.input.files},
+                      Path("results") / paper)
+    log(f"{paper}: {len(tables)} tables, {time.process_time() - t0:.1f} CPU-s")
+
+
+smk.run(main, snakemake)

@@ -1,0 +1,117 @@
+"""The file side of the paper contract (:mod:`schedlab.papers`): run one point, assemble a paper.
+
+The rule family in ``workflow/rules/papers.smk`` calls these through ``scripts/paper_point.py`` and
+``scripts/paper_assemble.py``; :func:`run_paper` runs a whole paper in-process (tests, notebooks).
+A point's frames are written beside its ``done.json`` (``results/<paper>/runs/<id>/``), the
+``done.json`` last, so a point is complete exactly when its ``done.json`` exists.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pandas as pd
+
+from .. import __version__
+from ..errors import ConfigError
+from ..pipeline.io import read_json, read_parquet, write_json, write_parquet
+from ..report.plotting import save_figure
+from . import Inputs, Point
+
+DONE = "done.json"
+
+
+def point_dir(results: str | Path, paper: str, point_id: str) -> Path:
+    """``results/<paper>/runs/<point_id>``."""
+    return Path(results) / paper / "runs" / point_id
+
+
+def read_point(done: str | Path) -> dict[str, pd.DataFrame]:
+    """The frames of a finished point, by name, from its ``done.json``."""
+    done = Path(done)
+    return {name: read_parquet(done.parent / f"{name}.parquet")[0]
+            for name in read_json(done)["frames"]}
+
+
+def _inputs(files: Mapping[str, str | Path], needs: Mapping[str, str | Path]) -> Inputs:
+    return Inputs(files={k: Path(v) for k, v in files.items()},
+                  points={pid: read_point(done) for pid, done in needs.items()})
+
+
+def run_point(module: ModuleType, paper: str, s: Mapping[str, Any], point: Point,
+              files: Mapping[str, str | Path], needs: Mapping[str, str | Path],
+              done: str | Path) -> dict[str, pd.DataFrame]:
+    """Run ``point`` and write its frames and ``done`` (the frames' names and provenance)."""
+    frames = module.run_point(s, point, _inputs(files, needs))
+    bad = [k for k, v in frames.items() if not isinstance(v, pd.DataFrame)]
+    if bad:
+        raise ConfigError(f"{paper} point {point.id}: run_point returned non-frames {bad}")
+    out = Path(done).parent
+    prov = {"paper": paper, "point": point.id, "schedlab_version": __version__}
+    for name, df in frames.items():
+        write_parquet(out / f"{name}.parquet", df, prov | {"frame": name})
+    write_json(done, prov | {"frames": list(frames)})
+    return frames
+
+
+def assemble(module: ModuleType, paper: str, s: Mapping[str, Any],
+             runs: Mapping[str, str | Path], files: Mapping[str, str | Path],
+             out: str | Path) -> dict[str, pd.DataFrame]:
+    """Tables, figures and scorecard of ``paper`` from its points' ``done.json`` (by point id);
+    checks the names against ``outputs(s)`` (the rule's declared outputs)."""
+    declared = module.outputs(s)
+    inputs = Inputs(files={k: Path(v) for k, v in files.items()},
+                    points={pid: read_point(done) for pid, done in runs.items()})
+    tables = module.tables(s, inputs.points, inputs)
+    _check_names(paper, "tables", tables, declared.tables)
+    figures = module.figures(s, tables)
+    _check_names(paper, "figures", figures, declared.figures)
+    card = module.scorecard(s, tables)
+    out = Path(out)
+    prov = {"paper": paper, "schedlab_version": __version__}
+    for name, df in tables.items():
+        write_parquet(out / "tables" / f"{name}.parquet", df, prov | {"table": name})
+    for name, fig in figures.items():
+        save_figure(fig, out / "figures" / name)
+    write_parquet(out / "scorecard.parquet", card, prov | {"table": "scorecard"})
+    return tables
+
+
+def _check_names(paper: str, what: str, got: Mapping[str, Any], declared: tuple[str, ...]) -> None:
+    if set(got) != set(declared):
+        missing, extra = sorted(set(declared) - set(got)), sorted(set(got) - set(declared))
+        raise ConfigError(f"{paper}: {what} differ from outputs(s): missing {missing}, "
+                          f"undeclared {extra}")
+
+
+def run_paper(module: ModuleType, paper: str, s: Mapping[str, Any], results: str | Path,
+              root: str | Path = ".") -> dict[str, pd.DataFrame]:
+    """Every point in dependency order, then the assembly, in this process (no Snakemake): for
+    tests and notebooks. Input files are taken relative to ``root``."""
+    points = {p.id: p for p in module.points(s)}
+    done: dict[str, Path] = {}
+
+    def visit(pid: str, stack: tuple[str, ...] = ()) -> None:
+        if pid in done:
+            return
+        if pid in stack:
+            raise ConfigError(f"{paper}: points need each other: {' -> '.join((*stack, pid))}")
+        p = points[pid]
+        for need in p.needs:
+            visit(need, (*stack, pid))
+        d = point_dir(results, paper, pid) / DONE
+        run_point(module, paper, s, p, {f: Path(root) / f for f in p.inputs},
+                  {n: done[n] for n in p.needs}, d)
+        done[pid] = d
+
+    for pid in points:
+        visit(pid)
+    out = Path(results) / paper
+    for sub in ("tables", "figures"):
+        shutil.rmtree(out / sub, ignore_errors=True)
+    return assemble(module, paper, s, done,
+                    {f: Path(root) / f for f in module.outputs(s).inputs}, out)

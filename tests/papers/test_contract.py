@@ -1,0 +1,66 @@
+"""The paper contract's runner (schedlab.papers.runner) on a toy paper, and every paper package."""
+
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+
+from schedlab.errors import ConfigError
+from schedlab.papers import PAPERS, Outputs, Point, load
+from schedlab.papers.runner import read_point, run_paper
+
+
+def toy(tables_declared=("total",), cyclic=False):
+    """A paper with two points (b needs a) and one table summing their frames."""
+
+    def points(s):
+        return [Point("b", needs=("a",), spec={"k": 2}),
+                Point("a", needs=("b",) if cyclic else (), spec={"k": 1})]
+
+    def run_point(s, point, inputs):
+        prev = sum(int(f["x"].sum()) for f in (fr["main"] for fr in inputs.points.values()))
+        return {"main": pd.DataFrame({"x": [point.spec["k"] * s["scale"] + prev]})}
+
+    def tables(s, runs, inputs):
+        return {"total": pd.DataFrame({"x": [sum(int(r["main"]["x"].sum()) for r in runs.values())]})}
+
+    return SimpleNamespace(
+        TITLE="toy", settings=lambda config, env: {"scale": 10}, points=points, run_point=run_point,
+        outputs=lambda s: Outputs(tables=tables_declared), tables=tables,
+        figures=lambda s, t: {},
+        scorecard=lambda s, t: pd.DataFrame({"item": ["total"], "reproduced": [t["total"]["x"][0]]}))
+
+
+def test_points_run_in_dependency_order_and_feed_the_assembly(tmp_path):
+    tables = run_paper(toy(), "toy", {"scale": 10}, tmp_path)
+    assert read_point(tmp_path / "toy/runs/a/done.json")["main"]["x"].tolist() == [10]
+    assert read_point(tmp_path / "toy/runs/b/done.json")["main"]["x"].tolist() == [30]  # 20 + a
+    assert tables["total"]["x"].tolist() == [40]
+    assert (tmp_path / "toy/tables/total.parquet").is_file()
+    assert pd.read_parquet(tmp_path / "toy/scorecard.parquet")["reproduced"].tolist() == [40]
+
+
+def test_undeclared_or_missing_tables_are_an_error(tmp_path):
+    with pytest.raises(ConfigError, match=r"missing \['other'\], undeclared \['total'\]"):
+        run_paper(toy(tables_declared=("other",)), "toy", {"scale": 10}, tmp_path)
+
+
+def test_points_needing_each_other_are_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="points need each other"):
+        run_paper(toy(cyclic=True), "toy", {"scale": 10}, tmp_path)
+
+
+def test_unknown_paper_is_a_clear_error():
+    with pytest.raises(ConfigError, match="unknown paper 'nopaper'"):
+        load("nopaper")
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_paper_follows_the_contract(paper):
+    from schedlab.papers import CONTRACT
+
+    m = load(paper)
+    missing = [n for n in CONTRACT if not hasattr(m, n)]
+    if missing == list(CONTRACT) or (missing and not hasattr(m, "outputs")):
+        pytest.xfail(f"{paper} not yet ported to the contract")  # removed once all five are
+    assert not missing

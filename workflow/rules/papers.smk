@@ -1,0 +1,97 @@
+# One rule family serves every paper (the contract: src/schedlab/papers/__init__.py). For each paper
+# run (PAPERS_RUN) whose package follows the contract:
+#   <paper>_point     one job per experiment point: results/<paper>/runs/<point>/done.json (+ frames)
+#   <paper>_assemble  tables, figures and scorecard: results/<paper>/{tables,figures}/, scorecard.parquet
+#   <paper>           the paper's target (the report reads its inputs)
+# Settings are resolved once here (`settings(config, env)`), passed to every job as a param (editing
+# one reruns what depends on it). Paper-specific steps a point cannot express stay in
+# workflow/rules/<paper>.smk, included before this file.
+from dataclasses import asdict
+
+import schedlab.papers as _papers
+
+PAPER_ENV = _papers.Env(
+    trace_local=trace_is_local,
+    machine_size=lambda name: REGISTRY[name].machine_size,
+    expected_sha256=lambda name: REGISTRY.expected_sha256(name),
+    tie_rule=SIM_TIE_RULE,
+)
+PAPER_SETTINGS = {}
+PAPER_POINTS = {}
+PAPER_OUTPUTS = {}
+try:
+    for _p in CONTRACT_PAPERS:
+        _m = _papers.load(_p)
+        PAPER_SETTINGS[_p] = _m.settings(config, PAPER_ENV)
+        PAPER_POINTS[_p] = {pt.id: pt for pt in _m.points(PAPER_SETTINGS[_p])}
+        PAPER_OUTPUTS[_p] = _m.outputs(PAPER_SETTINGS[_p])
+except SchedlabError as _e:
+    _smk.fail(_e)
+
+
+def _point_done(paper, pid):
+    return f"results/{paper}/runs/{pid}/done.json"
+
+
+def _point_input(paper):
+    def files(wc):
+        p = PAPER_POINTS[paper][wc.point]
+        return {"files": list(p.inputs), "needs": [_point_done(paper, n) for n in p.needs]}
+
+    return files
+
+
+for _p in PAPER_POINTS:
+    _out = PAPER_OUTPUTS[_p]
+    _targets = [
+        *[f"results/{_p}/tables/{t}.parquet" for t in _out.tables],
+        *[f"results/{_p}/figures/{f}.{ext}" for f in _out.figures for ext in ("png", "pdf")],
+        f"results/{_p}/scorecard.parquet",
+    ]
+
+    rule:
+        name:
+            f"{_p}_point"
+        input:
+            unpack(_point_input(_p)),
+        output:
+            f"results/{_p}/runs/{{point}}/done.json",
+        wildcard_constraints:
+            point="|".join(re.escape(k) for k in PAPER_POINTS[_p]) or "no-point",
+        params:
+            paper=_p,
+            settings=PAPER_SETTINGS[_p],
+            point=lambda wc, _p=_p: asdict(PAPER_POINTS[_p][wc.point]),
+        conda:
+            "../envs/schedlab.yaml"
+        log:
+            f"logs/{_p}/runs/{{point}}.log",
+        script:
+            "../../scripts/paper_point.py"
+
+    rule:
+        name:
+            f"{_p}_assemble"
+        input:
+            runs=[_point_done(_p, pid) for pid in PAPER_POINTS[_p]],
+            files=list(_out.inputs),
+        output:
+            _targets,
+        params:
+            paper=_p,
+            settings=PAPER_SETTINGS[_p],
+            points=list(PAPER_POINTS[_p]),
+        conda:
+            "../envs/schedlab.yaml"
+        log:
+            f"logs/{_p}/assemble.log",
+        script:
+            "../../scripts/paper_assemble.py"
+
+    rule:
+        name:
+            _p
+        input:
+            _targets,
+
+    ALL_TARGETS.extend(_targets)
