@@ -4,10 +4,11 @@ import re
 import sys
 from pathlib import Path
 
+from schedlab.papers import PAPERS
 from schedlab.pipeline.config import papers_to_run
 from schedlab.traces.registry import check_local_changes, load_registry, mirror_dir
 
-PAPER_KEYS = ["schroeder2004", "talby2005", "tang2013", "perkovic2000", "cirne2001"]
+PAPER_KEYS = list(PAPERS)
 try:
     REGISTRY = load_registry(config["registry"])
     MIRROR = mirror_dir(config.get("trace_mirror"))
