@@ -91,8 +91,8 @@ def starts_from(
     with different requests: same id and submit), its start time (-1 if never) in a fork from
     ``snapshot`` in which it is the only new arrival, run until it starts — :func:`simulate_from`
     with ``sync=False`` (``scheduler`` is a ``fork()`` taken with the snapshot) and
-    ``stop_when_started``, built once and forked per variant (:meth:`~schedlab.sim.core.EngineState.fork`), without result
-    frames. ``cancellations=False`` drops the waiting jobs' cancellations from the fork (SAg,
+    ``stop_when_started``, built once and forked per variant
+    (:meth:`~schedlab.sim.core.EngineState.fork`), without result frames. ``cancellations=False`` drops the waiting jobs' cancellations from the fork (SAg,
     Cirne §2.1: SA does not know them)."""
     if not variants:
         return []

@@ -1,5 +1,6 @@
-"""The metric-aware scheduler of the shared engine (Tang et al. 2013 §3.3-§3.4): :class:`MetricAware`
-(registered as ``metric_aware``) and the registry variants ``metric_aware-<point>``.
+"""The metric-aware scheduler of the shared engine (Tang et al. 2013 §3.3-§3.4):
+:class:`MetricAware` (registered as ``metric_aware``) and the registry variants
+``metric_aware-<point>``.
 
 Adaptive tuning (§3.4, Algorithm 1, Table 1; :class:`Tuning`): a check every ``C_i`` = 30 min from
 the first submission. BF tuning: BF = ``bf_low`` (0.5) when the queue depth reaches the threshold,
