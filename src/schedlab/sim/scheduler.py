@@ -27,8 +27,8 @@ and the per-job records; you own the policy. Minimal FCFS::
 Rules of the game:
 
 1. **Event order.** Under the batch tie rules the engine delivers every event due at a time (in
-   the order fixed by ``tie_rule``, see :mod:`schedlab.sim.engine`), then calls :meth:`schedule`
-   **once**; under ``tie_rule="per_event"`` (pyss's order) it calls :meth:`schedule` after every
+   the order fixed by ``tie_rule``, see :mod:`schedlab.sim.event_order`), then calls
+   :meth:`schedule` **once**; under ``tie_rule="per_event"`` (pyss's order) it calls :meth:`schedule` after every
    single event, so several passes can happen at the same ``ctx.now``. The starts you return happen
    at ``ctx.now``. There is no pass at a time when nothing happens: if you need one (e.g. a
    reservation falling between job events), set a timer for it.

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import DownloadError
 from ..pipeline.io import atomic_path
-from .registry import MIRROR_ENV, Registry, TraceEntry, record_lock
+from .entries import MIRROR_ENV, Registry, TraceEntry, record_lock
 
 
 def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
