@@ -19,7 +19,6 @@ import pandas as pd
 from .. import __version__
 from ..errors import ConfigError
 from ..pipeline.io import read_json, read_parquet, write_json, write_parquet
-from ..report.plotting import save_figure
 from . import Inputs, Point
 
 DONE = "done.json"
@@ -71,6 +70,10 @@ def assemble(module: ModuleType, paper: str, s: Mapping[str, Any],
     figures = module.figures(s, tables)
     _check_names(paper, "figures", figures, declared.figures)
     card = module.scorecard(s, tables)
+    # matplotlib and seaborn are imported here, not at module level: they cost ~0.7 CPU-s per
+    # process, and every point job imports this module without drawing anything
+    from ..report.plotting import save_figure
+
     out = Path(out)
     prov = {"paper": paper, "schedlab_version": __version__}
     for name, df in tables.items():
