@@ -62,6 +62,9 @@ def assemble(module: ModuleType, paper: str, s: Mapping[str, Any],
              out: str | Path) -> dict[str, pd.DataFrame]:
     """Tables, figures and scorecard of ``paper`` from its points' ``done.json`` (by point id);
     checks the names against ``outputs(s)`` (the rule's declared outputs)."""
+    # here, not at the top: a point's job draws nothing (matplotlib + seaborn: ~0.25 CPU-s a job)
+    from ..report.plotting import save_figure
+
     declared = module.outputs(s)
     inputs = Inputs(files={k: Path(v) for k, v in files.items()},
                     points={pid: read_point(done) for pid, done in runs.items()})
@@ -70,10 +73,6 @@ def assemble(module: ModuleType, paper: str, s: Mapping[str, Any],
     figures = module.figures(s, tables)
     _check_names(paper, "figures", figures, declared.figures)
     card = module.scorecard(s, tables)
-    # matplotlib and seaborn are imported here, not at module level: they cost ~0.7 CPU-s per
-    # process, and every point job imports this module without drawing anything
-    from ..report.plotting import save_figure
-
     out = Path(out)
     prov = {"paper": paper, "schedlab_version": __version__}
     for name, df in tables.items():
