@@ -1,5 +1,6 @@
 """Schroeder & Harchol-Balter (2004), "Evaluation of task assignment policies for supercomputing
-servers: the case for load unbalancing and fairness" — experiment reproduction (the paper contract of :mod:`schedlab.papers`).
+servers: the case for load unbalancing and fairness": the paper contract of
+:mod:`schedlab.papers` (settings, points, run_point, outputs, tables, figures, scorecard).
 
 What runs (paper sections in brackets; one module each, a point each where it simulates):
 
@@ -65,8 +66,8 @@ Replications and verdicts. Every simulated point is ``replications`` independent
 per-replication values (``rep_*``) and a Student-t interval (``*_lo``/``*_hi``, level
 ``confidence``). Policies share the streams (common random numbers), so ratios are paired: the
 ratio of two policies is the geometric mean of the per-replication ratios with the t-interval of
-their logarithms. Claims use the interval (rules in :mod:`.checks`). The scaled-trace
-experiment (§6) is deterministic: one run per load, a point interval.
+their logarithms (:mod:`.intervals`). Claims use the interval (rules in :mod:`.checks`). The
+scaled-trace experiment (§6) is deterministic: one run per load, a point interval.
 
 C90 / J90. The PSC logs are not obtainable offline; the figures in the body of the paper (2-9) are
 C90 results and Appendix C's CTC figures (12, 13) give no numbers in the text. The claims are
