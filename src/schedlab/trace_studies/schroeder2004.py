@@ -38,7 +38,12 @@ import pandas as pd
 
 from ..distserver.workload import ServiceTrace
 from ..errors import ConfigError
-from ..papers import schroeder2004 as paper
+from ..papers.schroeder2004.analysis import analyze
+from ..papers.schroeder2004.cutoffs import derive_cutoffs
+from ..papers.schroeder2004.experiments import run_poisson
+from ..papers.schroeder2004.plots import figure_load_fraction, figure_mean_var
+from ..papers.schroeder2004.settings import resolve_config
+from ..papers.schroeder2004.workload import service_trace, table1_row
 from ..traces.lookup import procs_used
 from . import StudyInputs
 
@@ -88,14 +93,14 @@ def choose_procs(jobs: pd.DataFrame, settings: Mapping[str, Any]) -> list[int]:
 
 
 def paper_config(trace: str, procs: list[int], settings: Mapping[str, Any]) -> dict[str, Any]:
-    """The paper driver's configuration (validated by :func:`paper.resolve_config`)."""
+    """The paper driver's configuration (validated by the paper's ``resolve_config``)."""
     raw = {k: settings[k] for k in ("split", "slowdown", "mgh_factor", "seed", "hosts", "loads",
                                     "replications", "cutoff_candidates", "cutoff_replications",
                                     "many_hosts_load")}
     raw |= {"trace": trace, "subset": {"procs": procs},
             "service_orders": list(settings["service_orders"]),
             "many_hosts": [], "scaled_loads": [settings["many_hosts_load"]]}
-    return paper.resolve_config(raw, "default", source="config trace_studies.schroeder2004")
+    return resolve_config(raw, "default", source="config trace_studies.schroeder2004")
 
 
 def run(inputs: StudyInputs, settings: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
@@ -103,18 +108,18 @@ def run(inputs: StudyInputs, settings: Mapping[str, Any]) -> dict[str, pd.DataFr
     ``cutoffs`` and ``slowdown`` (every simulated point); module docstring."""
     procs = choose_procs(inputs.jobs, settings)
     cfg = paper_config(inputs.trace, procs, settings)
-    st = paper.service_trace(inputs.jobs, cfg["subset"])
+    st = service_trace(inputs.jobs, cfg["subset"])
     if settings["max_jobs"] is not None:
         n = int(settings["max_jobs"])
         st = ServiceTrace(st.submit[:n], st.service[:n], st.report | {"jobs": min(n, len(st))})
     derivation, evaluation = st.halves(cfg["split"])
     h = inputs.header
-    t1 = pd.DataFrame([{"source": "this log"} | paper.table1_row(
+    t1 = pd.DataFrame([{"source": "this log"} | table1_row(
         inputs.trace, st, cfg["subset"], h.unix_start_time, h.time_zone_string)])
-    cuts = paper.derive_cutoffs(derivation, cfg)
-    sims = pd.concat([paper.run_poisson(evaluation, cuts, cfg, order)
+    cuts = derive_cutoffs(derivation, cfg)
+    sims = pd.concat([run_poisson(evaluation, cuts, cfg, order)
                       for order in cfg["service_orders"]], ignore_index=True)
-    analysis = paper.analyze(evaluation, cuts, cfg)
+    analysis = analyze(evaluation, cuts, cfg)
     sd = slowdown_table(sims, analysis)
     return {"table1": table1(t1, inputs.paper.get("published", {}).get("table1", {})),
             "mean_slowdown": mean_slowdown_by_load(sd),
@@ -176,9 +181,9 @@ def figures(tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
                               ("fig4", 2, ["SITA-E", "SITA-U-fair", "SITA-U-opt"])):
             d = sd[(sd["hosts"] == h) & (sd["service_order"] == order)]
             if len(d):
-                out[stem + sfx] = paper.figure_mean_var(
+                out[stem + sfx] = figure_mean_var(
                     d, pols, f"{sub}, {h} hosts, Poisson arrivals, {order} order "
                     f"(cf. paper Fig. {stem[-1]})")
-    out["fig5"] = paper.figure_load_fraction(tables["cutoffs"], f"{sub}: load on Host 1 "
+    out["fig5"] = figure_load_fraction(tables["cutoffs"], f"{sub}: load on Host 1 "
                                              "(cf. paper Fig. 5)")
     return out

@@ -1,12 +1,12 @@
 """Claim checks of Schroeder & Harchol-Balter (2004), as small pure functions (issue 16).
 
 Each check takes plain numbers or small tables and returns True (the claim holds on our data),
-False, or None (a quantity it needs is missing; the scorecard then says ``fails``). The driver
-(:mod:`schedlab.papers.schroeder2004`) builds the inputs from the simulation tables.
+False, or None (a quantity it needs is missing; the scorecard then says ``fails``). The scorecard
+(:mod:`schedlab.papers.schroeder2004.claims`) builds the inputs from the simulation tables.
 
 Intervals. A simulated comparison is a table with one row per load (or host count) and columns
 ``ratio``, ``lo``, ``hi``: the paired ratio of two policies' metric over the independent
-replications and its t-interval (:func:`schedlab.papers.schroeder2004.ratio_interval`). The rules:
+replications and its t-interval (:func:`schedlab.papers.schroeder2004.intervals.ratio_interval`). The rules:
 
 * an *ordering* "A beats B" (ratio = B/A) holds when every interval lies above 1 (``lo > 1``): the
   difference is significant at every point the claim covers;
@@ -22,7 +22,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..report.scorecard import claim_check
+from ...report.scorecard import claim_check
 
 PAPER = "schroeder2004"
 

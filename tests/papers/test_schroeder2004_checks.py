@@ -4,8 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from schedlab.papers import schroeder2004 as s04
-from schedlab.papers import schroeder2004_checks as C
+from schedlab.papers.schroeder2004 import checks as C
 from schedlab.report import scorecard as S
 
 
@@ -95,12 +94,3 @@ def test_interval_distance_is_zero_inside_and_relative_outside():
     a = pd.Series([5.0, 10.0, 88.0], index=[0.3, 0.5, 0.7])
     # distances 4/5, 8/10, 44/88 -> median 0.8
     assert C.analysis_distance(SIM, a) == pytest.approx(0.8)
-
-
-def test_ratio_ci_pairs_replications_by_index():
-    num = pd.DataFrame({"rep_mean_slowdown": [[4.0, 8.0], [3.0, 3.0]]}, index=[0.5, 0.7])
-    den = pd.DataFrame({"rep_mean_slowdown": [[2.0, 2.0], [3.0, 3.0]]}, index=[0.5, 0.9])
-    r = s04.ratio_ci(num, den)
-    assert list(r.index) == [0.5]  # only the common load
-    assert r.loc[0.5, "ratio"] == pytest.approx(np.sqrt(2 * 4))
-    assert r.loc[0.5, "lo"] < r.loc[0.5, "ratio"] < r.loc[0.5, "hi"]
