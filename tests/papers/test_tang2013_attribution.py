@@ -22,8 +22,8 @@ from schedlab.papers.tang2013.base_readings import (
     base_attribution_table,
     loss_of_capacity_reading,
 )
-from schedlab.papers.tang2013.figures import published_label
-from schedlab.papers.tang2013.settings import LogSpec, log_specs
+from schedlab.papers.tang2013.config import LogSpec, log_specs
+from schedlab.papers.tang2013.plots import published_label
 
 CFG = yaml.safe_load((Path(__file__).parents[2] / "config/papers/tang2013.yaml").read_text())
 

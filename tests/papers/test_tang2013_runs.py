@@ -10,12 +10,12 @@ import pytest
 import yaml
 
 from schedlab.errors import ConfigError
+from schedlab.papers.tang2013.config import SUBSTITUTE, LogSpec
 from schedlab.papers.tang2013.runs import (
     month_average_threshold_min,
     qd_threshold_min,
     run_sweep_point,
 )
-from schedlab.papers.tang2013.settings import SUBSTITUTE, LogSpec
 from schedlab.papers.tang2013.workload import workload
 
 CFG = yaml.safe_load((Path(__file__).parents[2] / "config/papers/tang2013.yaml").read_text())

@@ -5,7 +5,7 @@
 # Paper-specific here: only the target `tang2013_attribution`, the issue-22 attribution tables
 # (attribution_runs / attribution_table3 / attribution_unfair / attribution_unfair_margins,
 # search_cap, attribution_base; built by tang2013_assemble, i.e. with the whole paper).
-from schedlab.papers.tang2013.tables import ATTRIBUTION_TABLES as _TANG_ATTRIBUTION_TABLES
+from schedlab.papers.tang2013.tabulate import ATTRIBUTION_TABLES as _TANG_ATTRIBUTION_TABLES
 
 
 rule tang2013_attribution:

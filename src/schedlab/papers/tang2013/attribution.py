@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ...sim.schedulers.metric_aware import loss_of_capacity
+from .config import BASE, METRICS, LogSpec, tolerance_of
 from .runs import (
     fair_start_options,
     month_average_threshold_min,
@@ -17,7 +18,6 @@ from .runs import (
     run_sweep_point,
     simulate_point,
 )
-from .settings import BASE, METRICS, LogSpec, tolerance_of
 
 FAIR_READINGS = tuple({"runtime": r, "order": o, "policy": p, "backfill": b}
                       for r in ("estimate", "actual") for o in ("dynamic", "frozen")

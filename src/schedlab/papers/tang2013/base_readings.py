@@ -12,8 +12,8 @@ import pandas as pd
 from ...errors import ConfigError
 from ...sim.schedulers.metric_aware import loss_of_capacity
 from ...traces.swf import SWFHeader
+from .config import METRICS, LogSpec, tolerance_of
 from .runs import fair_start_options, simulate_point
-from .settings import METRICS, LogSpec, tolerance_of
 from .workload import workload
 
 # Readings of what §3.3 / §4.1 / §4.2 leave open about the base schedule itself, each run on every

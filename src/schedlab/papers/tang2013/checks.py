@@ -8,7 +8,7 @@ from itertools import pairwise
 import pandas as pd
 
 from ...report.scorecard import claim_check
-from .settings import PAPER
+from .config import PAPER
 
 
 @claim_check(PAPER)

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import ConfigError
-from .settings import METRICS
+from .config import METRICS
 
 
 def config_table(summary: pd.DataFrame, cfg: dict[str, Any], label: str) -> pd.DataFrame:

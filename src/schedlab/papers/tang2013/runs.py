@@ -19,7 +19,7 @@ from ...sim.schedulers.metric_aware import (
     loss_of_capacity,
     monitor_series,
 )
-from .settings import ADAPTIVE, LogSpec, parse_point
+from .config import ADAPTIVE, LogSpec, parse_point
 
 
 def tuning_for(point: str, cfg: dict[str, Any], qd_threshold_s: float | None) -> Tuning | None:

@@ -10,7 +10,7 @@ import pandas as pd
 from ...errors import ConfigError
 from ...traces.normalize import normalize
 from ...traces.swf import SWFHeader
-from .settings import LogSpec
+from .config import LogSpec
 
 JOB_SELECTIONS = ("records", "runnable")
 

@@ -28,8 +28,8 @@ from ...traces.swf import SWFHeader
 from .. import Inputs, Point, trace_jobs
 from .attribution import attribution_runs, search_cap_rows
 from .base_readings import BASE_READINGS, base_attribution_rows
+from .config import ADAPTIVE, BASE, LogSpec, log_of, logs
 from .runs import iteration_seconds, qd_threshold_min, run_sweep_point
-from .settings import ADAPTIVE, BASE, LogSpec, log_of, logs
 from .workload import JOB_SELECTIONS, workload
 
 #: The log of the attribution runs (issue 22): Table 3's.

@@ -20,10 +20,10 @@ import pandas as pd
 from .. import Inputs, Outputs
 from .attribution import attribution_table, unfair_margins_table, unfair_table
 from .base_readings import base_attribution_table
+from .config import BASE, MONITORED, LogSpec, log_of, logs
+from .experiments import ATTRIBUTION_LOG, attribution_id, sweep_id
 from .gains import all_gains, config_table, published_table, scores
-from .points import ATTRIBUTION_LOG, attribution_id, sweep_id
 from .runs import month_average_threshold_min, qd_threshold_min
-from .settings import BASE, MONITORED, LogSpec, log_of, logs
 from .workload import JOB_SELECTIONS
 
 #: The attribution tables (issue 22; also the target ``tang2013_attribution``).

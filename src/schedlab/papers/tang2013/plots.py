@@ -1,4 +1,7 @@
-"""Tang et al. 2013 Figs. 3-12 (matplotlib figures; published values overlaid)."""
+"""Tang et al. 2013 Figs. 3-12 (matplotlib figures; published values overlaid).
+
+:mod:`schedlab.report.plotting` (matplotlib, seaborn: ~1.2 CPU-s to import) is imported inside
+each figure function, not here: the package imports this module, and a point job draws nothing."""
 
 from __future__ import annotations
 
@@ -8,9 +11,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .config import BASE, METRICS, LogSpec, logs, parse_point
 from .gains import published_table, scores
-from .settings import BASE, METRICS, LogSpec, logs, parse_point
-from .tables import monitored_series, table_name
+from .tabulate import monitored_series, table_name
 
 
 def _title(spec: LogSpec) -> str:

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 import yaml
 
+from schedlab.papers.tang2013.config import log_specs, parse_point
 from schedlab.papers.tang2013.gains import all_gains, published_table
-from schedlab.papers.tang2013.scorecard import scorecard_rows
-from schedlab.papers.tang2013.settings import log_specs, parse_point
+from schedlab.papers.tang2013.scoring import scorecard_rows
 from schedlab.report.scorecard import scorecard_frame
 
 CFG = yaml.safe_load((Path(__file__).parents[2] / "config/papers/tang2013.yaml").read_text())

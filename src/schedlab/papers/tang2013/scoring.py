@@ -22,8 +22,8 @@ from .checks import (
     loc_falls_with_window,
     unfair_rises_as_bf_falls,
 )
-from .settings import BASE, PAPER, LogSpec, logs, point_name, tolerance_of
-from .tables import monitored_series, table_name
+from .config import BASE, PAPER, LogSpec, logs, point_name, tolerance_of
+from .tabulate import monitored_series, table_name
 
 BGP_OFFLINE = "needs download"
 

@@ -1,4 +1,4 @@
-"""Tang et al. 2013 settings: the config's published tables, the logs run, the sweep points."""
+"""Tang et al. 2013 config: the published tables it carries, the logs run, the sweep points."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from schedlab.errors import ConfigError
-from schedlab.papers.tang2013.settings import SUBSTITUTE, log_specs, parse_point, sweep_points
+from schedlab.papers.tang2013.config import SUBSTITUTE, log_specs, parse_point, sweep_points
 
 CFG = yaml.safe_load((Path(__file__).parents[2] / "config/papers/tang2013.yaml").read_text())
 
