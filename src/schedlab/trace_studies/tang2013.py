@@ -116,12 +116,12 @@ def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame
     static = [tg.BASE, *[p for p in grid if p != tg.BASE]]
     rows, th = [], None
     for p in static:
-        _, series, summary = tg.run_point(jobs, spec, p, cfg)
+        _, series, summary = tg.run_sweep_point(jobs, spec, p, cfg)
         rows.append(summary)
         if p == tg.BASE:
             th = tg.qd_threshold_min(series, cfg) * 60.0
     for p in cfg["adaptive"]:
-        rows.append(tg.run_point(jobs, spec, p, cfg, th)[2])
+        rows.append(tg.run_sweep_point(jobs, spec, p, cfg, th)[2])
     sweep = pd.DataFrame(rows)
     # the paper names only the seven configurations of its tables; the grid may run more/fewer
     confs = configurations({**cfg, "configurations": {

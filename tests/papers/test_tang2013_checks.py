@@ -1,10 +1,11 @@
-"""Tang et al. 2013 claim checks: each one on hand-made numbers, once failing and once holding."""
+"""Tang et al. 2013 claim checks (schedlab.papers.tang2013.checks): each one on hand-made numbers,
+once failing and once holding."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from schedlab.papers import tang2013 as t
+from schedlab.papers.tang2013 import checks as t
 from schedlab.report import scorecard as S
 
 

@@ -1,0 +1,108 @@
+"""Tang et al. 2013: the paper's claims as checks (issue 16), each citing its table or figure."""
+
+from __future__ import annotations
+
+import math
+from itertools import pairwise
+
+import pandas as pd
+
+from ...report.scorecard import claim_check
+from .config import PAPER
+
+
+@claim_check(PAPER)
+def bf_half_gives_most_wait_drop(wait_bf1: float, wait_bf05: float, wait_best: float
+                                 ) -> bool | None:
+    """Figs. 3-4: "the waiting time drops significantly as BF is tuned from 1 to 0.5 and then
+    stays at the same level": BF 1 -> 0.5 gives at least half of the drop to the best BF."""
+    vals = (wait_bf1, wait_bf05, wait_best)
+    if any(v is None or math.isnan(v) for v in vals) or wait_bf1 <= wait_best:
+        return None
+    return bool((wait_bf1 - wait_bf05) / (wait_bf1 - wait_best) >= 0.5)
+
+
+@claim_check(PAPER)
+def unfair_rises_as_bf_falls(unfair_by_decreasing_bf: list[float]) -> bool | None:
+    """Figs. 3c-4c: "the number of unfair jobs increases as the policy approaches SJF"."""
+    u = [float(x) for x in unfair_by_decreasing_bf]
+    if len(u) < 2 or any(math.isnan(x) for x in u):
+        return None
+    return all(a < b for a, b in pairwise(u))
+
+
+@claim_check(PAPER)
+def loc_falls_with_window(loc_by_window: dict[float, list[float]]) -> bool | None:
+    """Figs. 3d-4d: for BF >= 0.5 "the loss of capacity shows a decreasing trend as the window
+    size increases" (largest W below W = 1 for every BF >= 0.5 run)."""
+    series = [v for bf, v in loc_by_window.items() if bf >= 0.5 and len(v) >= 2]
+    if not series:
+        return None
+    return all(v[-1] < v[0] for v in series)
+
+
+@claim_check(PAPER)
+def enhanced_lower_wait(base_wait: float, enhanced_waits: list[float]) -> bool | None:
+    """Tables 2-3: "all the enhanced cases are good for minimizing the average waiting time"."""
+    if not enhanced_waits:
+        return None
+    return all(w < base_wait for w in enhanced_waits)
+
+
+@claim_check(PAPER)
+def enhanced_raise_unfair(base_unfair: float, enhanced_unfair: list[float]) -> bool | None:
+    """Tables 2-3: "All the enhanced cases hurt fairness by increasing the number of unfair
+    jobs"."""
+    if not enhanced_unfair:
+        return None
+    return all(u > base_unfair for u in enhanced_unfair)
+
+
+@claim_check(PAPER)
+def bf05_w4_extreme(table: pd.DataFrame) -> bool | None:
+    """Tables 2-3: BF = 0.5/W = 4 "has the minimum average waiting time (it also has the highest
+    number of unfair jobs)". ``table``: configuration-indexed, avg_wait_min and unfair_jobs."""
+    if "BF=0.5/W=4" not in table.index:
+        return None
+    return bool(table["avg_wait_min"].idxmin() == "BF=0.5/W=4"
+                and table["unfair_jobs"].idxmax() == "BF=0.5/W=4")
+
+
+@claim_check(PAPER)
+def adaptive_fairer_than_bf05_w4(unfair_static: float, unfair_adaptive: list[float]
+                                 ) -> bool | None:
+    """Tables 2-3: "adaptive schemes are superior to the fourth case (BF = 0.5/W = 4) ... (it
+    also has the highest number of unfair jobs)": every adaptive scheme has fewer unfair jobs."""
+    if not unfair_adaptive:
+        return None
+    return all(u < unfair_static for u in unfair_adaptive)
+
+
+@claim_check(PAPER)
+def best_by_average_gain(average_gain: dict[str, float], expected: list[str]) -> bool | None:
+    """Fig. 12: the schemes the text names best ("BF-adpat and 2D-adapt" on BG/P, "W-adpat and
+    2D-adapt" on SP2) are the top ones by average gain, and their gains are positive."""
+    if len(average_gain) < len(expected) or any(e not in average_gain for e in expected):
+        return None
+    top = sorted(average_gain, key=lambda c: -average_gain[c])[:len(expected)]
+    return set(top) == set(expected) and all(average_gain[e] > 0 for e in expected)
+
+
+@claim_check(PAPER)
+def burst_below(ratio: float, bound: float) -> bool | None:
+    """Figs. 5-6: a policy's maximum queue depth over the first 200 h, as a fraction of FCFS's,
+    is below ``bound`` (Fig. 5: BF = 0.5 "less than 1/8"; Fig. 6: below FCFS, bound 1)."""
+    if ratio is None or math.isnan(ratio):
+        return None
+    return bool(ratio < bound)
+
+
+@claim_check(PAPER)
+def cost_grows_with_window(per_iteration: list[float]) -> bool | None:
+    """Table 4: "the running time per iteration increases substantially as the window size gets
+    larger" — checked on the deterministic placement counts, W = 1..5: non-decreasing and W = 5
+    above W = 1."""
+    c = [float(x) for x in per_iteration]
+    if len(c) < 2 or any(math.isnan(x) for x in c):
+        return None
+    return all(a <= b for a, b in pairwise(c)) and c[-1] > c[0]
