@@ -145,7 +145,7 @@ def test_new_log_with_study_flag_runs_every_study_and_reaches_the_report(repo, t
     outputs, and the report rule depends on them and lists the log with each study."""
     import subprocess
 
-    from test_pipeline_traces import SNAKEMAKE, scratch_workflow
+    from scratch_workflow import SNAKEMAKE, scratch_workflow
 
     from schedlab.pipeline.io import read_parquet
     from schedlab.report.html import build_report

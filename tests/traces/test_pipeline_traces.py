@@ -4,32 +4,16 @@ trace fails the rule with a message naming it, leaving no output."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
-import yaml
+from scratch_workflow import SNAKEMAKE, scratch_workflow
 
 from schedlab.pipeline.io import read_parquet
 
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 SWF = "; MaxProcs: 32\n; UnixStartTime: 1000000000\n; TimeZoneString: UTC\n" + "".join(
     f"{i} {i * 100} 0 {50 + i} 4 -1 -1 4 600 -1 1 {i % 4} 1 -1 1 -1 -1 -1\n" for i in range(1, 41)
 )
-
-
-def scratch_workflow(repo: Path, tmp: Path, entries: dict) -> Path:
-    """A copy of the workflow whose registry is the project's plus ``entries`` (as a user adds)."""
-    wd = tmp / "wf"
-    for d in ("workflow", "scripts", "config"):
-        shutil.copytree(repo / d, wd / d)
-    shutil.copy(repo / "Snakefile", wd / "Snakefile")
-    (wd / "config" / "traces.lock.tsv").unlink(missing_ok=True)
-    registry = yaml.safe_load((repo / "config" / "traces.yaml").read_text())
-    registry["traces"].update(entries)
-    (wd / "config" / "traces.yaml").write_text(yaml.safe_dump(registry, sort_keys=False))
-    return wd
 
 
 def run(wd: Path, *targets: str, extra=(), traces: str = "available") -> subprocess.CompletedProcess:
