@@ -131,13 +131,15 @@ def stats_frame(stats: Mapping[str, Any]) -> pd.DataFrame:
 
 
 def stats_from_frame(frame: pd.DataFrame) -> dict[str, Any]:
-    """The statistics :func:`.tabulate.build_tables` reads (``switches``, ``shares`` in candidate
-    order) back from a ``stats`` frame."""
+    """The statistics :func:`.tabulate.build_tables` reads (``switches``; ``shares`` by scheduler
+    name, which orders the ``share_<scheduler>`` columns of table ``adaptive``) back from a
+    ``stats`` frame."""
     row = frame.iloc[0]
     out: dict[str, Any] = {"mean_wait": float(row["mean_wait"])}
     if "switches" in frame:
         out["switches"] = int(row["switches"])
-    shares = {c.removeprefix("share_"): float(row[c]) for c in frame.columns if c.startswith("share_")}
+    shares = {c.removeprefix("share_"): float(row[c])
+              for c in sorted(frame.columns) if c.startswith("share_")}
     if shares:
         out["shares"] = shares
     return out
