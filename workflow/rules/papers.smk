@@ -29,18 +29,6 @@ except SchedlabError as _e:
     _smk.fail(_e)
 
 
-def _point_done(paper, pid):
-    return f"results/{paper}/runs/{pid}/done.json"
-
-
-def _point_input(paper):
-    def files(wc):
-        p = PAPER_POINTS[paper][wc.point]
-        return {"files": list(p.inputs), "needs": [_point_done(paper, n) for n in p.needs]}
-
-    return files
-
-
 for _p in PAPER_POINTS:
     _out = PAPER_OUTPUTS[_p]
     _targets = [
@@ -53,7 +41,7 @@ for _p in PAPER_POINTS:
         name:
             f"{_p}_point"
         input:
-            unpack(_point_input(_p)),
+            unpack(lambda wc, _p=_p: _papers.point_input(_p, PAPER_POINTS[_p][wc.point])),
         output:
             f"results/{_p}/runs/{{point}}/done.json",
         wildcard_constraints:
@@ -73,7 +61,7 @@ for _p in PAPER_POINTS:
         name:
             f"{_p}_assemble"
         input:
-            runs=[_point_done(_p, pid) for pid in PAPER_POINTS[_p]],
+            runs=[_papers.point_done(_p, pid) for pid in PAPER_POINTS[_p]],
             files=list(_out.inputs),
         output:
             _targets,
