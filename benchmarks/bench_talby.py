@@ -63,7 +63,7 @@ def pbas_point(point: str, names) -> None:
 
     import yaml
 
-    from schedlab.papers.talby2005_runs import run_point, sim_jobs_from_trace
+    from schedlab.papers.talby2005.runs import run_point, sim_jobs_from_trace
 
     cfg = yaml.safe_load((Path(__file__).parents[1] / "config/papers/talby2005.yaml").read_text())
     for name in names or ["KTH-SP2-1996-2.1-cln"]:

@@ -9,35 +9,36 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedlab.papers import talby2005 as tf
+from schedlab.papers.talby2005 import claims
+from schedlab.papers.talby2005 import scoring as card
 from schedlab.report import scorecard as S
 
 CASES = [
     # Table 2: best scheduler (lowest value) is the paper's
-    (tf.best_scheduler_matches, ({"flex": 5.0, "maui": 6.0}, {"flex": 1.0, "maui": 2.0}), True),
-    (tf.best_scheduler_matches, ({"flex": 7.0, "maui": 6.0}, {"flex": 1.0, "maui": 2.0}), False),
+    (claims.best_scheduler_matches, ({"flex": 5.0, "maui": 6.0}, {"flex": 1.0, "maui": 2.0}), True),
+    (claims.best_scheduler_matches, ({"flex": 7.0, "maui": 6.0}, {"flex": 1.0, "maui": 2.0}), False),
     # Table 3: every share within the points of the published share
-    (tf.shares_near, ([60.0, 80.0, 71.0], 70.0, 15.0), True),
-    (tf.shares_near, ([60.0, 86.0], 70.0, 15.0), False),
-    (tf.shares_near, ([11.0], 75.0, 15.0), False),
+    (claims.shares_near, ([60.0, 80.0, 71.0], 70.0, 15.0), True),
+    (claims.shares_near, ([60.0, 86.0], 70.0, 15.0), False),
+    (claims.shares_near, ([11.0], 75.0, 15.0), False),
     # Table 4: mean of the average gaps in range
-    (tf.mean_in_range, ([30.0, 50.0], 30.0, 55.0), True),
-    (tf.mean_in_range, ([10.0, 20.0], 30.0, 55.0), False),
-    (tf.mean_in_range, ([60.0, 70.0], 30.0, 55.0), False),
+    (claims.mean_in_range, ([30.0, 50.0], 30.0, 55.0), True),
+    (claims.mean_in_range, ([10.0, 20.0], 30.0, 55.0), False),
+    (claims.mean_in_range, ([60.0, 70.0], 30.0, 55.0), False),
     # Tables 5/8: mean gain positive
-    (tf.mean_positive, ([5.0, -1.0],), True),
-    (tf.mean_positive, ([-5.0, 1.0],), False),
+    (claims.mean_positive, ([5.0, -1.0],), True),
+    (claims.mean_positive, ([-5.0, 1.0],), False),
     # Figure 3: four candidates worse in most frames
-    (tf.four_worse_than_two, ([100.0, 100.0, 100.0], [120.0, 130.0, 90.0]), True),
-    (tf.four_worse_than_two, ([100.0, 100.0], [150.0, 90.0]), False),
+    (claims.four_worse_than_two, ([100.0, 100.0, 100.0], [120.0, 130.0, 90.0]), True),
+    (claims.four_worse_than_two, ([100.0, 100.0], [150.0, 90.0]), False),
     # Table 7: same sign and close
-    (tf.correlation_agrees, (-0.60, -0.45, 0.2), True),
-    (tf.correlation_agrees, (0.0, 0.1, 0.2), True),
-    (tf.correlation_agrees, (0.05, -0.02, 0.2), False),     # small but opposite sign
-    (tf.correlation_agrees, (0.83, 0.30, 0.2), False),      # same sign, too far
+    (claims.correlation_agrees, (-0.60, -0.45, 0.2), True),
+    (claims.correlation_agrees, (0.0, 0.1, 0.2), True),
+    (claims.correlation_agrees, (0.05, -0.02, 0.2), False),     # small but opposite sign
+    (claims.correlation_agrees, (0.83, 0.30, 0.2), False),      # same sign, too far
     # Table 7 N/A
-    (tf.not_available, (math.nan,), True),
-    (tf.not_available, (0.3,), False),
+    (claims.not_available, (math.nan,), True),
+    (claims.not_available, (0.3,), False),
 ]
 
 
@@ -52,19 +53,19 @@ def test_every_check_has_a_failing_and_a_holding_case():
 
 
 def test_checks_report_missing_quantities_as_none():
-    assert tf.best_scheduler_matches({"flex": 1.0}, {"flex": 1.0, "maui": 2.0}) is None
-    assert tf.shares_near([], 70, 15) is None
-    assert tf.mean_in_range([math.nan], 30, 55) is None
-    assert tf.mean_positive([]) is None
-    assert tf.four_worse_than_two([], []) is None
-    assert tf.correlation_agrees(0.3, math.nan, 0.2) is None
+    assert claims.best_scheduler_matches({"flex": 1.0}, {"flex": 1.0, "maui": 2.0}) is None
+    assert claims.shares_near([], 70, 15) is None
+    assert claims.mean_in_range([math.nan], 30, 55) is None
+    assert claims.mean_positive([]) is None
+    assert claims.four_worse_than_two([], []) is None
+    assert claims.correlation_agrees(0.3, math.nan, 0.2) is None
 
 
 def test_scorecard_rows_without_results_fail_or_need_a_larger_run(repo):
     """With nothing run, a quantity we compute is `fails`; only the raw-log rows (download) and the
     adaptive rows of logs the run left to full=True may be `not_run`."""
     cfg = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
-    rows = pd.DataFrame(tf.scorecard_rows(cfg["published"], {}, "clean", {}, cfg["tolerance"],
+    rows = pd.DataFrame(card.scorecard_rows(cfg["published"], {}, "clean", {}, cfg["tolerance"],
                                           cfg["cancelled"], cfg["claim_tolerance"], ["KTH"]))
     counts = rows["item"].value_counts()
     assert counts["Table 1"] == 9 and counts["Table 2"] == 24 + 6 and counts["Table 3"] == 24 + 2
@@ -84,7 +85,7 @@ def test_table7_sign_disagreement_never_holds(repo):
     pub = cfg["published"]
     cols = pub["table7"]["columns"]
     t7 = pd.DataFrame([{"log": "SDSP2", "kind": "relative"} | dict.fromkeys(cols, -0.05)])
-    rows = pd.DataFrame(tf._table7_rows(pub, t7, "", 0.2))
+    rows = pd.DataFrame(card._table7_rows(pub, t7, "", 0.2))
     sp2 = rows[(rows["condition"] == "SDSP2") & rows["quantity"].str.endswith("(relative)")]
     by = sp2.set_index("quantity")["verdict"]
     assert by["correlation jobs (relative)"] == "fails"          # published +0.01, ours -0.05
@@ -95,7 +96,7 @@ def test_table7_sign_disagreement_never_holds(repo):
 def test_rows_of_logs_not_simulated_need_a_larger_run(repo):
     """The quick profile simulates KTH only: the other logs' rows are not_run, KTH's fail."""
     cfg = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
-    rows = pd.DataFrame(tf.scorecard_rows(cfg["published"], {}, "clean", {}, cfg["tolerance"],
+    rows = pd.DataFrame(card.scorecard_rows(cfg["published"], {}, "clean", {}, cfg["tolerance"],
                                           cfg["cancelled"], cfg["claim_tolerance"], ["KTH"],
                                           main_logs=["KTH"]))
     t2 = rows[rows["item"] == "Table 2"]

@@ -4,7 +4,8 @@ import re
 import sys
 from pathlib import Path
 
-from schedlab.papers import PAPERS
+from schedlab.papers import PAPERS, point_done
+from schedlab.papers import point_input as papers_point_input
 from schedlab.pipeline.config import papers_to_run
 from schedlab.traces.registry import check_local_changes, load_registry, mirror_dir
 
@@ -78,17 +79,7 @@ def paper_outputs(wildcards):
     return [f for key in PAPER_KEYS if key in defined for f in getattr(rules, key).input]
 
 
-def point_done(paper, pid):
-    """The ``done.json`` of a paper's experiment point (papers.smk)."""
-    return f"results/{paper}/runs/{pid}/done.json"
-
-
 def point_input(paper):
     """The input files of a paper's point jobs (papers.smk), by wildcards: the point's files and
     the ``done.json`` of the points it needs (``PAPER_POINTS``)."""
-
-    def files(wc):
-        p = PAPER_POINTS[paper][wc.point]
-        return {"files": list(p.inputs), "needs": [point_done(paper, n) for n in p.needs]}
-
-    return files
+    return lambda wc: papers_point_input(paper, PAPER_POINTS[paper][wc.point])

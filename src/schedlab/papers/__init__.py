@@ -108,6 +108,17 @@ def trace_jobs(trace: str) -> str:
     return f"results/traces/{trace}/jobs.parquet"
 
 
+def point_done(paper: str, point_id: str) -> str:
+    """The pipeline path of a finished point's ``done.json`` (``results/<paper>/runs/<id>/``)."""
+    return f"results/{paper}/runs/{point_id}/done.json"
+
+
+def point_input(paper: str, point: Point) -> dict[str, list[str]]:
+    """The inputs of rule ``<paper>_point`` for ``point``: its ``files`` and the ``done.json`` of
+    the points it ``needs``."""
+    return {"files": list(point.inputs), "needs": [point_done(paper, n) for n in point.needs]}
+
+
 #: The names a paper package exposes (the contract above).
 CONTRACT: tuple[str, ...] = ("TITLE", "settings", "points", "run_point", "outputs", "tables",
                              "figures", "scorecard")

@@ -72,7 +72,7 @@ CTC-SP2         conservative  62.0%      -2.07%       -3.05%
 ==============  ============  =========  ===========  ===========
 
 Which papers' simulations go through this choice: Talby & Feitelson 2005 (every run:
-:func:`schedlab.papers.talby2005_runs` ``simulate``, and the PBAS/WBAS forks ``simulate_from``;
+:mod:`schedlab.papers.talby2005.runs` ``simulate``, and the PBAS/WBAS forks ``simulate_from``;
 also its trace study on other logs) and Cirne 2001 §6.2 (``whole_workload_run``: the κ sweeps, SA
 and user requests on the engine's conservative backfilling). Tang's metric-aware policy, the
 Perković family and Cirne's single-target and §5.4 experiments run on this engine too, but each

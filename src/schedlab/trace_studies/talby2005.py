@@ -6,10 +6,10 @@ monthly wait gap between Flex and Maui) and §4.1 (Table 7: correlation of month
 features with the Flex-Maui wait difference) to one registered log. The adaptive schedulers of
 §3-4 (PBAS, WBAS; Tables 5, 6, 8) are not applied here (each point costs several times a plain
 scheduler run); the paper target ``talby2005`` runs them on the paper's logs. The simulations are
-:func:`schedlab.papers.talby2005_runs.run_point` (the engine with the paper's schedulers and the
+:func:`schedlab.papers.talby2005.runs.run_point` (the engine with the paper's schedulers and the
 options of ``config/papers/talby2005.yaml``, e.g. Flex's slack) and the tables are
-:func:`schedlab.papers.talby2005.build_tables`, so every reading documented there holds here too
-(months by submit time in the log's time zone, a tie for the best is nobody's win and is counted in
+:func:`schedlab.papers.talby2005.tabulate.build_tables`, so every reading documented there holds here
+too (months by submit time in the log's time zone, a tie for the best is nobody's win and is counted in
 a ``tie`` row, gap relative to the winner).
 
 Readings chosen for a log the paper did not use:
@@ -33,9 +33,10 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
-from ..papers.talby2005 import month_labels
-from ..papers.talby2005_figures import monthly_wait
-from ..papers.talby2005_runs import run_point, sim_jobs_from_trace
+from ..papers.talby2005.months import month_labels
+from ..papers.talby2005.plots import monthly_wait
+from ..papers.talby2005.runs import run_point, sim_jobs_from_trace
+from ..papers.talby2005.tabulate import build_tables
 from . import StudyInputs
 
 TITLE = ("Talby & Feitelson 2005 §2.2-2.3, §4.1 (Tables 2-4, 7): Conservative, EASY, Flex and "
@@ -95,8 +96,6 @@ def _options(settings: Mapping[str, Any], paper: Mapping[str, Any]) -> dict[str,
 def run(inputs: StudyInputs, settings: Mapping[str, Any]) -> dict[str, pd.DataFrame]:
     """Tables ``table2``, ``table3``, ``table4``, ``table7`` and ``monthly`` (per-month means of each
     scheduler, the data behind Table 3); module docstring."""
-    from ..papers.talby2005 import build_tables
-
     h = inputs.header
     months = month_labels(inputs.jobs["submit_time"].to_numpy(), h.unix_start_time,
                           h.time_zone_string)

@@ -2,7 +2,7 @@
 before the switching policies moved from ``papers/`` to ``sim/schedulers/switching.py`` (issue 18).
 
 Each case runs one Talby sweep point through the pipeline's own path
-(:func:`schedlab.papers.talby2005_runs.run_point`, the configured scheduler options) on the first
+(:func:`schedlab.papers.talby2005.runs.run_point`, the configured scheduler options) on the first
 3,000 jobs of a log (cancelled jobs dropped, as the default config) or on a synthetic workload with
 idle gaps, and compares job id, start and end of every job plus the run statistics (time shares,
 switches, forked frames, mean wait) with ``tests/fixtures/golden/talby/``. Regenerate (only when a
@@ -22,7 +22,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedlab.papers import talby2005_runs as tr
+from schedlab.papers.talby2005 import runs as tr
 from schedlab.sim import SimJob
 
 GOLDEN = Path(__file__).parents[2] / "fixtures" / "golden" / "talby"

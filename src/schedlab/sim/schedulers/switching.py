@@ -1,7 +1,7 @@
 """Adaptive backfilling (Talby & Feitelson 2005): PBAS (§3, Figure 1) and WBAS (§4.2, Figure 4).
 
 Registered as ``pbas`` and ``wbas`` (``schedlab simulate --scheduler pbas``); the Talby pipeline
-(:mod:`schedlab.papers.talby2005_runs`) builds them the same way, through
+(:mod:`schedlab.papers.talby2005.runs`) builds them the same way, through
 :func:`~schedlab.sim.schedulers.make_scheduler`. Parameters (keyword arguments):
 
 * ``candidates``: registry names of the candidate schedulers (or ``(name, factory)`` pairs), each

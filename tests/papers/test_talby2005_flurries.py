@@ -1,10 +1,10 @@
-"""Talby & Feitelson 2005 log-version experiment: modelled flurries (talby2005_flurries)."""
+"""Talby & Feitelson 2005 log-version experiment: modelled flurries (schedlab.papers.talby2005.flurries)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from schedlab.papers import talby2005_flurries as F
+from schedlab.papers.talby2005 import flurries as F
 
 NOTES = ["THIS IS A CLEANED VERSION OF THE LOG!\n"
          "The filters used to produce it were\n"

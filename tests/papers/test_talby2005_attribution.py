@@ -1,11 +1,12 @@
-"""Talby & Feitelson 2005 attribution tables (schedlab.papers.talby2005_attribution)."""
+"""Talby & Feitelson 2005 attribution tables (schedlab.papers.talby2005.attribution)."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 
-from schedlab.papers import talby2005_attribution as A
+from schedlab.papers.talby2005 import attribution as A
+from schedlab.papers.talby2005 import months
 
 READINGS = {"conservative": {"scheduler": "conservative"}, "flex": {"scheduler": "flex"},
             "easy_a": {"scheduler": "easy"}, "easy_b": {"scheduler": "easy"},
@@ -42,7 +43,7 @@ def runs():
 def test_month_sums_round_trip():
     jobs = pd.DataFrame({"month": ["a", "a", "b"], "wait": [1.0, 3.0, 5.0],
                          "bounded_slowdown": [1.0, 2.0, 4.0]})
-    s = A.month_sums(jobs)
+    s = months.month_sums(jobs)
     assert s["jobs"].tolist() == [2, 1] and s["wait_sum"].tolist() == [4.0, 5.0]
     assert A.overall(s) == (3.0, pytest.approx(7 / 3), 3)
     assert A.monthly_from_sums(s, min_jobs=2)["wait"].tolist() == [2.0]

@@ -1,8 +1,8 @@
 """Talby & Feitelson 2005: the attribution experiment (issue 20) — readings side by side.
 
-Pure functions on the monthly sums of the attribution runs (:func:`month_sums`: per calendar
+Pure functions on the monthly sums of the attribution runs (:func:`.months.month_sums`: per calendar
 month the job count and the sums of wait and bounded slowdown, from which every mean of Tables 2-3
-is exact), keyed ``(log, reading, cancelled)`` (``talby2005_runs.attribution_keys``); each reading
+is exact), keyed ``(log, reading, cancelled)`` (:func:`.experiments.attribution_keys`); each reading
 is a scheduler with options (config ``attribution.readings``) or Flex with slack factor ``f``
 (``flex_slack<f>``).
 
@@ -27,7 +27,7 @@ Tables (written under ``results/talby2005/tables`` by the pipeline, shown in the
 * ``attr_table3`` / ``attr_table3_fit``: Table 3 under every month cut x Flex slack x Maui
   reading (:func:`table3_tables`).
 * ``attr_log_version``: every reading on the cleaned log as it is, with its removed flurries
-  modelled back (the raw log, :mod:`.talby2005_flurries`) and with exact estimates
+  modelled back (the raw log, :mod:`.flurries`) and with exact estimates
   (:func:`variant_table`).
 """
 
@@ -39,21 +39,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .talby2005 import gap_stats, months_won
-from .talby2005_runs import split_rule
-
-MONTH_SUM_COLUMNS = ("month", "jobs", "wait_sum", "bsld_sum")
-
-
-def month_sums(jobs: pd.DataFrame) -> pd.DataFrame:
-    """Per calendar month (column ``month`` of per-job results): jobs, sum of waits (s), sum of
-    bounded slowdowns."""
-    g = pd.DataFrame({"month": jobs["month"].astype(str),
-                      "wait": jobs["wait"].to_numpy(dtype=float),
-                      "bsld": jobs["bounded_slowdown"].to_numpy(dtype=float)}).groupby(
-                          "month", sort=True)
-    out = pd.DataFrame({"jobs": g.size(), "wait_sum": g["wait"].sum(), "bsld_sum": g["bsld"].sum()})
-    return out.reset_index()[list(MONTH_SUM_COLUMNS)]
+from .experiments import split_rule
+from .months import gap_stats, months_won
 
 
 def overall(sums: pd.DataFrame) -> tuple[float, float, int]:
@@ -67,6 +54,7 @@ def monthly_from_sums(sums: pd.DataFrame, min_jobs: int = 1) -> pd.DataFrame:
     d = sums[sums["jobs"] >= min_jobs]
     return pd.DataFrame({"month": d["month"].astype(str), "jobs": d["jobs"],
                          "wait": d["wait_sum"] / d["jobs"], "bsld": d["bsld_sum"] / d["jobs"]})
+
 
 SCHEDULERS = ("conservative", "easy", "flex", "maui")
 

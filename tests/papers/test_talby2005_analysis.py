@@ -9,15 +9,16 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedlab.papers import talby2005 as tf
+from schedlab.papers.talby2005 import features, months, tabulate
+from schedlab.papers.talby2005 import scoring as card
 
 
 def test_month_labels_use_log_time_zone():
     # 1998-05-01 06:30 UTC is still April 30 in US/Pacific.
     start = int(pd.Timestamp("1998-05-01 06:30", tz="UTC").timestamp())
-    labels = tf.month_labels(np.array([0, 3600 * 2]), start, "US/Pacific")
+    labels = months.month_labels(np.array([0, 3600 * 2]), start, "US/Pacific")
     assert list(labels) == ["1998-04", "1998-05"]
-    assert tf.month_seconds("1998-02", "UTC") == 28 * 86400
+    assert months.month_seconds("1998-02", "UTC") == 28 * 86400
 
 
 def _monthly(rows):
@@ -31,10 +32,10 @@ def test_months_won_counts_and_ties():
         ("c", "flex", 0, 1), ("c", "maui", 0, 1),
     ])
     # a tie for the best is nobody's win: counted only under "tie"
-    assert tf.months_won(m, "wait", ["flex", "maui"]) == {"flex": 1, "maui": 1, "tie": 1}
-    assert tf.months_won(m, "bsld", ["flex", "maui"]) == {"flex": 1, "maui": 1, "tie": 1}
+    assert months.months_won(m, "wait", ["flex", "maui"]) == {"flex": 1, "maui": 1, "tie": 1}
+    assert months.months_won(m, "bsld", ["flex", "maui"]) == {"flex": 1, "maui": 1, "tie": 1}
     m.loc[4, "wait"] = 1   # month c: Maui alone best
-    assert tf.months_won(m, "wait", ["flex", "maui"]) == {"flex": 1, "maui": 2, "tie": 0}
+    assert months.months_won(m, "wait", ["flex", "maui"]) == {"flex": 1, "maui": 2, "tie": 0}
 
 
 def test_gap_stats_relative_to_winner():
@@ -44,7 +45,7 @@ def test_gap_stats_relative_to_winner():
         ("c", "flex", 13, 0), ("c", "maui", 10, 0),    # Maui wins, gap 30%
         ("d", "flex", 5, 0), ("d", "maui", 0, 0),      # Maui wins with zero wait: left out
     ])
-    g = tf.gap_stats(m)
+    g = months.gap_stats(m)
     assert g["flex_avg"] == pytest.approx(150) and g["flex_max"] == pytest.approx(150)
     assert g["maui_avg"] == pytest.approx(25) and g["maui_max"] == pytest.approx(30)
     assert g["maui_months"] == 3 and g["zero_winner_months"] == 1
@@ -60,8 +61,8 @@ def test_features_and_correlation_sign():
         "avg_cpu_time": [-1] * 6,
         "user_id": [1, 1, 2, 1, 3, 4],
     })
-    months = np.array(["2000-01"] * 3 + ["2000-02"] * 3, dtype=object)
-    f = tf.monthly_features(trace, months, machine_size=16, tz="UTC")
+    labels = np.array(["2000-01"] * 3 + ["2000-02"] * 3, dtype=object)
+    f = features.monthly_features(trace, labels, machine_size=16, tz="UTC")
     assert list(f["jobs"]) == [3, 3]
     assert f.loc[0, "procs_median"] == 1 and f.loc[1, "procs_median"] == 8
     assert f.loc[0, "ia_median"] == 100 and f.loc[1, "ia_interval"] == pytest.approx(100)  # IQR of [50, 250]
@@ -75,22 +76,22 @@ def test_features_and_correlation_sign():
         ("2000-03", "flex", 20, 0), ("2000-03", "maui", 10, 0),
         ("2000-04", "flex", 10, 0), ("2000-04", "maui", 15, 0),
     ])
-    c = tf.feature_correlations(f, monthly)
+    c = features.feature_correlations(f, monthly)
     assert c["absolute"]["procs_median"] < 0 and c["relative"]["procs_median"] < 0
     assert math.isnan(c["absolute"]["cpu_median"])
 
 
 def test_gains():
-    assert tf.gain(100.0, 90.0) == pytest.approx(10.0)
+    assert tabulate.gain(100.0, 90.0) == pytest.approx(10.0)
     base = {"wait": 100.0, "monthly_wait_std": 50.0}
-    g = tf.gains_vs({"wait": 110.0, "monthly_wait_std": 25.0}, base)
+    g = tabulate.gains_vs({"wait": 110.0, "monthly_wait_std": 25.0}, base)
     assert g == {"performance": pytest.approx(-10.0), "stability": pytest.approx(50.0)}
 
 
 def test_scorecard_covers_every_published_value(repo):
     cfg = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
     pub = cfg["published"]
-    rows = tf.scorecard_rows(pub, {}, "clean", {}, cfg["tolerance"], cfg["cancelled"],
+    rows = card.scorecard_rows(pub, {}, "clean", {}, cfg["tolerance"], cfg["cancelled"],
                              cfg["claim_tolerance"], list(cfg["logs"]))
     items = pd.DataFrame(rows)
     counts = items["item"].value_counts()
@@ -114,10 +115,10 @@ def test_figure3_claim():
         "log": ["KTH"] * 4, "kind": ["pbas"] * 4, "metric": ["util"] * 4,
         "candidates": ["flex+maui", "flex+maui+easy+conservative"] * 2,
         "time_frame_s": [60, 60, 600, 600], "wait": [100.0, 150.0, 100.0, 90.0]})
-    (row,) = tf._figure3_rows(ad)
+    (row,) = card._figure3_rows(ad)
     assert row["verdict"] == "fails"          # worse in 1 of 2 frames: no majority
     ad.loc[3, "wait"] = 120.0
-    (row,) = tf._figure3_rows(ad)
+    (row,) = card._figure3_rows(ad)
     assert row["verdict"] == "holds" and row["reproduced"] == pytest.approx((1.5 + 1.2) / 2)
 
 
@@ -125,7 +126,7 @@ def test_table4_rows_compare_kth_clean_with_paper_raw(repo):
     pub = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())["published"]
     t4 = pd.DataFrame([{"log": "KTH", "version": "clean", "flex_avg": 56.0, "flex_max": 100.0,
                         "maui_avg": 29.0, "maui_max": 53.0}])
-    rows = pd.DataFrame(tf._table4_rows(pub, t4, {}, lambda _: 0.15, [30, 55]))
+    rows = pd.DataFrame(card._table4_rows(pub, t4, {}, lambda _: 0.15, [30, 55]))
     kth = rows[rows["condition"] == "KTH clean (paper: raw)"]
     assert len(kth) == 4
     assert kth.set_index("quantity").loc["monthly wait gap flex_avg", "verdict"] == "match"

@@ -1,4 +1,4 @@
-"""Talby & Feitelson 2005: the experiment grid and one sweep point (one simulation) at a time.
+"""Talby & Feitelson 2005: the experiment grid — which sweep points the configured experiment runs.
 
 A sweep point is a log x version (clean/raw) x one of
 
@@ -10,12 +10,12 @@ A sweep point is a log x version (clean/raw) x one of
   (:func:`attr_batch`), in one job: each reading (config ``attribution.readings``: a scheduler with
   options) on the log normalized with its cancelled-job rule ``keep``/``drop``/``withdraw``
   (:func:`schedlab.traces.normalize.normalize`); the output holds monthly sums
-  (:func:`talby2005_attribution.month_sums`) per ``reading`` and ``cancelled``. (One job per log
+  (:func:`.months.month_sums`) per ``reading`` and ``cancelled``. (One job per log
   instead of one per run: the runs are seconds each, the per-job start-up is not.)
 
-:func:`grid` lists the points of the configured experiment (default / quick / full), and
-:func:`run_point` simulates one and returns the per-job results (docs/design.md §3) with the calendar month of
-each job, plus run statistics (PBAS/WBAS time shares, switches).
+:func:`grid` lists the points of the configured experiment (default / quick / full); each becomes
+one point of the paper contract (:mod:`schedlab.papers`), id :attr:`SweepPoint.path`. What a point
+simulates is :mod:`.runs`.
 """
 
 from __future__ import annotations
@@ -24,27 +24,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import pandas as pd
-
-from ..errors import ConfigError
-from ..sim import SimJob, simulate
-from ..sim.schedulers import make_scheduler
-from ..traces.swf import SWFHeader
-from .talby2005 import month_labels
+from ...errors import ConfigError
 
 CANDIDATE_SETS = {"fm": ("flex", "maui"), "all4": ("flex", "maui", "easy", "conservative")}
 #: Variants of the attribution runs (config ``attribution.variants``), added to the cancelled rule
 #: as ``<rule>+<variant>``: ``flurries`` = the cleaned log with its removed flurries modelled back
-#: in (:mod:`.talby2005_flurries`; the paper's raw logs, Table 1); ``exact_estimates`` = requested
+#: in (:mod:`.flurries`; the paper's raw logs, Table 1); ``exact_estimates`` = requested
 #: time := run time; ``separate_months`` = every calendar month simulated on its own (empty
 #: machine at its start) instead of cut from one run of the whole log (§2.3 "we re-ran the
 #: simulations and gathered per-month results ... 67 unique workloads").
 VARIANTS = ("flurries", "exact_estimates", "separate_months")
-
-
 @dataclass(frozen=True)
-class Point:
+class SweepPoint:
     """One sweep point (see module docstring); ``path`` is its file stem under the runs folder."""
 
     log: str
@@ -93,7 +84,7 @@ def attribution_keys(cfg: Mapping[str, Any], logs: Sequence[str], quick: bool = 
     return sorted(set(keys))
 
 
-def attr_point(cfg: Mapping[str, Any], log: str, reading: str, cancelled: str) -> Point:
+def attr_point(cfg: Mapping[str, Any], log: str, reading: str, cancelled: str) -> SweepPoint:
     """The run of an attribution key: the main ``sched`` point when the reading is exactly a main
     scheduler with its configured options under the configured cancelled rule (no duplicate run),
     else an ``attr`` point."""
@@ -101,8 +92,8 @@ def attr_point(cfg: Mapping[str, Any], log: str, reading: str, cancelled: str) -
     version = cfg["main_version"]
     if (cancelled == cfg["cancelled"] and sname in cfg["schedulers"]
             and opts == dict(cfg["scheduler_options"].get(sname) or {})):
-        return Point(log, version, "sched", sname)
-    return Point(log, version, "attr", "batch")
+        return SweepPoint(log, version, "sched", sname)
+    return SweepPoint(log, version, "attr", "batch")
 
 
 def attr_batch(cfg: Mapping[str, Any], log: str, quick: bool = False,
@@ -144,7 +135,7 @@ def attr_reading(cfg: Mapping[str, Any], reading: str) -> tuple[str, dict[str, A
 
 
 def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
-         raw_local: Mapping[str, bool]) -> list[Point]:
+         raw_local: Mapping[str, bool]) -> list[SweepPoint]:
     """All sweep points. ``quick``: the config's quick subset; ``full``: the paper's whole grid on
     every log; default: the four schedulers on every log, the PBAS/WBAS points of ``default``
     on its ``adaptive_logs`` and Table 6's points (``pbas.four``) on its log.
@@ -166,27 +157,27 @@ def grid(cfg: Mapping[str, Any], quick: bool, full: bool,
         sw_times, mafs = d["wbas_switch_times_s"], d["wbas_mafs"]
     adaptive_logs = logs if (quick or full) else cfg["default"]["adaptive_logs"]
     version = cfg["main_version"]
-    pts: list[Point] = []
+    pts: list[SweepPoint] = []
     for log in logs:
         for s in cfg["schedulers"]:
-            pts.append(Point(log, version, "sched", s))
+            pts.append(SweepPoint(log, version, "sched", s))
             if version == "clean" and raw_local.get(log):
-                pts.append(Point(log, "raw", "sched", s))
+                pts.append(SweepPoint(log, "raw", "sched", s))
         if log not in adaptive_logs:
             continue
         pbas = {(m, f) for m in metrics for f in frames}
         pbas |= {(b["metric"], b["time_frame_s"]) for b in pb["best"]}
         for m, f in sorted(pbas):
-            pts.append(Point(log, version, "pbas", pbas_name("fm", m, f)))
+            pts.append(SweepPoint(log, version, "pbas", pbas_name("fm", m, f)))
         # Figure 3 on every log with adaptive runs; Table 6 (its log, BLUE) at every frame of
         # ``pbas.four`` unless quick (each BLUE point costs ~25-30 CPU-s)
         table6 = set(pb["four"]["time_frames_s"]) if log == pb["four"]["log"] and not quick else set()
         for f in sorted(set(four_frames) | table6):
-            pts.append(Point(log, version, "pbas", pbas_name("all4", pb["four"]["metric"], f)))
+            pts.append(SweepPoint(log, version, "pbas", pbas_name("all4", pb["four"]["metric"], f)))
         wbas = {(wb["maf_fixed"], s) for s in sw_times} | {(m, wb["switch_fixed_s"]) for m in mafs}
         wbas |= {(b["maf"], b["switch_s"]) for b in wb["best"]}
         for maf, sw in sorted(wbas):
-            pts.append(Point(log, version, "wbas", wbas_name(maf, sw)))
+            pts.append(SweepPoint(log, version, "wbas", wbas_name(maf, sw)))
     if "attribution" in cfg:
         pts += [attr_point(cfg, *k) for k in attribution_keys(cfg, logs, quick, full)]
     # (attribution runs equal to a main run are that run; the others are one batch per log)
@@ -211,97 +202,3 @@ def parse_name(kind: str, name: str) -> dict[str, Any]:
     except (ValueError, KeyError):
         pass
     raise ConfigError(f"talby2005: bad sweep point {kind}/{name}")
-
-
-def sim_jobs_from_trace(trace: pd.DataFrame, header: SWFHeader, machine_size: int,
-                        source: str, cancelled: str = "keep", flurry_seed: int = 2005
-                        ) -> tuple[list[SimJob], dict[str, Any]]:
-    """The engine's normalization (cancelled jobs by rule ``cancelled``), submit times kept
-    relative to the log start (``rebase=False``) so that calendar months follow the header's
-    ``UnixStartTime``. A rule ``<cancelled>+<variant>`` first changes the trace table for the
-    variants ``flurries`` and ``exact_estimates`` (:data:`VARIANTS`)."""
-    from ..traces.normalize import normalize  # lazy: keeps the Snakefile's import of grid() light
-    from .talby2005_flurries import reinsert_flurries
-
-    rule, mods = split_rule(cancelled)
-    extra: dict[str, Any] = {}
-    if "flurries" in mods:
-        trace, extra["flurries"] = reinsert_flurries(trace, header.notes, flurry_seed)
-    if "exact_estimates" in mods:
-        trace = trace.assign(req_time=trace["run_time"])
-    n = normalize(trace, header, machine_size=machine_size, cancelled=rule, rebase=False,
-                  source=source)
-    return n.jobs, n.report | extra
-
-
-def scheduler_factory(name: str, options: Mapping[str, Mapping[str, Any]]):
-    """A zero-argument constructor of a fresh scheduler with its configured options
-    (``options[name]``, e.g. Flex's slack or EASY's backfill mode)."""
-    kw = dict(options.get(name, {}))
-    return lambda: make_scheduler(name, **kw)
-
-
-def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
-              options: Mapping[str, Mapping[str, Any]], unix_start_time: int | None,
-              tz: str | None, reading: tuple[str, Mapping[str, Any]] | None = None
-              ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Simulate one sweep point; returns (per-job results + ``month``, statistics).
-
-    The statistics are deterministic (no wall time), so they can go into the parquet metadata."""
-    p = parse_name(kind, name)
-    stats: dict[str, Any] = {"params": p}
-    if kind == "sched":
-        sched = scheduler_factory(p["scheduler"], options)()
-    elif kind == "attr":
-        if reading is None:
-            raise ConfigError(f"talby2005: attr/{name} needs its reading (scheduler, options)")
-        sname, opts = reading
-        sched = scheduler_factory(sname, {sname: opts})()
-    else:  # PBAS / WBAS (sim/schedulers/switching.py), candidates with their configured options
-        kw = {k: v for k, v in p.items() if k != "candidates"}
-        sched = make_scheduler(kind, candidates=p.get("candidates", ["flex", "maui"]),
-                               candidate_options=options, **kw)
-    res = simulate(jobs, machine_size, sched, record_timeline=False)
-    out = res.jobs.copy()
-    out["month"] = month_labels(out["submit"].to_numpy(), unix_start_time, tz).astype(str)
-    if kind in ("pbas", "wbas"):
-        stats["shares"] = sched.shares()
-        stats["switches"] = sched.switches
-        stats["frames_forked"] = getattr(sched, "frames_forked", 0)
-    stats["scheduler_params"] = sched.params()
-    stats["mean_wait"] = float(np.mean(out["wait"]))
-    return out, stats
-
-
-def run_attr_batch(jobs_for: Any, machine_size: int, cfg: Mapping[str, Any],
-                   batch: Sequence[tuple[str, str]], unix_start_time: int | None,
-                   tz: str | None) -> pd.DataFrame:
-    """Run every (reading, cancelled) of ``batch``; ``jobs_for(cancelled)`` gives the normalized
-    jobs. Returns the monthly sums of each run with columns ``reading`` and ``cancelled``."""
-    from .talby2005_attribution import month_sums
-
-    parts = []
-    for reading, cancelled in batch:
-        jobs = jobs_for(cancelled)
-        # separate_months: each calendar month on its own (empty machine at its first arrival)
-        groups = (_by_month(jobs, unix_start_time, tz) if "separate_months" in
-                  split_rule(cancelled)[1] else [jobs])
-        for g in groups:
-            out, _ = run_point(g, machine_size, "attr", attr_name(reading, cancelled),
-                               cfg["scheduler_options"], unix_start_time, tz,
-                               attr_reading(cfg, reading))
-            parts.append(month_sums(out).assign(reading=reading, cancelled=cancelled))
-    if not parts:
-        return pd.DataFrame(columns=["month", "jobs", "wait_sum", "bsld_sum", "reading",
-                                     "cancelled"])
-    return pd.concat(parts, ignore_index=True)
-
-
-def _by_month(jobs: Sequence[SimJob], unix_start_time: int | None,
-              tz: str | None) -> list[list[SimJob]]:
-    """The jobs split by the calendar month of their submit time, months in order."""
-    labels = month_labels(np.array([j.submit for j in jobs], dtype=np.int64), unix_start_time, tz)
-    groups: dict[str, list[SimJob]] = {}
-    for j, m in zip(jobs, labels, strict=True):
-        groups.setdefault(str(m), []).append(j)
-    return [groups[m] for m in sorted(groups)]

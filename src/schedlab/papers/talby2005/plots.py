@@ -1,15 +1,20 @@
-"""Figures of Talby & Feitelson 2005 from the assembled tables (:func:`talby2005.build_tables`).
+"""Figures of Talby & Feitelson 2005 from the assembled tables (:func:`.tabulate.build_tables`,
+:func:`.attribution.build`).
 
-Each function returns a matplotlib figure (or ``None`` when its data were not run); the Snakemake
-script saves them with :func:`schedlab.report.plotting.save_figure`.
+Each plotting function returns a matplotlib figure (or ``None`` when its data were not run);
+:func:`paper_figures` gives every figure of the paper by name (a placeholder where not run), which
+the contract's runner saves with :func:`schedlab.report.plotting.save_figure`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
-from ..report.plotting import new_figure
+from ...report.plotting import new_figure
 
 LOG_ORDER = ("BLUE", "SDSP2", "KTH")
 METRIC_LABEL = {"resp": "PBAS-Resp", "bsld": "PBAS-BSld", "util": "PBAS-Util"}
@@ -197,4 +202,34 @@ def attr_cancelled_slack(runs: pd.DataFrame, cancelled: str):
         ax.set_xlabel("slack factor (x mean wait)")
         ax.set_ylabel("mean wait (s)")
         ax.set_title(f"{log}, cancelled: {cancelled}")
+    return fig
+
+
+#: The paper's figures, in report order.
+FIGURES = ("monthly_wait", "fig2_pbas", "fig3_pbas_candidates", "fig5_wbas", "attr_easy_maui",
+           "attr_cancelled_slack")
+
+
+def paper_figures(cfg: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
+    """Every figure of :data:`FIGURES` from the tables, published values overlaid; a figure whose
+    data were not run in this configuration says so."""
+    t2, ad = tables["table2"], tables["adaptive"]
+    t2 = t2[t2["version"] == cfg["main_version"]] if len(t2) else t2
+    pub2 = cfg["published"]["table2"]
+    figs = {
+        "monthly_wait": monthly_wait(tables["monthly"]),
+        "fig2_pbas": pbas_by_frame(ad, t2, pub2),
+        "fig3_pbas_candidates": pbas_candidates(ad, t2, pub2),
+        "fig5_wbas": wbas_sweeps(ad, t2, cfg["wbas"]["maf_fixed"], cfg["wbas"]["switch_fixed_s"],
+                                 pub2),
+        "attr_easy_maui": attr_easy_maui(tables["attr_easy_maui"]),
+        "attr_cancelled_slack": attr_cancelled_slack(tables["attr_runs"], cfg["cancelled"]),
+    }
+    return {name: fig if fig is not None else _not_run() for name, fig in figs.items()}
+
+
+def _not_run():
+    fig, ax = new_figure()
+    ax.text(0.5, 0.5, "not run in this configuration", ha="center", va="center")
+    ax.set_axis_off()
     return fig

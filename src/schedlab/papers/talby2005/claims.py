@@ -1,0 +1,73 @@
+"""Talby & Feitelson 2005: the claim checks of the scorecard (pure, on plain numbers;
+tests/papers/test_claims_talby2005.py gives each a failing and a holding hand-made case)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ...report.scorecard import claim_check
+
+PAPER = "talby2005"
+
+
+@claim_check(PAPER)
+def best_scheduler_matches(ours: Mapping[str, float], published: Mapping[str, float]) -> bool | None:
+    """Table 2: the scheduler with the lowest value is the paper's (None if one is missing)."""
+    if set(published) - set(ours) or any(not np.isfinite(ours[s]) for s in published):
+        return None
+    return min(published, key=lambda s: ours[s]) == min(published, key=published.get)
+
+
+@claim_check(PAPER)
+def shares_near(shares: Sequence[float], published: float, points: float) -> bool | None:
+    """Table 3: every share (percent of months) is within ``points`` of the published share."""
+    vals = [float(x) for x in shares]
+    if not vals or not all(np.isfinite(vals)):
+        return None
+    return all(abs(x - published) <= points for x in vals)
+
+
+@claim_check(PAPER)
+def mean_in_range(values: Sequence[float], lo: float, hi: float) -> bool | None:
+    """Table 4: the mean of the average monthly gaps lies in ``[lo, hi]`` percent."""
+    vals = [float(x) for x in values if np.isfinite(x)]
+    if not vals:
+        return None
+    return lo <= float(np.mean(vals)) <= hi
+
+
+@claim_check(PAPER)
+def mean_positive(values: Sequence[float]) -> bool | None:
+    """Tables 5/8: the mean gain over a base scheduler is positive (an improvement)."""
+    vals = [float(x) for x in values if np.isfinite(x)]
+    if not vals:
+        return None
+    return float(np.mean(vals)) > 0
+
+
+@claim_check(PAPER)
+def four_worse_than_two(two: Sequence[float], four: Sequence[float]) -> bool | None:
+    """Figure 3: 4-scheduler PBAS waits longer than 2-scheduler PBAS in most time frames."""
+    if not len(two) or len(two) != len(four):
+        return None
+    worse = sum(float(b) > float(a) for a, b in zip(two, four, strict=True))
+    return worse * 2 > len(two)
+
+
+@claim_check(PAPER)
+def correlation_agrees(published: float, reproduced: float, tolerance: float) -> bool | None:
+    """Table 7: same sign as the paper's correlation and within ``tolerance`` of it (absolute,
+    correlations are in [-1, 1]); a published 0.00 needs ours within the tolerance."""
+    if reproduced is None or not np.isfinite(reproduced):
+        return None
+    if published * reproduced < 0:
+        return False
+    return abs(reproduced - published) <= tolerance
+
+
+@claim_check(PAPER)
+def not_available(reproduced: float | None) -> bool:
+    """Table 7 N/A (KTH has no CPU times): ours is not a number either."""
+    return reproduced is None or not np.isfinite(reproduced)

@@ -1,0 +1,142 @@
+"""Talby & Feitelson 2005: Tables 1-8 from the per-job results of the sweep points.
+
+* **Gains** (Tables 5 and 8): performance gain = ``(W_base - W) / W_base`` of the mean wait over all
+  jobs; stability gain = the same on the standard deviation (ddof 0) of the monthly mean waits.
+* Tables 3, 4 and 7 follow :mod:`.months` and :mod:`.features`; every table carries the log
+  version its numbers come from (``version``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .features import feature_correlations, monthly_features
+from .months import gap_stats, month_labels, monthly_means, months_won
+
+
+def gain(base: float, value: float) -> float:
+    """Improvement of ``value`` over ``base`` in percent (positive = lower is better achieved)."""
+    return (base - value) / base * 100.0 if base else float("nan")
+
+
+def run_summary(jobs: pd.DataFrame, months: np.ndarray, min_jobs: int = 1) -> dict[str, float]:
+    """Mean wait, mean bounded slowdown and std. dev. of monthly mean waits of one run."""
+    m = monthly_means(jobs, months, min_jobs)
+    return {"wait": float(jobs["wait"].mean()), "bsld": float(jobs["bounded_slowdown"].mean()),
+            "monthly_wait_std": float(np.std(m["wait"].to_numpy(dtype=float))),
+            "months": float(len(m))}
+
+
+def gains_vs(run: Mapping[str, float], base: Mapping[str, float]) -> dict[str, float]:
+    """Performance and stability gains (percent) of an adaptive run over a base scheduler run."""
+    return {"performance": gain(base["wait"], run["wait"]),
+            "stability": gain(base["monthly_wait_std"], run["monthly_wait_std"])}
+
+
+def build_tables(runs: Mapping[tuple[str, str, str, str], pd.DataFrame],
+                 run_stats: Mapping[tuple[str, str, str, str], Mapping[str, Any]],
+                 traces: Mapping[tuple[str, str], tuple[pd.DataFrame, int, str | None, int | None]],
+                 cfg: Mapping[str, Any], min_jobs: int = 1) -> dict[str, pd.DataFrame]:
+    """All tables of the paper from the per-job results.
+
+    ``runs[(log, version, kind, name)]`` = per-job results with a ``month`` column;
+    ``run_stats`` the matching statistics (params, shares); ``traces[(log, version)]`` =
+    (trace table, machine size, time zone, unix start time).
+    """
+    scheds = list(cfg["schedulers"])
+    t1, t2, mon, t3, t4, t7 = [], [], [], [], [], []
+    summaries: dict[tuple[str, str, str, str], dict[str, float]] = {}
+    for key, jobs in runs.items():
+        if key[2] in ("sched", "pbas", "wbas"):
+            summaries[key] = run_summary(jobs, jobs["month"].to_numpy(), min_jobs)
+    for (log, version), (trace, size, tz, _start) in traces.items():
+        sub = trace["submit_time"].to_numpy()
+        t1.append({"log": log, "version": version, "nodes": size, "jobs": len(trace),
+                   "weeks": float(sub.max() - sub.min()) / (7 * 86400) if len(sub) else 0.0})
+        monthly = []
+        for s in scheds:
+            key = (log, version, "sched", s)
+            if key not in runs:
+                continue
+            j = runs[key]
+            t2.append({"log": log, "version": version, "scheduler": s,
+                       "wait": float(j["wait"].mean()), "bsld": float(j["bounded_slowdown"].mean()),
+                       "jobs": len(j)})
+            m = monthly_means(j, j["month"].to_numpy(), min_jobs).assign(scheduler=s)
+            monthly.append(m)
+        if len(monthly) != len(scheds):
+            continue
+        mm = pd.concat(monthly, ignore_index=True)
+        mon.append(mm.assign(log=log, version=version))
+        for metric in ("wait", "bsld"):
+            won = months_won(mm, metric, scheds)
+            n = len(mm["month"].unique())
+            for s, c in won.items():
+                t3.append({"log": log, "version": version, "metric": metric, "scheduler": s,
+                           "months": c, "share": 100.0 * c / n if n else float("nan")})
+            pair = months_won(mm[mm["scheduler"].isin(["flex", "maui"])], metric, ["flex", "maui"])
+            t3.append({"log": log, "version": version, "metric": metric,
+                       "scheduler": "maui_vs_flex", "months": pair["maui"],
+                       "share": 100.0 * pair["maui"] / n if n else float("nan")})
+        t4.append({"log": log, "version": version} | gap_stats(mm))
+        months = month_labels(trace["submit_time"].to_numpy(), _start, tz)
+        feats = monthly_features(trace, months, size, tz, min_jobs)
+        corr = feature_correlations(feats, mm)
+        for kind, vals in corr.items():
+            t7.append({"log": log, "version": version, "kind": kind} | vals)
+    adaptive = []
+    for key, st in run_stats.items():
+        log, version, kind, name = key
+        if kind not in ("pbas", "wbas"):
+            continue
+        p = st["params"]
+        row = {"log": log, "version": version, "kind": kind, "name": name,
+               "metric": p.get("metric", ""), "candidates": "+".join(p.get("candidates", [])),
+               "time_frame_s": int(p["time_frame"]), "maf": float(p.get("maf", float("nan"))),
+               "switches": int(st.get("switches", 0))} | summaries[key]
+        for s, v in st.get("shares", {}).items():
+            row[f"share_{s}"] = 100.0 * v
+        adaptive.append(row)
+    ad = pd.DataFrame(adaptive)
+    t5 = _gain_table(ad, summaries, cfg["pbas"]["best"], "pbas", cfg["main_version"])
+    t8 = _gain_table(ad, summaries, cfg["wbas"]["best"], "wbas", cfg["main_version"])
+    t6 = []
+    four = cfg["pbas"]["four"]
+    if len(ad):
+        sel = ad[(ad["kind"] == "pbas") & (ad["log"] == four["log"])
+                 & (ad["candidates"] == "+".join(four["candidates"]))
+                 & (ad["metric"] == four["metric"])]
+        for _, r in sel.iterrows():
+            for s in four["candidates"]:
+                t6.append({"log": r["log"], "time_frame_s": int(r["time_frame_s"]), "scheduler": s,
+                           "share": float(r[f"share_{s}"])})
+    return {"table1": pd.DataFrame(t1), "table2": pd.DataFrame(t2),
+            "monthly": pd.concat(mon, ignore_index=True) if mon else pd.DataFrame(),
+            "table3": pd.DataFrame(t3), "table4": pd.DataFrame(t4), "adaptive": ad,
+            "table5": t5, "table6": pd.DataFrame(t6), "table7": pd.DataFrame(t7), "table8": t8}
+
+
+def _gain_table(ad: pd.DataFrame, summaries: Mapping[tuple[str, str, str, str], dict[str, float]],
+                best: Sequence[Mapping[str, Any]], kind: str, version: str) -> pd.DataFrame:
+    rows = []
+    if not len(ad):
+        return pd.DataFrame(rows)
+    for b in best:
+        if kind == "pbas":
+            sel = ad[(ad["kind"] == "pbas") & (ad["candidates"] == "flex+maui")
+                     & (ad["metric"] == b["metric"]) & (ad["time_frame_s"] == b["time_frame_s"])]
+        else:
+            sel = ad[(ad["kind"] == "wbas") & (ad["maf"] == float(b["maf"]))
+                     & (ad["time_frame_s"] == b["switch_s"])]
+        for _, r in sel[sel["version"] == version].iterrows():
+            for base in ("maui", "flex"):
+                bk = (r["log"], version, "sched", base)
+                if bk not in summaries:
+                    continue
+                g = gains_vs(r, summaries[bk])
+                rows.append({"config": b["label"], "versus": base, "log": r["log"]} | g)
+    return pd.DataFrame(rows)
