@@ -1,4 +1,5 @@
-"""Cirne 2001 experiment driver: conservative-backfilling machine, experiments, statistics, config."""
+"""Cirne 2001 experiments on the engine (schedlab.papers.cirne2001.workload, .machine, .experiments,
+.runs): conservative-backfilling machine, single-target experiments, reproducibility."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import schedlab.papers.cirne2001.experiments as E
 from schedlab.errors import ConfigError
 from schedlab.papers import cirne2001 as C
 
@@ -115,56 +117,19 @@ def test_pruned_static_search_equals_simulating_every_request(monkeypatch):
     pruned = C.single_target_experiments(wl, 16, targets, check_theorem1=False)
 
     def every_request(snapshot, wl, job, k, known):
-        return {a: C._outcome(snapshot, wl, job, k, a) for a in wl.alts(k) if a not in known}
+        return {a: E._outcome(snapshot, wl, job, k, a) for a in wl.alts(k) if a not in known}
 
-    monkeypatch.setattr(C, "_static_outcomes", every_request)
+    monkeypatch.setattr(E, "_static_outcomes", every_request)
     full = C.single_target_experiments(wl, 16, targets, check_theorem1=False)
     pd.testing.assert_frame_equal(pruned, full)
     assert (full["nu"] > 1).sum() >= 6  # the comparison covers real choices
 
 
-def test_geomean_ci_and_shares():
-    x = np.array([1.0, 10.0, 100.0, 1000.0])
-    gm, lo, hi = C.geomean_ci(x, [0, 0, 1, 1], np.random.default_rng(0), resamples=200)
-    assert gm == pytest.approx(math.sqrt(1000))
-    assert lo <= gm <= hi and lo >= 1 and hi <= 1000
-    assert C.geomean_ci(x, [0, 0, 0, 0], np.random.default_rng(0), 50)[1:] == pytest.approx(
-        (gm, gm))
-    s = C.shares([1, 2, 3, 4], [2, 2, 2, 2])
-    assert s == {"better": 25.0, "same": 25.0, "worse": 50.0}
-
-
-def test_table14_expected_same_share():
-    df = pd.DataFrame({"user_tt": [5.0, 5.0], "sa_tt": [4.0, 5.0], "best_tt": [4.0, 5.0],
-                       "nu": [2, 4]})
-    t = C.table14(df)
-    exp = t[t["request"] == "expected"]["percent"].iloc[0]
-    assert exp == pytest.approx(100 * (0.5 + 0.25) / 2)
-
-
-def test_settings_quick_and_bad_values():
-    cfg = {"seed": 1, "machine_procs": 500,
-           "single_target": {"experiments": 10, "targets_per_workload": 4,
-                             "jobs_per_workload": 100},
-           "quick": {"single_target": {"experiments": 3}}}
-    assert C.settings(cfg)["n_workloads"] == 3
-    assert C.settings(cfg, quick=True)["n_workloads"] == 1
-    with pytest.raises(ConfigError, match="experiments"):
-        C.settings({**cfg, "single_target": {**cfg["single_target"], "experiments": 0}})
-    with pytest.raises(ConfigError, match="scale"):
-        C.settings(cfg, scale="huge")
-    cfg["full"] = {"single_target": {"experiments": 20}}
-    assert C.settings(cfg, scale="full")["n_workloads"] == 5
-    assert C.settings(cfg, scale="paper")["n_workloads"] == 5  # the thesis' scale is full
-    assert C.settings(cfg, quick=True, scale="full")["n_workloads"] == 1  # quick wins
-    with pytest.raises(ConfigError, match="lacks columns"):
-        C.workload_from_tables(pd.DataFrame({"job_id": [1]}), pd.DataFrame(), 10)
-
 
 def test_run_single_workload_is_byte_reproducible(tmp_path):
     from schedlab.pipeline.io import write_parquet
 
-    s = C.settings({"seed": 7, "machine_procs": 500, "sa_version": "cb",
+    s = C.resolve_settings({"seed": 7, "machine_procs": 500, "sa_version": "cb",
                     "single_target": {"experiments": 2, "targets_per_workload": 2,
                                       "jobs_per_workload": 60}})
     paths = []
@@ -175,100 +140,3 @@ def test_run_single_workload_is_byte_reproducible(tmp_path):
     assert paths[0].read_bytes() == paths[1].read_bytes()
     assert len(df) == 2 and df["sag_agrees"].dropna().all()
 
-
-def test_tables_and_scorecard_end_to_end_on_tiny_runs(tmp_path, request):
-    from pathlib import Path
-
-    import yaml
-
-    path = Path(__file__).resolve().parents[2] / "config/papers/cirne2001_sa.yaml"
-    cfg = yaml.safe_load(path.read_text())
-    cfg["quick"] = {**cfg["quick"], "single_target": {"experiments": 6, "targets_per_workload": 3,
-                                                      "jobs_per_workload": 60},
-                    "offered_load": {"kappa_L": [0.5, 1.0], "kappa_sigma": [1.0, 2.0],
-                                     "workloads_per_point": 1, "jobs_per_workload": 60}}
-    s = C.settings(cfg, quick=True)
-    single, sweep = C.inline_runs(s)
-    assert len(single) == 2 and len(sweep) == 2
-    tables = C.build_tables(single, sweep, s, [])
-    assert set(tables) == set(C.TABLES)
-    assert (tables["table16"]["status"] == "not run").all()  # no SP2 times configured
-    sc = C.scorecard(tables, s)
-    t16 = sc[sc["item"].isin(["Table 16", "Figure 57"])]
-    assert len(t16) == 6 and (t16["verdict"] == "not_run").all()
-    assert "6 experiments in 2 workloads" in sc["condition"].iloc[0]
-    assert set(sc["verdict"]) <= {"match", "close", "differs", "holds", "fails", "not_run"}
-    # every claim row names its check; the headline rows are marked
-    claims = sc[sc["verdict"].isin(["holds", "fails"])]
-    assert (claims["check"] != "").all()
-    assert sc["headline"].sum() >= 3
-    t13 = tables["table13"].set_index("request")
-    assert {"sa/user", "best/user", "sa/best"} <= set(t13.index)
-    assert (t13.loc["sa/user", "ci_low"] <= t13.loc["sa/user", "geomean_s"]
-            <= t13.loc["sa/user", "ci_high"])
-    gen = tables["generator_check"]
-    assert {"arrival_factor 1", "arrival_factor 0.5", "condition_on_request True",
-            "condition_on_request False"} <= set(gen["reading"])
-    if request.config.getoption("-m") == "slow":  # figures: ~40 PNG + PDF files
-        C.make_figures(tables, str(tmp_path), published=s["published"])
-        assert all((tmp_path / f"{f}.png").exists() for f in C.FIGURES)
-
-
-def test_attribution_runs_share_seeds_and_differ_by_reading():
-    from pathlib import Path
-
-    import yaml
-
-    from schedlab.papers.cirne2001_checks import attribution_table
-
-    path = Path(__file__).resolve().parents[2] / "config/papers/cirne2001_sa.yaml"
-    s = C.settings(yaml.safe_load(path.read_text()))
-    s["attribution"] = {"readings": {"a": {}, "b": {"rigid": {"arrival_factor": 0.5}}},
-                        "workloads": 1, "targets_per_workload": 3, "jobs_per_workload": 80}
-    a, ma = C.run_attribution_workload(s, "a", 0)
-    b, meta = C.run_attribution_workload(s, "b", 0)
-    assert meta["overrides"] == {"rigid": {"arrival_factor": 0.5}}
-    assert len(a) == len(b) == 3 and set(a["reading"]) == {"a"}
-    # same workload seed, same polynomial, half the arrival rate
-    wa, wb = ma["workload_info"], meta["workload_info"]
-    assert wa["arrival_polynomial"] == wb["arrival_polynomial"]
-    assert wb["arrival_scale"] == pytest.approx(wa["arrival_scale"] / 2)
-    assert list(a["job_id"]) == list(b["job_id"])
-    t = attribution_table({"a": a, "b": b}, s["published"]).set_index("reading")
-    assert list(t.index) == ["a", "b", "thesis"]
-    assert t.loc["thesis", "sa_over_user"] == pytest.approx(1429 / 2878)
-    with pytest.raises(ConfigError, match="no reading"):
-        C.run_attribution_workload(s, "zzz", 0)
-    # a reading may set the workload size: the same first jobs, more of them
-    s["attribution"]["readings"]["big"] = {"jobs_per_workload": 160}
-    big, mbig = C.run_attribution_workload(s, "big", 0)
-    assert (ma["jobs"], mbig["jobs"], len(big)) == (80, 160, 3)
-    assert mbig["overrides"] == {"jobs_per_workload": 160}
-    s["attribution"]["readings"]["bad"] = {"jobs_per_workload": 0}
-    with pytest.raises(ConfigError, match=r"bad\.jobs_per_workload"):
-        C.run_attribution_workload(s, "bad", 0)
-    # a reading may set the experiments' same-time order; the workload is the same
-    s["attribution"]["readings"]["pe"] = {"tie_rule": "per_event"}
-    pe, mpe = C.run_attribution_workload(s, "pe", 0)
-    assert (ma["tie_rule"], mpe["tie_rule"]) == (C.TIE_RULE, "per_event")
-    assert list(pe["job_id"]) == list(a["job_id"]) and (pe["nu"] == a["nu"]).all()
-    s["attribution"]["readings"]["bad_rule"] = {"tie_rule": "whenever"}
-    with pytest.raises(ConfigError, match=r"bad_rule\.tie_rule"):
-        C.run_attribution_workload(s, "bad_rule", 0)
-
-
-def test_decile_figures_mark_what_the_thesis_prints():
-    published = {"table13_geomean_tt_s": {"best": 1264, "sa": 1429, "user": 2878},
-                 "generator": {"L_decile_edges_s": [92, 348]},
-                 "decile_marks": {"A": {"at": 100, "text": "tapers at A = 100"}}}
-    assert C._published_marks(published, "L") == [(92.0, "decile edge L = 92 s (§5.3.1)"),
-                                                   (348.0, "decile edge L = 348 s (§5.3.1)")]
-    assert C._published_marks(published, "A") == [(100.0, "tapers at A = 100")]
-    assert C._published_marks(published, "sigma") == []
-    rows = [{"factor": "A", "bin": b, "bin_median": m, "measure": "tt", "request": r,
-             "geomean": 10.0, "ci_low": 9.0, "ci_high": 11.0, "relative": 0.5,
-             "rel_ci_low": 0.4, "rel_ci_high": 0.6}
-            for b, m in (("lo", 10.0), ("mid", 50.0), ("hi", 150.0)) for r in ("user", "sa")]
-    fig = C._breakdown_figure(pd.DataFrame(rows), "A", "tt", "t", published)
-    xs = [ln.get_xdata()[0] for ln in fig.axes[1].get_lines() if ln.get_linestyle() == "-."]
-    assert xs == [pytest.approx(1.5)]  # A = 100 lies halfway between the medians 50 and 150
