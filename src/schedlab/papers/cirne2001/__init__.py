@@ -2,17 +2,18 @@
 Jobs"), chapters 2, 4-6: SA choosing the request of moldable jobs — the paper contract
 (:mod:`schedlab.papers`).
 
-Modules, in pipeline order (each imports only the ones above it):
+Modules, each importing only modules listed before it (no circle):
 
 * :mod:`.config` — the settings (config/papers/cirne2001_sa.yaml, the quick/full switches);
+  :mod:`.stats` — geometric means and bootstrap CIs (§4.2);
 * :mod:`.workload`, :mod:`.machine` — moldable workloads as arrays; conservative backfilling with
   SA on the engine (pause and fork);
 * :mod:`.experiments` — the single-target (§5.1), emergent (§6.1) and whole-workload (§6.2)
   experiments (its docstring: the design and every choice where the thesis is silent);
 * :mod:`.runs`, :mod:`.attribution`, :mod:`.nas` — what one point runs (a synthetic workload, a
   sweep workload, an attribution reading's workload, §5.4 on one real log);
-* :mod:`.plan` — the experiment points; :mod:`.stats`, :mod:`.generator`, :mod:`.tabulate` — the
-  tables; :mod:`.plots` — the figures; :mod:`.checks`, :mod:`.scoring` — the scorecard.
+* :mod:`.plan` — the experiment points; :mod:`.generator`, :mod:`.tabulate` — the tables;
+  :mod:`.plots` — the figures; :mod:`.checks`, :mod:`.scoring` — the scorecard.
 
 The chapter-3 workload models (Tables 1-10) are a separate stage (workflow/rules/models.smk,
 :mod:`schedlab.models`); workflow/rules/cirne2001.smk adds their scorecard to this paper's target.
