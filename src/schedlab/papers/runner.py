@@ -62,7 +62,7 @@ def assemble(module: ModuleType, paper: str, s: Mapping[str, Any],
              out: str | Path) -> dict[str, pd.DataFrame]:
     """Tables, figures and scorecard of ``paper`` from its points' ``done.json`` (by point id);
     checks the names against ``outputs(s)`` (the rule's declared outputs)."""
-    # here, not at the top: a point's job needs no matplotlib/seaborn (about 1 CPU-s per job)
+    # here, not at the top: a point's job draws nothing (matplotlib + seaborn: ~0.25 CPU-s a job)
     from ..report.plotting import save_figure
 
     declared = module.outputs(s)
