@@ -78,3 +78,19 @@ def paper_outputs(wildcards):
     """Everything the included paper targets produce (a paper without a rule file is skipped)."""
     defined = {r.name for r in workflow.rules}
     return [f for key in PAPER_KEYS if key in defined for f in getattr(rules, key).input]
+
+
+def point_done(paper, pid):
+    """The ``done.json`` of a paper's experiment point (papers.smk)."""
+    return f"results/{paper}/runs/{pid}/done.json"
+
+
+def point_input(paper):
+    """The input files of a paper's point jobs (papers.smk), by wildcards: the point's files and
+    the ``done.json`` of the points it needs (``PAPER_POINTS``)."""
+
+    def files(wc):
+        p = PAPER_POINTS[paper][wc.point]
+        return {"files": list(p.inputs), "needs": [point_done(paper, n) for n in p.needs]}
+
+    return files

@@ -30,18 +30,6 @@ except SchedlabError as _e:
     _smk.fail(_e)
 
 
-def _point_done(paper, pid):
-    return f"results/{paper}/runs/{pid}/done.json"
-
-
-def _point_input(paper):
-    def files(wc):
-        p = PAPER_POINTS[paper][wc.point]
-        return {"files": list(p.inputs), "needs": [_point_done(paper, n) for n in p.needs]}
-
-    return files
-
-
 for _p in PAPER_POINTS:
     _out = PAPER_OUTPUTS[_p]
     _targets = [
@@ -54,7 +42,7 @@ for _p in PAPER_POINTS:
         name:
             f"{_p}_point"
         input:
-            unpack(_point_input(_p)),
+            unpack(point_input(_p)),
         output:
             f"results/{_p}/runs/{{point}}/done.json",
         wildcard_constraints:
@@ -74,7 +62,7 @@ for _p in PAPER_POINTS:
         name:
             f"{_p}_assemble"
         input:
-            runs=[_point_done(_p, pid) for pid in PAPER_POINTS[_p]],
+            runs=[point_done(_p, pid) for pid in PAPER_POINTS[_p]],
             files=list(_out.inputs),
         output:
             _targets,
