@@ -69,7 +69,7 @@ def main() -> None:
         cpu, wall, _ = _cpu(fn)
         rows.append((name, a.jobs, cpu, wall))
     cfg = yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text())
-    s = C.settings(cfg)
+    s = C.resolve_settings(cfg)
     s["single_target"].update(jobs_per_workload=a.jobs, targets_per_workload=a.targets,
                               experiments=a.targets * a.workloads)
     s["offered_load"]["jobs_per_workload"] = a.jobs
@@ -86,12 +86,12 @@ def main() -> None:
 
 
 def _bench_nas(times: Path, experiments: int) -> None:
-    from schedlab.papers import cirne2001_nas as N
+    from schedlab.papers.cirne2001 import nas as N
     from schedlab.pipeline.io import read_parquet
     from schedlab.traces.swf import SWFHeader
 
     cfg = yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text())
-    s = C.settings(cfg)
+    s = C.resolve_settings(cfg)
     s["nas_validation"] = {**s["nas_validation"], "execution_times": yaml.safe_load(times.read_text()),
                            "experiments_per_benchmark": experiments}
     print(f"{'log':28s} {'experiments':>11s} {'cpu s':>8s} {'wall s':>8s}  experiments by benchmark")

@@ -21,7 +21,7 @@ GOLDEN = ROOT / "tests/fixtures/golden/cirne"
 def _settings(jobs: int, targets: int, workloads: int, sa_version: str = "cb") -> dict:
     from schedlab.papers import cirne2001 as C
 
-    s = C.settings(yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text()))
+    s = C.resolve_settings(yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text()))
     s["single_target"].update(jobs_per_workload=jobs, targets_per_workload=targets,
                               experiments=targets * workloads)
     s["offered_load"]["jobs_per_workload"] = jobs
@@ -30,7 +30,7 @@ def _settings(jobs: int, targets: int, workloads: int, sa_version: str = "cb") -
 
 
 def _nas_log(seed: int, n: int = 60, procs: int = 16):
-    from schedlab.papers import cirne2001_nas as N
+    from schedlab.papers.cirne2001 import nas as N
 
     rng = np.random.default_rng(seed)
     t = pd.DataFrame({"job_id": np.arange(n), "submit": np.sort(rng.integers(0, 4000, n)),
@@ -57,7 +57,7 @@ def _schedule(wl, policy: str) -> pd.DataFrame:
 def cases() -> dict[str, pd.DataFrame]:
     """name -> frame: everything the golden test compares."""
     from schedlab.papers import cirne2001 as C
-    from schedlab.papers import cirne2001_nas as N
+    from schedlab.papers.cirne2001 import nas as N
 
     out: dict[str, pd.DataFrame] = {}
     s = _settings(1000, 40, 2)

@@ -1,4 +1,5 @@
-"""Cirne 2001 §5.4 NAS validation driver: hand-checked cases, pruning, errors (small logs only)."""
+"""Cirne 2001 §5.4 NAS validation (schedlab.papers.cirne2001.nas; its figure and scorecard rows):
+hand-checked cases, pruning, errors (small logs only)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import pytest
 
 from schedlab.errors import ConfigError
 from schedlab.papers import cirne2001 as C
-from schedlab.papers import cirne2001_nas as N
+from schedlab.papers.cirne2001 import nas as N
+from schedlab.papers.cirne2001.plots import figure57
+from schedlab.papers.cirne2001.scoring import nas_rows
 
 SPEC = {"MG": {"constraint": "power_of_2"}, "EP": {"constraint": "unrestricted"}}
 
@@ -166,7 +169,7 @@ def test_tables_and_scorecard_report_not_run_with_the_reason():
     assert set(t16["status"]) == {"not run"} and t16["geomean_s"].isna().all()
     s = {"published": {"table16_geomean_tt_s": {"best": 429, "sa": 543, "user": 1478}},
          "nas_validation": nas}
-    rows = N.scorecard_rows(t16, bk, pd.DataFrame(), s)
+    rows = nas_rows(t16, bk, pd.DataFrame(), s)
     assert {r["verdict"] for r in rows} == {"not_run"}
     assert all("execution_times" in r["note"] for r in rows)
 
@@ -187,10 +190,10 @@ def test_tables_and_scorecard_from_experiments():
     assert set(bk[bk["group_by"] == "kind"]["group"]) == {"power of 2", "unrestricted"}
     s = {"published": {"table16_geomean_tt_s": {"best": 429, "sa": 543, "user": 1478}},
          "nas_validation": {"logs": ["toy"], "experiments_per_benchmark": 4}}
-    rows = N.scorecard_rows(t16, bk, exp, s)
+    rows = nas_rows(t16, bk, exp, s)
     assert all(r["verdict"] != "not_run" for r in rows)
     assert rows[0]["reproduced"] == pytest.approx(gm["best"])
-    fig = N.figure57(bk)
+    fig = figure57(bk)
     assert [len(ax.patches) for ax in fig.axes] == [6, 4]  # 2 kinds x (3 | 2) requests
 
 
@@ -243,7 +246,7 @@ def test_table15_request_counts_from_the_configured_sizes():
     for (b, p), n in {("MG", 100): 4, ("LU", 128): 5, ("MG", 430): 6, ("SP", 100): 5,
                       ("BT", 128): 6, ("SP", 430): 7, ("EP", 430): 430}.items():
         assert t[b, p] == n
-    rows = N.scorecard_rows(N.table16(pd.DataFrame(), None, reason="x"),
+    rows = nas_rows(N.table16(pd.DataFrame(), None, reason="x"),
                             N.table16_by_kind(pd.DataFrame(), None, reason="x"), pd.DataFrame(),
                             {"published": cfg["published"], "nas_validation": cfg["nas_validation"]})
     # Table 15 is our configuration, not a result: no scorecard row (it would hold by construction)

@@ -1,4 +1,4 @@
-"""Claim checks of Cirne 2001 (schedlab.papers.cirne2001_checks, schedlab.models.compare): each one
+"""Claim checks of Cirne 2001 (schedlab.papers.cirne2001.checks, schedlab.models.compare): each one
 has a hand-made case where it holds and one where it fails; a check mutated into a constant makes
 the coverage assertion or a case fail."""
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from schedlab.models import compare as M
-from schedlab.papers import cirne2001_checks as K
+from schedlab.papers.cirne2001 import checks as K
 from schedlab.report import scorecard as S
 
 CASES = [

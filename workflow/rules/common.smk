@@ -36,6 +36,9 @@ TRACE_NAMES = REGISTRY.names()
 SIM_TIE_RULE = (config.get("sim") or {}).get("tie_rule") or "default"
 # Each included .smk appends the targets it wants built by `snakemake` with no target.
 ALL_TARGETS = []
+# Files a paper's target (papers.smk) builds besides its assembly, by paper: the paper-specific
+# steps its workflow/rules/<paper>.smk defines (e.g. Cirne's chapter-3 model scorecard).
+PAPER_EXTRA_TARGETS = {}
 
 
 def trace_is_local(name):

@@ -3,6 +3,7 @@
 #   <paper>_point     one job per experiment point: results/<paper>/runs/<point>/done.json (+ frames)
 #   <paper>_assemble  tables, figures and scorecard: results/<paper>/{tables,figures}/, scorecard.parquet
 #   <paper>           the paper's target (the report reads its inputs)
+# The target also builds the files workflow/rules/<paper>.smk lists in PAPER_EXTRA_TARGETS[<paper>].
 # Settings are resolved once here (`settings(config, env)`), passed to every job as a param (editing
 # one reruns what depends on it). Paper-specific steps a point cannot express stay in
 # workflow/rules/<paper>.smk, included before this file.
@@ -81,5 +82,6 @@ for _p in PAPER_POINTS:
             _p
         input:
             _targets,
+            PAPER_EXTRA_TARGETS.get(_p, []),
 
     ALL_TARGETS.extend(_targets)

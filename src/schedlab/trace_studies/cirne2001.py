@@ -137,12 +137,12 @@ def synthetic_params(fits: dict[str, dict[str, Any]], settings: dict[str, Any]
 
 
 def sa_settings(settings: dict[str, Any], machine_size: int) -> dict[str, Any]:
-    """The paper driver's settings (validated by :func:`~schedlab.papers.cirne2001.settings`)."""
+    """The paper driver's settings (validated by :func:`~schedlab.papers.cirne2001.config.resolve_settings`)."""
     m = settings.get("machine_procs", "log")
     procs = int(machine_size) if m == "log" else int(m)
     if procs < 1:
         raise ConfigError(f"trace study cirne2001: machine_procs must be 'log' or >= 1, got {m!r}")
-    return c01.settings({
+    return c01.resolve_settings({
         "machine_procs": procs, "seed": int(settings["seed"]),
         "sa_version": settings.get("sa_version", "cb"),
         "single_target": {k: settings[k] for k in ("experiments", "targets_per_workload",

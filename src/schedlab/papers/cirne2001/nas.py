@@ -4,7 +4,7 @@ The thesis replaces a randomly chosen job of a real SP2 log by a NAS benchmark `
 EP) whose per-partition execution times on the IBM SP2 are known, and compares the benchmark's
 turn-around time when submitted with the user request, with SA's request and with the best request
 (``nu + 1`` simulations, conservative backfilling; Tables 15–16, Figure 57). This module is that
-experiment on the engine, as §5.1's (:func:`~schedlab.papers.cirne2001.machine_run`: conservative
+experiment on the engine, as §5.1's (:func:`~schedlab.papers.cirne2001.machine.machine_run`: conservative
 backfilling, the same forks, SAcb and same-time order).
 
 Table 15 (partition size constraints, as data in config/papers/cirne2001_sa.yaml): MG and LU need a
@@ -57,23 +57,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import ConfigError
-from ..sim.engine import Simulation
-from ..sim.job import Alternative, SimJob
-from .cirne2001 import (
-    FLOOR_S,
-    PAPER,
-    TIE_RULE,
-    Workload,
-    fork_start,
-    geomean_ci,
-    load_at,
-    machine_run,
-    rigid,
-    sa_choice,
-    sim_jobs,
-    workload_from_tables,
-)
+from ...errors import ConfigError
+from ...models.fit import select_period
+from ...sim.engine import Simulation
+from ...sim.job import Alternative, SimJob
+from ...traces.normalize import normalize
+from .config import PAPER
+from .machine import TIE_RULE, fork_start, load_at, machine_run, rigid, sa_choice, sim_jobs
+from .stats import FLOOR_S, geomean_ci
+from .workload import Workload, workload_from_tables
 
 CONSTRAINTS = ("power_of_2", "perfect_square", "unrestricted")
 KIND_LABEL = {"power_of_2": "power of 2", "perfect_square": "perfect square",
@@ -289,7 +281,7 @@ def split_experiments(total: int, n_logs: int) -> list[int]:
 
 
 # --------------------------------------------------------------------------------------------------
-# Tables 16 and Figure 57
+# Tables 15 and 16 (Figure 57's data)
 # --------------------------------------------------------------------------------------------------
 TABLE16_COLUMNS = ["request", "geomean_s", "ci_low", "ci_high", "n", "status", "note"]
 BY_KIND_COLUMNS = ["group_by", "group", "request", "geomean_s", "ci_low", "ci_high", "relative",
@@ -371,88 +363,9 @@ def table16_by_kind(exp: pd.DataFrame, rng: np.random.Generator, resamples: int 
     return pd.DataFrame(rows, columns=BY_KIND_COLUMNS)
 
 
-def figure57(by_kind: pd.DataFrame):
-    """Figure 57: NAS results by kind of benchmark (geometric mean turn-around, and relative to
-    the user request), with bootstrap CIs."""
-    from ..report.plotting import new_figure
-    from .cirne2001 import _yerr
-
-    fig, axes = new_figure(1, 2, width=5)
-    g = by_kind[by_kind["group_by"] == "kind"]
-    kinds = sorted(g["group"].unique())
-    x = np.arange(len(kinds))
-    for j, req in enumerate(REQUESTS):
-        h = g[g["request"] == req].set_index("group").reindex(kinds)
-        axes[0].bar(x + (j - 1) * 0.27, h["geomean_s"], width=0.27, label=req,
-                    yerr=_yerr(h["geomean_s"], h["ci_low"], h["ci_high"]), capsize=2)
-        if req != "user":
-            axes[1].bar(x + (j - 0.5) * 0.4, h["relative"], width=0.4, label=req,
-                        yerr=_yerr(h["relative"], h["rel_ci_low"], h["rel_ci_high"]), capsize=2)
-    for ax in axes:
-        ax.set_xticks(x, kinds)
-        ax.set_xlabel("partition size constraint")
-        ax.legend()
-    axes[0].set_yscale("log")
-    axes[0].set_ylabel("(a) geometric mean turn-around time [s]")
-    axes[1].set_ylabel("(b) relative to the user request")
-    axes[1].axhline(1.0, color="grey", lw=0.8)
-    fig.suptitle("Figure 57 - NAS results by kind of benchmark")
-    return fig
-
-
-def scorecard_rows(t16: pd.DataFrame, by_kind: pd.DataFrame, exp: pd.DataFrame,
-                   s: dict[str, Any]) -> list[dict[str, Any]]:
-    """Table 16 values with CIs, the SA/user ratio (0.37) and EP's SA/user (~0.15, Figure 57)."""
-    from ..report.scorecard import claim_row, value_row
-
-    pub = s["published"]
-    nas = s.get("nas_validation", {})
-    logs = ", ".join(nas.get("logs", []))
-    rows = []
-    # Table 15 (requests per benchmark) is our configuration of §5.4, not a result: no row.
-    ran = bool(len(exp))
-    cond = (f"{len(exp)} experiments ({nas.get('experiments_per_benchmark')} per benchmark "
-            f"requested) on {logs}, conservative backfilling" if ran else f"logs {logs}")
-    reason = "" if ran else (t16["note"].iloc[0] if len(t16) else "not run")
-    nr = None if ran else "data unavailable offline"  # the NPB SP2 times are not available
-    gm = {}
-    for req in REQUESTS:
-        r = t16[t16["request"] == req]
-        v = float(r["geomean_s"].iloc[0]) if ran and len(r) else None
-        gm[req] = v
-        note = (f"95% CI [{r['ci_low'].iloc[0]:.0f}, {r['ci_high'].iloc[0]:.0f}] s; sample "
-                f"{len(exp)} experiments (thesis: 40,000); the thesis' logs differ in period "
-                "and its SP2 times are those of nas.nasa.gov in 2001" if v is not None else reason)
-        rows.append(value_row(PAPER, "Table 16", f"NAS validation: geometric mean turn-around, "
-                              f"{req} request", cond, pub["table16_geomean_tt_s"][req], v, "s",
-                              note=note, not_run_reason=nr))
-    p16 = pub["table16_geomean_tt_s"]
-    ratio = gm["sa"] / gm["user"] if ran else None
-    rows.append(value_row(PAPER, "Table 16", "NAS: ratio SA / user of geometric means", cond,
-                          pub.get("table16_sa_over_user", p16["sa"] / p16["user"]), ratio,
-                          "ratio", note="§5.4: SA's turn-around is 37% of the user request's"
-                          if ran else reason, not_run_reason=nr))
-    from .cirne2001_checks import adaptive_requests_order
-
-    holds = adaptive_requests_order(gm["best"], gm["sa"], gm["user"]) if ran else None
-    rows.append(claim_row(PAPER, "Table 16", "NAS: best <= SA < user", cond, holds,
-                          note=f"best {gm['best']:.0f} s, SA {gm['sa']:.0f} s, user "
-                               f"{gm['user']:.0f} s" if ran else reason, not_run_reason=nr,
-                          check=adaptive_requests_order))
-    ep = by_kind[(by_kind["group_by"] == "kind") & (by_kind["group"] == "unrestricted")
-                 & (by_kind["request"] == "sa")] if ran else by_kind.iloc[0:0]
-    ep_rel = float(ep["relative"].iloc[0]) if len(ep) else None
-    ep_note = (f"geometric mean of per-experiment SA/user ratios, 95% CI "
-               f"[{ep['rel_ci_low'].iloc[0]:.3f}, {ep['rel_ci_high'].iloc[0]:.3f}], "
-               f"n = {int(ep['n'].iloc[0])}" if len(ep) else reason)
-    rows.append(value_row(PAPER, "Figure 57", "EP (unrestricted): SA turn-around relative to "
-                          "the user request", cond, pub.get("fig57_ep_sa_over_user", 0.15), ep_rel,
-                          "ratio", tolerance=0.25, note=ep_note, not_run_reason=nr))
-    return rows
-
 
 # --------------------------------------------------------------------------------------------------
-# One log (what one Snakemake job runs)
+# One log (what one experiment point runs)
 # --------------------------------------------------------------------------------------------------
 def log_machine_procs(nas: dict[str, Any], log: str, header_size: int | None) -> int:
     """Machine size for ``log``: ``nas_validation.machine_procs[log]``, else the SWF header's."""
@@ -466,9 +379,6 @@ def run_nas_log(s: dict[str, Any], log: str, trace_jobs: pd.DataFrame, header: A
                 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """§5.4 on the log ``log`` (its SWF job table and :class:`~schedlab.traces.swf.SWFHeader`): its share
     of ``experiments_per_benchmark`` for every benchmark. Returns (experiments, metadata)."""
-    from ..models.fit import select_period
-    from ..traces.normalize import normalize
-
     nas = s["nas_validation"]
     logs = list(nas.get("logs") or [])
     if log not in logs:

@@ -1,0 +1,106 @@
+"""Cirne 2001: the scorecard's claim checks (issue 16 contract: small named pure functions).
+
+Each returns True/False (None when a quantity is missing); tests in
+tests/papers/test_claims_cirne2001.py give each a holding and a failing hand-made case.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...report.scorecard import claim_check
+from .config import PAPER
+
+
+def _missing(*xs: Any) -> bool:
+    return any(x is None or (isinstance(x, float) and math.isnan(x)) for x in xs)
+
+
+@claim_check(PAPER)
+def adaptive_requests_order(best: float, sa: float, user: float) -> bool | None:
+    """Table 13: best <= SA < user (geometric mean turn-around)."""
+    if _missing(best, sa, user):
+        return None
+    return bool(best <= sa < user)
+
+
+@claim_check(PAPER)
+def ci_narrower_than(low: float, high: float, half_width: float, groups: int = 10**9,
+                     min_groups: int = 20) -> bool | None:
+    """Issue 23's precision target: the 95% interval of a ratio lies within +-half_width. The
+    interval resamples whole workloads, so with fewer than ``min_groups`` workloads it is not
+    trustworthy (two workloads give a near-zero width): then None (not checkable)."""
+    if _missing(low, high) or groups < min_groups:
+        return None
+    return bool((high - low) / 2 <= half_width)
+
+
+@claim_check(PAPER)
+def lower_in_second(first: float, second: float) -> bool | None:
+    """A quantity is lower in the second condition than in the first (e.g. Table 18's adaptive
+    vs static workload, §6.1 Figure 59's median load per processor)."""
+    if _missing(first, second):
+        return None
+    return bool(second < first)
+
+
+def _spearman(x: Any, y: Any) -> float:
+    x, y = pd.Series(np.asarray(x, float)), pd.Series(np.asarray(y, float))
+    ok = x.notna() & y.notna()
+    if ok.sum() < 3:
+        return math.nan
+    return float(x[ok].rank().corr(y[ok].rank()))
+
+
+@claim_check(PAPER)
+def rises_with(x: Any, y: Any, min_rho: float = 0.5) -> bool | None:
+    """A decile trend (§5.3, Figures 39-55): ``y`` rises with ``x`` (Spearman rho >= min_rho over
+    the bins; at least 3 bins)."""
+    rho = _spearman(x, y)
+    return None if math.isnan(rho) else bool(rho >= min_rho)
+
+
+@claim_check(PAPER)
+def falls_with(x: Any, y: Any, min_rho: float = 0.5) -> bool | None:
+    """A decile trend (§5.3): ``y`` falls as ``x`` grows (Spearman rho <= -min_rho)."""
+    rho = _spearman(x, y)
+    return None if math.isnan(rho) else bool(rho <= -min_rho)
+
+
+@claim_check(PAPER)
+def all_below_one(ratios: Any) -> bool | None:
+    """Figures 63 / 66: SA's relative turn-around is below 1 at every point of a sweep."""
+    r = np.asarray(ratios, float)
+    if r.size == 0 or np.isnan(r).any():
+        return None
+    return bool((r < 1).all())
+
+
+@claim_check(PAPER)
+def last_above_first(values: Any) -> bool | None:
+    """A sweep's quantity grows from its first to its last point (Figures 63a, 65, 66b)."""
+    v = np.asarray(values, float)
+    if v.size < 2 or np.isnan(v[[0, -1]]).any():
+        return None
+    return bool(v[-1] > v[0])
+
+
+@claim_check(PAPER)
+def all_agree(flags: Any) -> bool | None:
+    """Theorem 1: SAg and SAcb choose the same request in every checked state."""
+    f = pd.Series(flags).dropna()
+    if f.empty:
+        return None
+    return bool(f.astype(bool).all())
+
+
+def bins_of(breakdowns: pd.DataFrame, factor: str, request: str = "sa",
+            measure: str = "tt") -> tuple[np.ndarray, np.ndarray]:
+    """(bin medians, relative values) of one factor's decile breakdown, ordered by bin median."""
+    g = breakdowns[(breakdowns["factor"] == factor) & (breakdowns["measure"] == measure)
+                   & (breakdowns["request"] == request)].sort_values("bin_median")
+    return g["bin_median"].to_numpy(float), g["relative"].to_numpy(float)
