@@ -40,6 +40,17 @@ def test_points_run_in_dependency_order_and_feed_the_assembly(tmp_path):
     assert pd.read_parquet(tmp_path / "toy/scorecard.parquet")["reproduced"].tolist() == [40]
 
 
+def test_point_frames_are_read_when_asked_not_kept(tmp_path):
+    run_paper(toy(), "toy", {"scale": 10}, tmp_path)
+    frames = read_point(tmp_path / "toy/runs/a/done.json")
+    assert list(frames) == ["main"] and len(frames) == 1
+    (tmp_path / "toy/runs/a/main.parquet").unlink()  # nothing was loaded by read_point itself
+    with pytest.raises(FileNotFoundError):
+        frames["main"]
+    with pytest.raises(KeyError):
+        frames["other"]
+
+
 def test_undeclared_or_missing_tables_are_an_error(tmp_path):
     with pytest.raises(ConfigError, match=r"missing \['other'\], undeclared \['total'\]"):
         run_paper(toy(tables_declared=("other",)), "toy", {"scale": 10}, tmp_path)
