@@ -19,7 +19,6 @@ import pandas as pd
 from .. import __version__
 from ..errors import ConfigError
 from ..pipeline.io import read_json, read_parquet, write_json, write_parquet
-from ..report.plotting import save_figure
 from . import Inputs, Point
 
 DONE = "done.json"
@@ -81,6 +80,9 @@ def assemble(module: ModuleType, paper: str, s: Mapping[str, Any],
              out: str | Path) -> dict[str, pd.DataFrame]:
     """Tables, figures and scorecard of ``paper`` from its points' ``done.json`` (by point id);
     checks the names against ``outputs(s)`` (the rule's declared outputs)."""
+    # plotting imports matplotlib and seaborn (~0.9 CPU-s): only the assembly draws, not every point
+    from ..report.plotting import save_figure
+
     declared = module.outputs(s)
     inputs = Inputs(files={k: Path(v) for k, v in files.items()},
                     points={pid: read_point(done) for pid, done in runs.items()})
