@@ -75,3 +75,19 @@ def paper_outputs(wildcards):
     """Everything the included paper targets produce (a paper without a rule file is skipped)."""
     defined = {r.name for r in workflow.rules}
     return [f for key in PAPER_KEYS if key in defined for f in getattr(rules, key).input]
+
+
+def point_done(paper, pid):
+    """The done.json of a paper contract point (papers.smk)."""
+    return f"results/{paper}/runs/{pid}/done.json"
+
+
+def point_input(paper):
+    """The input function of <paper>_point (papers.smk): the point's files and the done.json of
+    the points it needs (PAPER_POINTS, papers.smk)."""
+
+    def files(wc):
+        p = PAPER_POINTS[paper][wc.point]
+        return {"files": list(p.inputs), "needs": [point_done(paper, n) for n in p.needs]}
+
+    return files

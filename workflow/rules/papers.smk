@@ -5,7 +5,8 @@
 #   <paper>           the paper's target (the report reads its inputs)
 # Settings are resolved once here (`settings(config, env)`), passed to every job as a param (editing
 # one reruns what depends on it). Paper-specific steps a point cannot express stay in
-# workflow/rules/<paper>.smk, included before this file.
+# workflow/rules/<paper>.smk, included before this file. Its helpers (point_done, point_input) are in
+# common.smk (snakemake --lint: no functions beside rules).
 from dataclasses import asdict
 
 import schedlab.papers as _papers
@@ -29,18 +30,6 @@ except SchedlabError as _e:
     _smk.fail(_e)
 
 
-def _point_done(paper, pid):
-    return f"results/{paper}/runs/{pid}/done.json"
-
-
-def _point_input(paper):
-    def files(wc):
-        p = PAPER_POINTS[paper][wc.point]
-        return {"files": list(p.inputs), "needs": [_point_done(paper, n) for n in p.needs]}
-
-    return files
-
-
 for _p in PAPER_POINTS:
     _out = PAPER_OUTPUTS[_p]
     _targets = [
@@ -53,7 +42,7 @@ for _p in PAPER_POINTS:
         name:
             f"{_p}_point"
         input:
-            unpack(_point_input(_p)),
+            unpack(point_input(_p)),
         output:
             f"results/{_p}/runs/{{point}}/done.json",
         wildcard_constraints:
@@ -73,7 +62,7 @@ for _p in PAPER_POINTS:
         name:
             f"{_p}_assemble"
         input:
-            runs=[_point_done(_p, pid) for pid in PAPER_POINTS[_p]],
+            runs=[point_done(_p, pid) for pid in PAPER_POINTS[_p]],
             files=list(_out.inputs),
         output:
             _targets,
