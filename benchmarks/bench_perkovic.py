@@ -1,6 +1,6 @@
 """CPU time of Perković & Keleher 2000 sweep points on the CTC-SP2 log (issue 18, lane pk).
 
-One line per point: CPU seconds of :func:`schedlab.papers.perkovic2000.run_point` (the paper
+One line per point: CPU seconds of :func:`schedlab.papers.perkovic2000.runs.simulate` (the paper
 target's unit of work) and the run's mean bounded slowdown (to confirm the same schedule).
 Default points: the base experiment of BF, 1/L, P/L-NG and R/L-NG, speculation (with and without
 test runs), half-size, greedy and the Figure 9 combination, on the whole cleaned log at 430 nodes.
@@ -15,7 +15,9 @@ from pathlib import Path
 
 import yaml
 
-from schedlab.papers import perkovic2000 as pk
+from schedlab.papers.perkovic2000.experiments import RunPoint, scaled
+from schedlab.papers.perkovic2000.jobs import prepare_jobs
+from schedlab.papers.perkovic2000.runs import simulate
 from schedlab.traces.lookup import load_trace
 
 CFG = Path(__file__).resolve().parents[1] / "config" / "papers" / "perkovic2000.yaml"
@@ -31,16 +33,16 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1, help="runs per point (minimum CPU reported)")
     args = ap.parse_args()
     cfg = yaml.safe_load(CFG.read_text())
-    s = pk.settings(cfg)
+    s = scaled(cfg)
     tr = load_trace(cfg["trace"])
-    table, _ = pk.prepare_jobs(tr.jobs, tr.header, 430, args.max_jobs)
+    table, _ = prepare_jobs(tr.jobs, tr.header, 430, args.max_jobs)
     total = 0.0
     for exp, order, g, pct in POINTS:
-        point = pk.RunPoint(430, exp, order, g, pct)
+        point = RunPoint(430, exp, order, g, pct)
         best = float("inf")
         for _ in range(args.repeat):
             c0 = time.process_time()
-            out = pk.run_point(table, point, s, int(cfg["seed_entropy"]))
+            out = simulate(table, point, s, int(cfg["seed_entropy"]))
             best = min(best, time.process_time() - c0)
         total += best
         print(f"{point.path:<32} {len(out):>6} jobs {best:7.2f} CPU-s  "

@@ -12,7 +12,9 @@ import math
 import pandas as pd
 import pytest
 
-from schedlab.papers import perkovic2000 as pk
+from schedlab.papers.perkovic2000 import checks
+from schedlab.papers.perkovic2000.experiments import GROUPS
+from schedlab.papers.perkovic2000.scorecard import fig3_rows, section8_rows
 from schedlab.report import scorecard as S
 
 ORDERS = ["P", "R", "1/L", "P/L", "R/L"]
@@ -25,31 +27,31 @@ NG_ALL = {**NG_GOOD, "BF-NG": 9.0}
 IMP = {"SN": 0.5, "SW": 0.4, "LN": 0.3, "LW": 0.1}
 
 CASES = [
-    (pk.lower, pk.lower({"R": 1.0, "P": 2.0}, "R", "P")),
-    (pk.lower, pk.lower({"R": 2.0, "P": 2.0}, "R", "P")),
-    (pk.not_below, pk.not_below({"greedy": 3.0, "half": 2.0}, "greedy", "half")),
-    (pk.not_below, pk.not_below({"greedy": 1.0, "half": 2.0}, "greedy", "half")),
-    (pk.strictly_increasing, pk.strictly_increasing(NG_GOOD, ["R/L-NG", "P/L-NG", "1/L", "BF"])),
-    (pk.strictly_increasing, pk.strictly_increasing(NG_GOOD, ["R/L-NG", "1/L", "P/L-NG", "BF"])),
-    (pk.ng_better_except_arrival, pk.ng_better_except_arrival(NG_GOOD, ORDERS)),
-    (pk.ng_better_except_arrival, pk.ng_better_except_arrival(NG_BAD, ORDERS)),
-    (pk.ng_better_except_arrival, pk.ng_better_except_arrival(NG_ALL, ORDERS)),
-    (pk.all_positive, pk.all_positive(IMP, pk.GROUPS)),
-    (pk.all_positive, pk.all_positive({**IMP, "LW": -0.01}, pk.GROUPS)),
-    (pk.smallest_is, pk.smallest_is(IMP, "LW")),
-    (pk.smallest_is, pk.smallest_is({**IMP, "LN": 0.05}, "LW")),
-    (pk.increases_with, pk.increases_with({0.2: 5.0, 0.5: 6.0, 0.8: 7.0})),
-    (pk.increases_with, pk.increases_with({0.2: 7.0, 0.5: 6.0, 0.8: 5.0})),
-    (pk.decreases_with, pk.decreases_with({0.2: 7.0, 0.8: 5.0})),
-    (pk.decreases_with, pk.decreases_with({0.2: 5.0, 0.8: 5.0})),
-    (pk.mean_below, pk.mean_below([0.5, 0.9, 1.2], 1.0)),
-    (pk.mean_below, pk.mean_below([0.9, 1.3], 1.0)),
-    (pk.mean_above, pk.mean_above([1.1, 1.3], 1.0)),
-    (pk.mean_above, pk.mean_above([-0.2, 0.1], 0.0)),
-    (pk.majority_lower, pk.majority_lower({"a": 1.0, "b": 1.0, "c": 3.0}, {"a": 2, "b": 2, "c": 2})),
-    (pk.majority_lower, pk.majority_lower({"a": 1.0, "b": 3.0}, {"a": 2, "b": 2})),
-    (pk.below, pk.below(19_999, 20_000)),
-    (pk.below, pk.below(28_877, 20_000)),
+    (checks.lower, checks.lower({"R": 1.0, "P": 2.0}, "R", "P")),
+    (checks.lower, checks.lower({"R": 2.0, "P": 2.0}, "R", "P")),
+    (checks.not_below, checks.not_below({"greedy": 3.0, "half": 2.0}, "greedy", "half")),
+    (checks.not_below, checks.not_below({"greedy": 1.0, "half": 2.0}, "greedy", "half")),
+    (checks.strictly_increasing, checks.strictly_increasing(NG_GOOD, ["R/L-NG", "P/L-NG", "1/L", "BF"])),
+    (checks.strictly_increasing, checks.strictly_increasing(NG_GOOD, ["R/L-NG", "1/L", "P/L-NG", "BF"])),
+    (checks.ng_better_except_arrival, checks.ng_better_except_arrival(NG_GOOD, ORDERS)),
+    (checks.ng_better_except_arrival, checks.ng_better_except_arrival(NG_BAD, ORDERS)),
+    (checks.ng_better_except_arrival, checks.ng_better_except_arrival(NG_ALL, ORDERS)),
+    (checks.all_positive, checks.all_positive(IMP, GROUPS)),
+    (checks.all_positive, checks.all_positive({**IMP, "LW": -0.01}, GROUPS)),
+    (checks.smallest_is, checks.smallest_is(IMP, "LW")),
+    (checks.smallest_is, checks.smallest_is({**IMP, "LN": 0.05}, "LW")),
+    (checks.increases_with, checks.increases_with({0.2: 5.0, 0.5: 6.0, 0.8: 7.0})),
+    (checks.increases_with, checks.increases_with({0.2: 7.0, 0.5: 6.0, 0.8: 5.0})),
+    (checks.decreases_with, checks.decreases_with({0.2: 7.0, 0.8: 5.0})),
+    (checks.decreases_with, checks.decreases_with({0.2: 5.0, 0.8: 5.0})),
+    (checks.mean_below, checks.mean_below([0.5, 0.9, 1.2], 1.0)),
+    (checks.mean_below, checks.mean_below([0.9, 1.3], 1.0)),
+    (checks.mean_above, checks.mean_above([1.1, 1.3], 1.0)),
+    (checks.mean_above, checks.mean_above([-0.2, 0.1], 0.0)),
+    (checks.majority_lower, checks.majority_lower({"a": 1.0, "b": 1.0, "c": 3.0}, {"a": 2, "b": 2, "c": 2})),
+    (checks.majority_lower, checks.majority_lower({"a": 1.0, "b": 3.0}, {"a": 2, "b": 2})),
+    (checks.below, checks.below(19_999, 20_000)),
+    (checks.below, checks.below(28_877, 20_000)),
 ]
 EXPECTED = [True, False, True, False, True, False, True, False, False, True, False, True, False,
             True, False, True, False, True, False, True, False, True, False, True, False]
@@ -66,18 +68,18 @@ def test_every_check_is_covered_both_ways():
 
 
 @pytest.mark.parametrize(("fn", "args"), [
-    (pk.lower, ({"R": 1.0}, "R", "P")),
-    (pk.not_below, ({"greedy": math.nan, "half": 1.0}, "greedy", "half")),
-    (pk.strictly_increasing, ({"BF": 1.0}, ["R/L-NG", "BF"])),
-    (pk.ng_better_except_arrival, ({"BF": 1.0, "BF-NG": 2.0}, ORDERS)),
-    (pk.all_positive, ({"SN": 0.1}, pk.GROUPS)),
-    (pk.smallest_is, ({"SN": 0.1, "LW": math.nan}, "LW")),
-    (pk.increases_with, ({0.5: 1.0},)),
-    (pk.decreases_with, ({},)),
-    (pk.mean_below, ([], 1.0)),
-    (pk.mean_above, ([math.nan], 1.0)),
-    (pk.majority_lower, ({"a": 1.0}, {"b": 1.0})),
-    (pk.below, (math.nan, 20_000)),
+    (checks.lower, ({"R": 1.0}, "R", "P")),
+    (checks.not_below, ({"greedy": math.nan, "half": 1.0}, "greedy", "half")),
+    (checks.strictly_increasing, ({"BF": 1.0}, ["R/L-NG", "BF"])),
+    (checks.ng_better_except_arrival, ({"BF": 1.0, "BF-NG": 2.0}, ORDERS)),
+    (checks.all_positive, ({"SN": 0.1}, GROUPS)),
+    (checks.smallest_is, ({"SN": 0.1, "LW": math.nan}, "LW")),
+    (checks.increases_with, ({0.5: 1.0},)),
+    (checks.decreases_with, ({},)),
+    (checks.mean_below, ([], 1.0)),
+    (checks.mean_above, ([math.nan], 1.0)),
+    (checks.majority_lower, ({"a": 1.0}, {"b": 1.0})),
+    (checks.below, (math.nan, 20_000)),
 ])
 def test_missing_quantities_give_none(fn, args):
     """None = could not be checked; the scorecard turns it into `fails` (not a silent holds)."""
@@ -95,7 +97,7 @@ def test_scorecard_rows_use_the_checks_and_config_tolerances():
            "bsd_reduction": {"P/L-NG": {"BF": 0.57, "1/L": 0.35}, "R/L-NG": {"BF": 0.77, "1/L": 0.65}},
            "delay_reduction": {"P/L-NG": {"BF": 0.38, "1/L": 0.28},
                                "R/L-NG": {"BF": 0.65, "1/L": 0.59}}}
-    rows = pd.DataFrame(pk.fig3_rows(f3, pub, "hand-made", {"default": 0.15, "§4": 0.05}))
+    rows = pd.DataFrame(fig3_rows(f3, pub, "hand-made", {"default": 0.15, "§4": 0.05}))
     red = rows[rows["quantity"] == "bounded slowdown reduction of R/L-NG"].set_index("condition")
     assert red.loc["vs conservative (BF)", "reproduced"] == pytest.approx(0.77)  # mean of 2 seeds
     assert red.loc["vs conservative (BF)", "verdict"] == "match"
@@ -106,7 +108,7 @@ def test_scorecard_rows_use_the_checks_and_config_tolerances():
     order = rows[rows["quantity"] == "bounded slowdown: R/L-NG < P/L-NG < 1/L < BF"]
     assert order["verdict"].iloc[0] == "holds" and order["check"].iloc[0] == "strictly_increasing"
     worse = f3.assign(bounded_slowdown=[10.0, 6.6, 7.0, 2.0, 2.6])  # P/L-NG above 1/L
-    rows2 = pd.DataFrame(pk.fig3_rows(worse, pub, "hand-made"))
+    rows2 = pd.DataFrame(fig3_rows(worse, pub, "hand-made"))
     order2 = rows2[rows2["quantity"] == "bounded slowdown: R/L-NG < P/L-NG < 1/L < BF"]
     assert order2["verdict"].iloc[0] == "fails"
 
@@ -116,11 +118,11 @@ def test_section8_whole_log_only():
                             "algorithm": ["BF", "R/L-NG"], "group": ["all", "all"],
                             "max_queue_length": [197, 240], "jobs_delayed": [28_877, 23_738]})
     pub = {"max_queue_length": 1000, "jobs_delayed_max": 20_000}
-    whole = pk.section8_rows(summary, 430, pub, "hand-made", {"default": 0.15, "§8": 0.25})
+    whole = section8_rows(summary, 430, pub, "hand-made", {"default": 0.15, "§8": 0.25})
     assert list(whole["verdict"]) == ["differs", "fails"]
     assert whole["reproduced"].iloc[0] == 240 and whole["tolerance"].iloc[0] == 0.25
-    sub = pk.section8_rows(summary, 430, pub, "hand-made", whole_log=False)
+    sub = section8_rows(summary, 430, pub, "hand-made", whole_log=False)
     assert list(sub["verdict"]) == ["not_run", "not_run"]
     few = summary.assign(jobs_delayed=[15_000, 14_000], max_queue_length=[900, 1100])
-    ok = pk.section8_rows(few, 430, pub, "hand-made", {"default": 0.15, "§8": 0.25})
+    ok = section8_rows(few, 430, pub, "hand-made", {"default": 0.15, "§8": 0.25})
     assert list(ok["verdict"]) == ["match", "holds"]

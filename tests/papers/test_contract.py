@@ -1,5 +1,7 @@
 """The paper contract's runner (schedlab.papers.runner) on a toy paper, and every paper package."""
 
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import pandas as pd
@@ -38,6 +40,24 @@ def test_points_run_in_dependency_order_and_feed_the_assembly(tmp_path):
     assert tables["total"]["x"].tolist() == [40]
     assert (tmp_path / "toy/tables/total.parquet").is_file()
     assert pd.read_parquet(tmp_path / "toy/scorecard.parquet")["reproduced"].tolist() == [40]
+
+
+def test_point_frames_are_read_when_asked_not_kept(tmp_path):
+    run_paper(toy(), "toy", {"scale": 10}, tmp_path)
+    frames = read_point(tmp_path / "toy/runs/a/done.json")
+    assert list(frames) == ["main"] and len(frames) == 1
+    (tmp_path / "toy/runs/a/main.parquet").unlink()  # nothing was loaded by read_point itself
+    with pytest.raises(FileNotFoundError):
+        frames["main"]
+    with pytest.raises(KeyError):
+        frames["other"]
+
+
+def test_the_runner_leaves_the_plotting_stack_to_the_assembly():
+    """Every point job imports the runner: matplotlib/seaborn (~0.9 CPU-s) only when assembling."""
+    code = "import sys, schedlab.papers.runner; print(sorted({'matplotlib', 'seaborn'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_undeclared_or_missing_tables_are_an_error(tmp_path):

@@ -6,7 +6,8 @@
 # The target also builds the files workflow/rules/<paper>.smk lists in PAPER_EXTRA_TARGETS[<paper>].
 # Settings are resolved once here (`settings(config, env)`), passed to every job as a param (editing
 # one reruns what depends on it). Paper-specific steps a point cannot express stay in
-# workflow/rules/<paper>.smk, included before this file.
+# workflow/rules/<paper>.smk, included before this file. Its helpers (point_done, point_input) are in
+# common.smk (snakemake --lint: no functions beside rules).
 from dataclasses import asdict
 
 import schedlab.papers as _papers

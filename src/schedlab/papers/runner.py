@@ -9,7 +9,7 @@ A point's frames are written beside its ``done.json`` (``results/<paper>/runs/<i
 from __future__ import annotations
 
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -29,11 +29,29 @@ def point_dir(results: str | Path, paper: str, point_id: str) -> Path:
     return Path(results) / paper / "runs" / point_id
 
 
-def read_point(done: str | Path) -> dict[str, pd.DataFrame]:
-    """The frames of a finished point, by name, from its ``done.json``."""
-    done = Path(done)
-    return {name: read_parquet(done.parent / f"{name}.parquet")[0]
-            for name in read_json(done)["frames"]}
+class PointFrames(Mapping[str, pd.DataFrame]):
+    """The frames of a finished point, by name (from its ``done.json``), each read from disk when
+    asked and not kept: an assembly over many large points holds only the frames it is using."""
+
+    def __init__(self, done: str | Path) -> None:
+        self._dir = Path(done).parent
+        self._names = tuple(read_json(done)["frames"])
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        if name not in self._names:
+            raise KeyError(name)
+        return read_parquet(self._dir / f"{name}.parquet")[0]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+def read_point(done: str | Path) -> Mapping[str, pd.DataFrame]:
+    """The frames of a finished point, by name, from its ``done.json`` (read on access)."""
+    return PointFrames(done)
 
 
 def _inputs(files: Mapping[str, str | Path], needs: Mapping[str, str | Path]) -> Inputs:
@@ -62,7 +80,7 @@ def assemble(module: ModuleType, paper: str, s: Mapping[str, Any],
              out: str | Path) -> dict[str, pd.DataFrame]:
     """Tables, figures and scorecard of ``paper`` from its points' ``done.json`` (by point id);
     checks the names against ``outputs(s)`` (the rule's declared outputs)."""
-    # here, not at the top: a point's job draws nothing (matplotlib + seaborn: ~0.25 CPU-s a job)
+    # plotting imports matplotlib and seaborn (~0.9 CPU-s): only the assembly draws, not every point
     from ..report.plotting import save_figure
 
     declared = module.outputs(s)

@@ -57,7 +57,12 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
-from ..papers import perkovic2000 as pk
+from ..papers.perkovic2000.experiments import SWEPT, RunPoint
+from ..papers.perkovic2000.figures import make_figure
+from ..papers.perkovic2000.jobs import prepare_jobs
+from ..papers.perkovic2000.runs import simulate, summarize
+from ..papers.perkovic2000.tables import figure_frames, table3
+from ..sim.schedulers.queue_orders import ORDERS
 from . import StudyInputs
 
 TITLE = ("Perković & Keleher 2000 §4–6: queue orders with and without guarantees, "
@@ -100,13 +105,13 @@ def run_settings(paper: Mapping[str, Any], settings: dict[str, Any], machine_siz
     return s, machine
 
 
-def points(s: dict[str, Any], machine: int) -> list[pk.RunPoint]:
+def points(s: dict[str, Any], machine: int) -> list[RunPoint]:
     """Every simulation: base always, then spec / spectest at each speculation percentage."""
     exps = ["base", *[e for e in s["experiments"] if e != "base"]]
     out = []
     for exp in exps:
-        for pct in (s["spec_percentages"] if exp in pk.SWEPT else [None]):
-            out += [pk.RunPoint(machine, exp, o, g, None if pct is None else float(pct))
+        for pct in (s["spec_percentages"] if exp in SWEPT else [None]):
+            out += [RunPoint(machine, exp, o, g, None if pct is None else float(pct))
                     for o in s["orders"] for g in (True, False)]
     return out
 
@@ -147,23 +152,23 @@ def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame
     entropy = int(s["seed_entropy"])
     n = s.get("max_jobs")
     raw = inputs.jobs if n is None else inputs.jobs.head(int(n))
-    table, report = pk.prepare_jobs(raw, inputs.header, machine, None, source=inputs.trace)
+    table, report = prepare_jobs(raw, inputs.header, machine, None, source=inputs.trace)
     if table.empty:
         raise ConfigError(f"trace study perkovic2000: no simulatable job in {inputs.trace}")
     rows: list[dict] = []
     bf_jobs = None
     for point in points(s, machine):
-        jobs = pk.run_point(table, point, s, entropy)
-        rows += pk.summarize(jobs, point)
+        jobs = simulate(table, point, s, entropy)
+        rows += summarize(jobs, point)
         if point.experiment == "base" and point.algorithm == "BF":
             bf_jobs = jobs
-    frames = pk.figure_frames(pd.DataFrame(rows), machine)
+    frames = figure_frames(pd.DataFrame(rows), machine)
     pub = inputs.paper["published"]
     fig3 = frames["fig3"][FIG3_COLUMNS].copy()
     refs = _references(pub)
     for col in ("started_immediately", "bounded_slowdown_ratio", "delay_ratio"):
         fig3[f"{REF} {col}"] = [refs.get(a, {}).get(col, math.nan) for a in fig3["algorithm"]]
-    t3 = pk.table3(bf_jobs) if bf_jobs is not None else pd.DataFrame()
+    t3 = table3(bf_jobs) if bf_jobs is not None else pd.DataFrame()
     if len(t3):
         t3[REF] = [float(pub["table3"][k]) for k in t3["statistic"]]
     spec = pd.concat([frames["fig5"].assign(reference="same algorithm without speculation"),
@@ -190,10 +195,10 @@ def figures(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
     """Figure 3's layout (the paper driver's figure): metrics and their ratio to BF per order,
     the paper's CTC ratios (§5) as black markers on the ratio panels."""
     f3 = tables["figure3"]
-    fig = pk.make_figure("fig3", f3)
+    fig = make_figure("fig3", f3)
     fig.suptitle(f"Perković & Keleher Figure 3 layout on {f3['trace'].iloc[0]}: first "
                  f"{int(f3['log_jobs'].iloc[0]):,} jobs, {int(f3['machine'].iloc[0])} processors")
-    xorder = [o for o in pk.ORDERS if o in set(f3["order"])]
+    xorder = [o for o in ORDERS if o in set(f3["order"])]
     # bars: x = position of the order, guarantees left (-0.2) and -NG right (+0.2) of it
     x = [xorder.index(o) + (-0.2 if g else 0.2) for o, g in zip(f3["order"], f3["guarantees"],
                                                                  strict=True)]

@@ -138,11 +138,11 @@ def test_cli_scheduler_weight_is_the_paper_pipelines(order):
     their own; an explicit horizon still gives the day-horizon weight."""
     import yaml
 
-    from schedlab.papers import perkovic2000 as pk
+    from schedlab.papers.perkovic2000.experiments import RunPoint, pk_config, scaled
 
     cfg = yaml.safe_load(Path("config/papers/perkovic2000.yaml").read_text())
     assert float(cfg["starvation_horizon_s"]) == qo.STARVATION_HORIZON_S
-    paper = pk.pk_config(pk.RunPoint(430, "base", order, False), pk.settings(cfg), 10800.0)
+    paper = pk_config(RunPoint(430, "base", order, False), scaled(cfg), 10800.0)
     ng = FACTORIES[f"pk_{qo.slug(order, False).replace('-', '_')}"]()
     assert ng.params()["weight"] == paper.order.weight == 0.0
     cli = make_scheduler(f"pk-{ {'1/L': '1l', 'P/L': 'pl', 'R/L': 'rl'}.get(order, order.lower())}-ng")

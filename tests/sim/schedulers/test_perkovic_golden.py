@@ -2,7 +2,7 @@
 
 The fixtures under ``tests/fixtures/golden/pk/`` were saved from the policy's own event loop
 (``pk_backfill.PKBackfill``, commit 91b03b5) before it moved onto the shared engine; this module
-re-runs every case through the paper driver (:func:`schedlab.papers.perkovic2000.run_point`) and
+re-runs every case through the paper driver (:func:`schedlab.papers.perkovic2000.runs.simulate`) and
 asserts the per-job columns are equal. Cases: every Table 4 order with guarantees and -NG, in every
 experiment of the paper (regular, speculation, test runs, half, quarter, greedy, widening and the
 Figure 9 combinations), on the first 3,000 jobs of the CTC-SP2 log at 430 nodes and on the random
@@ -26,7 +26,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedlab.papers import perkovic2000 as pk
+from schedlab.papers.perkovic2000.experiments import EXPERIMENTS, RunPoint, scaled
+from schedlab.papers.perkovic2000.jobs import prepare_jobs
+from schedlab.papers.perkovic2000.runs import simulate
 
 REPO = Path(__file__).resolve().parents[3]
 GOLDEN = REPO / "tests" / "fixtures" / "golden" / "pk"
@@ -83,15 +85,15 @@ def ctc_table() -> pd.DataFrame:
     from schedlab.traces.lookup import load_trace
 
     tr = load_trace(CFG["trace"])
-    table, _ = pk.prepare_jobs(tr.jobs, tr.header, 430, CTC_JOBS)
+    table, _ = prepare_jobs(tr.jobs, tr.header, 430, CTC_JOBS)
     return table
 
 
 def _points(machine: int, experiments, algorithms=ALGORITHMS, pct: float = 0.5):
     for exp in experiments:
-        p = pct if pk.EXPERIMENTS[exp][2] else None
+        p = pct if EXPERIMENTS[exp][2] else None
         for o, g in algorithms:
-            yield pk.RunPoint(machine, exp, o, g, p)
+            yield RunPoint(machine, exp, o, g, p)
 
 
 #: experiments whose schedules the engine move left identical / changed (whole-second alternatives)
@@ -99,7 +101,7 @@ FIXED = ["base", "spec", "spectest"]
 ADAPTIVE = ["half", "quarter", "greedy", "half_widen", "half_spec", "half_widen_spec"]
 
 
-def cases() -> dict[str, tuple[str, list[pk.RunPoint], dict]]:
+def cases() -> dict[str, tuple[str, list[RunPoint], dict]]:
     """case name -> (workload name, points, settings overrides). ``ctc3000_adaptive`` and
     ``random60_adaptive`` were saved from the engine policy (their alternatives are rounded up to
     whole seconds; the differences from the former loop's fractional seconds are listed in
@@ -130,12 +132,12 @@ def workload(name: str) -> pd.DataFrame:
             "starvation": starvation_workload}[name]()
 
 
-def run_case(table: pd.DataFrame, point: pk.RunPoint, overrides: dict) -> pd.DataFrame:
-    s = {**pk.settings(CFG), **overrides}
-    return pk.run_point(table, point, s, ENTROPY)
+def run_case(table: pd.DataFrame, point: RunPoint, overrides: dict) -> pd.DataFrame:
+    s = {**scaled(CFG), **overrides}
+    return simulate(table, point, s, ENTROPY)
 
 
-def _key(point: pk.RunPoint) -> str:
+def _key(point: RunPoint) -> str:
     return point.path.replace("/", "__")
 
 
