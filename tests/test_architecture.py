@@ -15,12 +15,9 @@ import ast
 import sys
 from pathlib import Path
 
-import pytest
-
 SRC = Path(__file__).resolve().parents[1] / "src"
 MAX_LINES = 600
 #: Modules being ported to the paper contract (issue 25 item 2) by their own helpers.
-PAPERS = "schedlab.papers"
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -113,15 +110,6 @@ def long_modules(root: Path = SRC, package: str = "schedlab") -> dict[str, int]:
     return out
 
 
-def _in_papers(mod: str) -> bool:
-    return mod == PAPERS or mod.startswith(PAPERS + ".")
-
-
-_PORTING = pytest.mark.xfail(reason="paper packages are being ported to the paper contract "
-                             "(issue 25 item 2); the lead removes this mark when they land",
-                             strict=False)
-
-
 def test_import_graph_sees_function_local_imports(tmp_path):
     pkg = tmp_path / "schedlab"
     (pkg / "sub").mkdir(parents=True)
@@ -146,23 +134,31 @@ def test_long_modules_finds_a_module_over_the_limit(tmp_path):
     assert long_modules(tmp_path) == {"schedlab.long": MAX_LINES + 1}
 
 
-def test_no_import_circles_outside_the_papers():
-    bad = [c for c in cycles(import_graph()) if not all(_in_papers(m) for m in c)]
-    assert bad == []
-
-
-def test_no_long_modules_outside_the_papers():
-    assert {m: n for m, n in long_modules().items() if not _in_papers(m)} == {}
-
-
-@_PORTING
-def test_no_import_circles_in_the_papers():
+def test_no_import_circles():
     assert cycles(import_graph()) == []
 
 
-@_PORTING
-def test_no_long_modules_in_the_papers():
+def test_no_long_modules():
     assert long_modules() == {}
+
+
+def test_no_flat_library_modules_but_init_and_errors():
+    flat = sorted(p.name for p in (SRC / "schedlab").glob("*.py"))
+    assert flat == ["__init__.py", "errors.py"]
+
+
+def test_papers_are_served_by_the_generic_rule_family():
+    """Issue 25: one rule family serves the papers; a paper's .smk holds only its own steps (no
+    point/assemble rules, no scripts of its own)."""
+    from schedlab.papers import PAPERS as NAMES
+    from schedlab.papers import follows_contract, load
+
+    assert all(follows_contract(load(p)) for p in NAMES)
+    scripts = {p.name for p in (SRC.parent / "scripts").glob("*.py")}
+    assert not [s for s in scripts if s.startswith(NAMES)]
+    for smk in (SRC.parent / "workflow" / "rules").glob("*.smk"):
+        if smk.stem in NAMES:
+            assert "script:" not in smk.read_text(), smk
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .. import __version__
 from ..errors import ConfigError
-from ..pipeline.io import read_json, read_parquet, write_json, write_parquet
+from ..pipeline.io import read_json, read_parquet, read_parquet_metadata, write_json, write_parquet
 from . import Inputs, Point
 
 DONE = "done.json"
@@ -68,7 +68,8 @@ def run_point(module: ModuleType, paper: str, s: Mapping[str, Any], point: Point
     if bad:
         raise ConfigError(f"{paper} point {point.id}: run_point returned non-frames {bad}")
     out = Path(done).parent
-    prov = {"paper": paper, "point": point.id, "schedlab_version": __version__}
+    prov = {"paper": paper, "point": point.id, "spec": dict(point.spec),
+            "inputs": _input_hashes(files), "schedlab_version": __version__}
     for name, df in frames.items():
         write_parquet(out / f"{name}.parquet", df, prov | {"frame": name})
     write_json(done, prov | {"frames": list(frames)})
@@ -92,13 +93,21 @@ def assemble(module: ModuleType, paper: str, s: Mapping[str, Any],
     _check_names(paper, "figures", figures, declared.figures)
     card = module.scorecard(s, tables)
     out = Path(out)
-    prov = {"paper": paper, "schedlab_version": __version__}
+    prov = {"paper": paper, "settings": dict(s), "inputs": _input_hashes(files),
+            "schedlab_version": __version__}
     for name, df in tables.items():
         write_parquet(out / "tables" / f"{name}.parquet", df, prov | {"table": name})
     for name, fig in figures.items():
         save_figure(fig, out / "figures" / name)
     write_parquet(out / "scorecard.parquet", card, prov | {"table": "scorecard"})
     return tables
+
+
+def _input_hashes(files: Mapping[str, str | Path]) -> dict[str, str | None]:
+    """Provenance: the recorded sha256 of each parquet input that carries one (a parsed trace's
+    job table records its log's hash), by input name."""
+    return {name: read_parquet_metadata(path).get("sha256") for name, path in files.items()
+            if str(path).endswith(".parquet") and Path(path).is_file()}
 
 
 def _check_names(paper: str, what: str, got: Mapping[str, Any], declared: tuple[str, ...]) -> None:

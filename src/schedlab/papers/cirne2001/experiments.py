@@ -43,7 +43,7 @@ the rigid requests, so its turn-around is read from the corresponding fork (SA i
 given the state). Several targets per workload (``targets_per_workload``) are an option; the thesis
 used one target per 10,000-job workload (equivalent in expectation; ours are correlated within a
 workload, which the bootstrap resamples by workload).
-History (issue 23; experiments per CPU-second, ``scripts/cirne2001_bench.py --targets 50
+History (issue 23; experiments per CPU-second, ``benchmarks/bench_cirne.py --targets 50
 --workloads 4``, identical results at every step): 0.30 with the first private loop; 10.4 with the
 loop on the engine's :class:`~schedlab.sim.profile.Profile`; 21 after compression kept its prefix
 maxima and the best-request search waited for the user's turn-around as its bound

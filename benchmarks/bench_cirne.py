@@ -1,8 +1,8 @@
 """Benchmark (not a test) for the Cirne 2001 experiments: CPU time of the pieces, as a table.
 
-    .venv/bin/python scripts/cirne2001_bench.py [--jobs 1000] [--targets 25] [--workloads 1]
-    PYTHONPATH=OTHER_TREE/src .venv/bin/python scripts/cirne2001_bench.py ...   # before/after
-    .venv/bin/python scripts/cirne2001_bench.py --nas-times TIMES.yaml [--nas-experiments 60]
+    .venv/bin/python benchmarks/bench_cirne.py [--jobs 1000] [--targets 25] [--workloads 1]
+    PYTHONPATH=OTHER_TREE/src .venv/bin/python benchmarks/bench_cirne.py ...   # before/after
+    .venv/bin/python benchmarks/bench_cirne.py --nas-times TIMES.yaml [--nas-experiments 60]
 
 Rows: one conservative-backfilling run of a synthetic workload (user requests) with the engine's
 Conservative (default tie rule) and as the experiments run it (:func:`C.machine_run`, their tie
