@@ -533,3 +533,18 @@ def test_actual_running_ends_plan_with_the_real_end():
     args = ([0, 1, 2], [100, 100, 300], [1000, 100, 300], [6, 8, 4], 10)
     assert _sim(*args).run().start.tolist() == [0, 302, 2]
     assert _sim(*args, running_ends="actual").run().start.tolist() == [0, 100, 200]
+
+
+def test_actual_running_ends_in_a_probe_on_estimates():
+    """Inside a fair-start probe on estimates every job runs for its estimate, so the "actual"
+    ends are the estimated ones: the probe must not plan a running job as ended early (it
+    would over-allocate the machine)."""
+    # ten nodes; A (6 nodes, requests 1000 s, runs 100) and E (2 nodes, 0-150) run, B (8 nodes)
+    # and D (10 nodes) arrive; D's probe (t = 2, on estimates) runs A until 1000: when E ends
+    # at 150 the probe's scheduler must still count A's nodes as busy
+    args = ([0, 0, 1, 2], [100, 150, 100, 50], [1000, 150, 100, 50], [6, 2, 8, 10], 10)
+    sim = _sim(*args, running_ends="actual")
+    res = sim.run()
+    assert res.start.tolist() == [0, 0, 100, 200]
+    fair = sim.fair_start_times(res)  # raised SimulationError (over-allocation) before
+    assert fair[:2].tolist() == [0, 0] and np.isnan(fair[3])

@@ -82,7 +82,8 @@ class Policy:
     window_makespan: str = "window"
     # The running jobs' ends the pass plans with: "estimate" (start + requested time, what a
     # scheduler knows) or "actual" (start + real run time; a simulator leak: Cobalt's qsim stores
-    # end_time = start + runtime on a started job, cqsim.run_job_updates).
+    # end_time = start + runtime on a started job, cqsim.run_job_updates). A fair-start probe on
+    # estimates runs every job for its estimate, so there the two coincide.
     running_ends: str = "estimate"
 
     def __post_init__(self) -> None:
