@@ -57,7 +57,7 @@ def test_points_and_outputs_are_consistent(repo):
         adaptive = [p for p in pts if p.spec.get("point", "").startswith("adapt")]
         assert adaptive and all(p.needs == (p.id.split("/")[0] + "/bf1_w1",) for p in adaptive)
         base = next(p for p in pts if p.spec["kind"] == "attribution_base")
-        assert len(base.spec["readings"]) == (16 if config.get("full") else 5)
+        assert len(base.spec["readings"]) == (16 if config.get("full") else 7)
         out = T.outputs(s)
         assert set(ATTRIBUTION_TABLES) <= set(out.tables)
         assert {"table3_SP2", f"table2_{SUBSTITUTE}", "sweep", "monitors"} <= set(out.tables)
