@@ -28,6 +28,8 @@ from .workload import workload
 # in the paper target, "full" ones only with `full=True` (about 5-15 CPU-s each). Keys besides
 # `cost`: Policy fields (POLICY_READINGS), the job set (`selection`, `cancelled`, `estimates`,
 # `overrun_grace`), or `scheduler`: an engine scheduler run on BF = 1 / W = 1 only.
+#: The row of the engine's ``easy`` scheduler (the check of §3.3's "FCFS plus backfilling").
+EASY_READING = "engine's easy scheduler (BF=1/W=1 only, no fair-start probe)"
 BASE_READINGS: dict[str, dict[str, Any]] = {
     "paper defaults (EASY, a pass at every event)": {"cost": "default"},
     "scheduling interval 10 s (Cobalt, §4.5)": {"cost": "default", "sched_interval": 10.0},
@@ -53,8 +55,7 @@ BASE_READINGS: dict[str, dict[str, Any]] = {
     "running jobs' actual ends known to the scheduler": {"cost": "default",
                                                          "running_ends": "actual"},
     # the engine's own EASY on the same jobs: the textbook-EASY cross-check of BF = 1 / W = 1
-    "engine's easy scheduler (BF=1/W=1 only, no fair-start probe)": {"cost": "default",
-                                                                      "scheduler": "easy"},
+    EASY_READING: {"cost": "default", "scheduler": "easy"},
 }
 #: The Policy fields a base reading may set (:class:`~schedlab.sim.schedulers.metric_aware.Policy`).
 POLICY_READINGS = ("sched_interval", "backfill", "overrun_grace", "backfill_rule",
