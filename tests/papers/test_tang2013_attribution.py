@@ -19,11 +19,15 @@ from schedlab.papers.tang2013.attribution import (
 )
 from schedlab.papers.tang2013.base_readings import (
     BASE_READINGS,
+    POLICY_READINGS,
     base_attribution_table,
+    engine_scheduler_row,
     loss_of_capacity_reading,
 )
 from schedlab.papers.tang2013.config import LogSpec, log_specs
 from schedlab.papers.tang2013.plots import published_label
+from schedlab.papers.tang2013.runs import simulate_point
+from schedlab.sim.schedulers.metric_aware import Policy
 
 CFG = yaml.safe_load((Path(__file__).parents[2] / "config/papers/tang2013.yaml").read_text())
 
@@ -145,5 +149,50 @@ def test_base_readings_are_known_options():
     assert BASE_READINGS[first] == {"cost": "default"}  # the configured schedule
     for r in BASE_READINGS.values():
         assert r["cost"] in ("default", "full")
-        assert set(r) <= {"cost", "sched_interval", "backfill", "overrun_grace", "estimates",
-                          "selection", "cancelled"}
+        assert set(r) <= {"cost", "estimates", "selection", "cancelled", "scheduler",
+                          *POLICY_READINGS}
+    Policy(**{k: v for r in BASE_READINGS.values() for k, v in r.items()
+              if k in POLICY_READINGS and k != "backfill"})  # every Policy value is valid
+
+
+def test_base_attribution_table_w4_effects_and_partial_rows():
+    """The W = 4 effect columns (% change of the wait, W = 1 -> 4) and a reading with only the
+    BF = 1 / W = 1 cells (the engine's easy): NaN elsewhere, its values counted alone."""
+    pub = CFG["published"]["Table 3"]
+    rows = [{"reading": "easy", "configuration": "BF=1/W=1", "jobs": 5000,
+             "avg_wait_min": 2 * pub["BF=1/W=1"][0], "unfair_jobs": np.nan,
+             "loc_pct": pub["BF=1/W=1"][2]}]
+    rows += [{"reading": "all", "configuration": conf, "jobs": 5000, "avg_wait_min": w,
+              "unfair_jobs": u, "loc_pct": loc} for conf, (w, u, loc) in pub.items()]
+    tab = base_attribution_table(pd.DataFrame(rows), CFG).set_index("reading")
+    effect = 100 * (pub["BF=1/W=4"][0] / pub["BF=1/W=1"][0] - 1)
+    assert tab.loc["published (Table 3)", "W=4 effect BF=1 %"] == pytest.approx(effect)
+    assert tab.loc["all", "W=4 effect BF=1 %"] == pytest.approx(effect)
+    assert tab.loc["published (Table 3)", "W=4 effect BF=1 %"] == pytest.approx(-11.6, abs=0.1)
+    assert tab.loc["easy", "values"] == 2 and tab.loc["easy", "within_tolerance"] == 1
+    assert tab.loc["easy", "mean_abs_err"] == pytest.approx(0.5)
+    assert np.isnan(tab.loc["easy", "BF=0.5/W=1 wait"])
+    assert np.isnan(tab.loc["easy", "W=4 effect BF=1 %"])
+    assert tab.loc["all", "values"] == 21 and tab.loc["all", "within_tolerance"] == 21
+
+
+def test_engine_easy_row_is_the_metric_aware_bf1_w1_schedule():
+    """The textbook-EASY cross-check row: on a random workload the engine's easy scheduler
+    gives the BF = 1 / W = 1 metric-aware schedule's wait (§3.3: "FCFS plus backfilling") and
+    a different one from conservative backfilling (the check can tell schedulers apart)."""
+    rng = np.random.default_rng(np.random.SeedSequence(2222))
+    m, n = 150, 32
+    runtime = rng.integers(10, 2000, m).astype(float)
+    jobs = pd.DataFrame({"job_id": np.arange(m), "submit": np.cumsum(rng.integers(0, 120, m)),
+                         "runtime": runtime,
+                         "estimate": runtime * rng.choice([1.0, 2.0, 5.0], m),
+                         "procs": rng.integers(1, n + 1, m)}).astype(float)
+    jobs["procs"] = jobs["procs"].astype(int)
+    spec = LogSpec("SP2", "tiny", m, n, 1, "easy", "any", "Table 3", {}, False, None)
+    sim, res = simulate_point(jobs, spec, "bf1_w1", CFG)
+    ours = float((res.start - sim.submit).mean() / 60.0)
+    easy = engine_scheduler_row(jobs, spec, CFG, "easy", "easy")
+    assert easy["configuration"] == "BF=1/W=1" and np.isnan(easy["unfair_jobs"])
+    assert easy["avg_wait_min"] == pytest.approx(ours)
+    cons = engine_scheduler_row(jobs, spec, CFG, "conservative", "conservative")
+    assert cons["avg_wait_min"] != pytest.approx(ours)

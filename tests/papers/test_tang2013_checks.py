@@ -39,6 +39,8 @@ CASES = [
     (t.burst_below, False, (0.56, 1 / 8)),   # issue 16: 0.56 against the paper's "1/8"
     (t.cost_grows_with_window, True, ([1.0, 2.0, 2.0, 5.0, 9.0],)),
     (t.cost_grows_with_window, False, ([1.0, 2.0, 1.5, 5.0, 9.0],)),
+    (t.fcfs_plus_backfilling, True, ((67.307633, 4.428072), (67.307633, 4.428072))),
+    (t.fcfs_plus_backfilling, False, ((67.307633, 4.428072), (67.31, 4.428072))),
 ]
 
 
@@ -55,4 +57,5 @@ def test_missing_quantities_are_none():
     assert t.bf_half_gives_most_wait_drop(100.0, float("nan"), 10.0) is None
     assert t.unfair_rises_as_bf_falls([3]) is None
     assert t.burst_below(float("nan"), 1.0) is None
+    assert t.fcfs_plus_backfilling((67.3, 4.4), (float("nan"), float("nan"))) is None
     assert t.best_by_average_gain({"W Adapt.": 0.1}, ["W Adapt.", "2D Adapt."]) is None

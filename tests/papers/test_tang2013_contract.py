@@ -57,7 +57,7 @@ def test_points_and_outputs_are_consistent(repo):
         adaptive = [p for p in pts if p.spec.get("point", "").startswith("adapt")]
         assert adaptive and all(p.needs == (p.id.split("/")[0] + "/bf1_w1",) for p in adaptive)
         base = next(p for p in pts if p.spec["kind"] == "attribution_base")
-        assert len(base.spec["readings"]) == (11 if config.get("full") else 2)
+        assert len(base.spec["readings"]) == (16 if config.get("full") else 7)
         out = T.outputs(s)
         assert set(ATTRIBUTION_TABLES) <= set(out.tables)
         assert {"table3_SP2", f"table2_{SUBSTITUTE}", "sweep", "monitors"} <= set(out.tables)
@@ -100,13 +100,15 @@ def test_whole_paper_runs_through_the_runner(repo, tmp_path):
 
 def test_scorecard_takes_the_burst_and_month_averages_from_the_tables(repo, monkeypatch):
     """The contract's scorecard feeds scorecard_rows the Figs. 5-6 maxima from table monitors
-    (per log and point) and the §4.4.1 month averages from table thresholds."""
+    (per log and point), the §4.4.1 month averages from table thresholds and table
+    attribution_base (§3.3's "FCFS plus backfilling")."""
     import schedlab.papers.tang2013.scoring as sc
 
     captured = {}
 
-    def rows_of(cfg, specs, summary, configs, gains, table4, maxqd, month_average):
-        captured.update(maxqd=maxqd, month_average=month_average)
+    def rows_of(cfg, specs, summary, configs, gains, table4, maxqd, month_average,
+                base_readings):
+        captured.update(maxqd=maxqd, month_average=month_average, base_readings=base_readings)
         return []
 
     monkeypatch.setattr(sc, "scorecard_rows", rows_of)
@@ -123,3 +125,4 @@ def test_scorecard_takes_the_burst_and_month_averages_from_the_tables(repo, monk
     assert captured["maxqd"] == {"SP2": {"bf1_w1": 10.0, "adapt-bf": 7.0},
                                  SUBSTITUTE: {"bf1_w1": 3.0}}
     assert captured["month_average"] == {"SP2": 400.0, SUBSTITUTE: 100.0}
+    assert captured["base_readings"] is tables["attribution_base"]

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from schedlab.papers.tang2013.base_readings import EASY_READING
 from schedlab.papers.tang2013.config import log_specs, parse_point
 from schedlab.papers.tang2013.gains import all_gains, published_table
 from schedlab.papers.tang2013.scoring import scorecard_rows
@@ -29,8 +30,11 @@ def test_scorecard_on_the_papers_own_numbers():
     table4 = pd.DataFrame({"log": "SP2", "window": [1, 2, 3, 4, 5],
                            "placements_per_iteration": [3.0, 4.0, 6.0, 9.0, 20.0]})
     maxqd = {"bf1_w1": 800.0, "bf0.5_w1": 300.0, "adapt-bf": 350.0}
+    base = pub.set_index("configuration").loc["BF=1/W=1"]
+    easy = pd.DataFrame({"reading": [EASY_READING], "BF=1/W=1 wait": [base["avg_wait_min"]],
+                         "BF=1/W=1 LoC": [base["loc_pct"]]})
     sc = scorecard_frame(scorecard_rows(CFG, [spec], summary, {"SP2": pub}, gains, table4,
-                                      {"SP2": maxqd}, {"SP2": 900.0}))
+                                      {"SP2": maxqd}, {"SP2": 900.0}, easy))
     t3 = sc[(sc["item"] == "Table 3") & sc["check"].eq("")]
     assert len(t3) == 21 and (t3["verdict"] == "match").all()
     assert (sc["tolerance"].dropna() == 0.15).all()
@@ -42,4 +46,12 @@ def test_scorecard_on_the_papers_own_numbers():
     # the paper's own tables give 12.5% against its "up to 15%": -17%, close, not match
     assert up15["reproduced"] == pytest.approx(0.125, abs=0.002) and up15["verdict"] == "close"
     assert 3 <= int(sc["headline"].sum()) <= 5
+    fcfs = sc[sc["check"] == "fcfs_plus_backfilling"]
+    assert fcfs["verdict"].tolist() == ["holds"]
+    # the engine's easy 1% slower, or its row missing: fails
+    for other in (easy.assign(**{"BF=1/W=1 wait": 1.01 * base["avg_wait_min"]}),
+                  easy.assign(reading="something else")):
+        rows = scorecard_rows(CFG, [spec], summary, {"SP2": pub}, gains, table4,
+                              {"SP2": maxqd}, {"SP2": 900.0}, other)
+        assert [r["verdict"] for r in rows if r["check"] == "fcfs_plus_backfilling"] == ["fails"]
     assert set(sc["verdict"]) <= {"match", "close", "differs", "holds", "fails"}

@@ -474,3 +474,77 @@ def test_fork_without_per_job_table_gives_the_same_answer():
             assert int(out.jobs.set_index("job_id").loc[1, "start"]) == sched.started_at[1]
         starts.append(sched.started_at[1])
     assert starts == [110, 110]  # SJF: the short job 2 first, then job 1
+
+
+# ------------------------------------------------------------------ Steps 5-6 readings (issue 22)
+def test_drain_rule_refuses_a_backfill_that_outlasts_the_reservation():
+    # ten nodes; A (6 nodes) runs 0-100, B (8 nodes) is reserved at 100, C (2 nodes, 500 s)
+    # arrives: EASY backfills C on the extra nodes (B still starts at 100); Cobalt's drain rule
+    # refuses it (C would end at 502, after B's reserved start) and C waits for B to start
+    args = ([0, 1, 2], [100, 100, 500], [100, 100, 500], [6, 8, 2], 10)
+    assert _sim(*args).run().start.tolist() == [0, 100, 2]
+    assert _sim(*args, backfill_rule="drain").run().start.tolist() == [0, 100, 100]
+    # a short C (ends at 52 < 100) is backfilled under both
+    short = ([0, 1, 2], [100, 100, 50], [100, 100, 50], [6, 8, 2], 10)
+    assert _sim(*short, backfill_rule="drain").run().start.tolist() == [0, 100, 2]
+    with pytest.raises(ConfigError, match="backfill_rule"):
+        Policy(backfill_rule="shadow")
+
+
+def test_sjf_backfill_order_tries_the_shortest_candidate_first():
+    # ten nodes; A (6 nodes) runs 0-100, B (8 nodes) reserved at 100; C (4 nodes, 50 s) and
+    # D (4 nodes, 20 s) arrive together, only one fits: priority (arrival) order backfills C,
+    # SJF backfills D first (and C when D ends)
+    args = ([0, 1, 2, 2], [100, 100, 50, 20], [100, 100, 50, 20], [6, 8, 4, 4], 10)
+    assert _sim(*args).run().start.tolist() == [0, 100, 2, 52]
+    assert _sim(*args, backfill_order="sjf").run().start.tolist() == [0, 100, 22, 2]
+
+
+def test_machine_makespan_keeps_the_priority_order_below_the_machines_end():
+    # ten nodes; A (4 nodes) runs 0-1000, E (2 nodes) 0-100; W = 2, window [P (6 nodes, 10 s),
+    # Q (4 nodes, 200 s)] at t = 2: the window's own makespan prefers Q first (Q 2-202, P
+    # 202-212 against P 100-110, Q 110-310); on the whole machine both end at A's 1000, the
+    # tie keeps the priority order: P at 100, Q at 110
+    args = ([0, 0, 1, 2], [1000, 100, 10, 200], [1000, 100, 10, 200], [4, 2, 6, 4], 10)
+    assert _sim(*args, window=2).run().start.tolist() == [0, 0, 202, 2]
+    machine = _sim(*args, window=2, window_makespan="machine").run().start.tolist()
+    assert machine == [0, 0, 100, 110]
+
+
+def test_window_floor_equals_the_exhaustive_search():
+    rng = np.random.default_rng(np.random.SeedSequence(2214))
+    for _ in range(60):
+        n = int(rng.integers(4, 16))
+        prof = new_profile("any", n, 0, [(int(rng.integers(1, 60)), int(rng.integers(1, n)), -1)])
+        w = int(rng.integers(2, 5))
+        sizes = [int(rng.choice([1, 2, n // 2, n])) for _ in range(w)]
+        durs = [int(rng.choice([5, 10, 30])) for _ in range(w)]
+        floor = float(rng.choice([-np.inf, 20, 40, 80]))
+        a, b = prof.copy(), prof.copy()
+        assert window_allocation(a, 0, sizes, durs, floor=floor) == \
+            window_allocation_reference(b, 0, sizes, durs, floor)
+
+
+def test_actual_running_ends_plan_with_the_real_end():
+    # ten nodes; A (6 nodes) requests 1000 s but runs 100; B (8 nodes) reserved at A's end;
+    # C (4 nodes, 300 s): planned with A's estimate B is reserved at 1000 and C is backfilled
+    # at 2 (so B, free at 100, waits for C until 302); knowing A ends at 100 the scheduler
+    # reserves B at 100, C would delay it and waits for B to end
+    args = ([0, 1, 2], [100, 100, 300], [1000, 100, 300], [6, 8, 4], 10)
+    assert _sim(*args).run().start.tolist() == [0, 302, 2]
+    assert _sim(*args, running_ends="actual").run().start.tolist() == [0, 100, 200]
+
+
+def test_actual_running_ends_in_a_probe_on_estimates():
+    """Inside a fair-start probe on estimates every job runs for its estimate, so the "actual"
+    ends are the estimated ones: the probe must not plan a running job as ended early (it
+    would over-allocate the machine)."""
+    # ten nodes; A (6 nodes, requests 1000 s, runs 100) and E (2 nodes, 0-150) run, B (8 nodes)
+    # and D (10 nodes) arrive; D's probe (t = 2, on estimates) runs A until 1000: when E ends
+    # at 150 the probe's scheduler must still count A's nodes as busy
+    args = ([0, 0, 1, 2], [100, 150, 100, 50], [1000, 150, 100, 50], [6, 2, 8, 10], 10)
+    sim = _sim(*args, running_ends="actual")
+    res = sim.run()
+    assert res.start.tolist() == [0, 0, 100, 200]
+    fair = sim.fair_start_times(res)  # raised SimulationError (over-allocation) before
+    assert fair[:2].tolist() == [0, 0] and np.isnan(fair[3])

@@ -10,15 +10,26 @@ import numpy as np
 import pandas as pd
 
 from ...errors import ConfigError
-from ...sim.schedulers.metric_aware import loss_of_capacity
+from ...sim.engine import simulate
+from ...sim.schedulers import make_scheduler
+from ...sim.schedulers.metric_aware import (
+    TIE_RULE,
+    MetricAwareSimulator,
+    Policy,
+    loss_of_capacity,
+)
 from ...traces.swf import SWFHeader
-from .config import METRICS, LogSpec, tolerance_of
+from .config import BASE, METRICS, LogSpec, tolerance_of
 from .runs import fair_start_options, simulate_point
 from .workload import workload
 
 # Readings of what §3.3 / §4.1 / §4.2 leave open about the base schedule itself, each run on every
 # Table 3 configuration (SP2) with the configured fair-start reading; `cost`: "default" readings run
-# in the paper target, "full" ones only with `full=True` (about 5 CPU-s each).
+# in the paper target, "full" ones only with `full=True` (about 5-15 CPU-s each). Keys besides
+# `cost`: Policy fields (POLICY_READINGS), the job set (`selection`, `cancelled`, `estimates`,
+# `overrun_grace`), or `scheduler`: an engine scheduler run on BF = 1 / W = 1 only.
+#: The row of the engine's ``easy`` scheduler (the check of §3.3's "FCFS plus backfilling").
+EASY_READING = "engine's easy scheduler (BF=1/W=1 only, no fair-start probe)"
 BASE_READINGS: dict[str, dict[str, Any]] = {
     "paper defaults (EASY, a pass at every event)": {"cost": "default"},
     "scheduling interval 10 s (Cobalt, §4.5)": {"cost": "default", "sched_interval": 10.0},
@@ -33,7 +44,26 @@ BASE_READINGS: dict[str, dict[str, Any]] = {
                                                       "cancelled": "withdraw"},
     "runnable selection + cancelled jobs withdrawn": {"cost": "full", "cancelled": "withdraw"},
     "records selection (cancelled jobs dropped)": {"cost": "full", "selection": "records"},
+    # issue 22, "the base-schedule gap" (docs/papers/tang2013.md): Steps 5-6 readings (Policy),
+    # 5-6 CPU-s each on SP2 (the engine's easy 0.1 CPU-s), so in the default target
+    "Step 6 drain rule: backfilled jobs end before the reserved start (Cobalt)":
+        {"cost": "default", "backfill_rule": "drain"},
+    "Step 5 makespan of the whole machine's schedule": {"cost": "default",
+                                                        "window_makespan": "machine"},
+    "Step 6 candidates shortest first (SJF, Cobalt bqsim)": {"cost": "default",
+                                                             "backfill_order": "sjf"},
+    "running jobs' actual ends known to the scheduler": {"cost": "default",
+                                                         "running_ends": "actual"},
+    # the engine's own EASY on the same jobs: the textbook-EASY cross-check of BF = 1 / W = 1
+    EASY_READING: {"cost": "default", "scheduler": "easy"},
 }
+#: The Policy fields a base reading may set (:class:`~schedlab.sim.schedulers.metric_aware.Policy`).
+POLICY_READINGS = ("sched_interval", "backfill", "overrun_grace", "backfill_rule",
+                   "backfill_order", "window_makespan", "running_ends")
+#: The W = 4 effects of Table 3 (change of the average wait from W = 1 to W = 4 at one BF):
+#: column -> (W = 1 configuration, W = 4 configuration).
+W4_EFFECTS = {"W=4 effect BF=1 %": ("BF=1/W=1", "BF=1/W=4"),
+              "W=4 effect BF=0.5 %": ("BF=0.5/W=1", "BF=0.5/W=4")}
 # Loss-of-capacity readings (§4.2, eq. 4), computed on the schedule of the configured reading.
 LOC_READINGS = {
     "LoC: waiting job <= idle nodes (default)": "eq4",
@@ -68,8 +98,9 @@ def base_reading_rows(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: 
     (eq. 4) of the jobs that ran."""
     reading = BASE_READINGS[name]
     jobs = base_reading_jobs(trace_jobs, header, spec, cfg, reading)
-    changes = {k: reading[k] for k in ("sched_interval", "backfill", "overrun_grace")
-               if k in reading}
+    if "scheduler" in reading:
+        return [engine_scheduler_row(jobs, spec, cfg, name, reading["scheduler"])]
+    changes = {k: reading[k] for k in POLICY_READINGS if k in reading}
     rows = []
     for conf, point in cfg["configurations"].items():
         th = qd_threshold_s if point in ("adapt-bf", "adapt-2d") else None
@@ -83,6 +114,24 @@ def base_reading_rows(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: 
                          sim.submit[ran], res.start[ran], res.end[ran], sim.procs[ran],
                          spec.machine_size, bool(cfg["loc_strict"]))})
     return rows
+
+
+def engine_scheduler_row(jobs: pd.DataFrame, spec: LogSpec, cfg: dict[str, Any], name: str,
+                         scheduler: str) -> dict:
+    """The BF = 1 / W = 1 row of the engine's own ``scheduler`` (e.g. ``easy``, tested against
+    pyss's schedules) on the same jobs, machine, allocation and same-time event order as the
+    metric-aware runs: average wait and LoC (eq. 4); no unfair count (the fair-start probe is
+    the metric-aware scheduler's). §3.3 calls BF = 1, W = 1 "FCFS plus backfilling"."""
+    conf = next(c for c, p in cfg["configurations"].items() if p == BASE)
+    sim = MetricAwareSimulator(jobs["submit"], jobs["runtime"], jobs["estimate"], jobs["procs"],
+                               spec.machine_size, Policy())
+    out = simulate(sim.jobs, spec.machine_size, make_scheduler(scheduler),
+                   allocation=spec.allocation, tie_rule=TIE_RULE, record_timeline=False).jobs
+    start, end = out["start"].to_numpy(np.float64), out["end"].to_numpy(np.float64)
+    return {"reading": name, "configuration": conf, "jobs": len(jobs),
+            "avg_wait_min": float((start - sim.submit).mean() / 60.0), "unfair_jobs": np.nan,
+            "loc_pct": 100.0 * loss_of_capacity(sim.submit, start, end, sim.procs,
+                                                spec.machine_size, bool(cfg["loc_strict"]))}
 
 
 def loss_of_capacity_reading(submit: np.ndarray, start: np.ndarray, end: np.ndarray,
@@ -163,9 +212,11 @@ def base_attribution_rows(trace_jobs: pd.DataFrame, header: SWFHeader | None, sp
 
 def base_attribution_table(rows: pd.DataFrame, cfg: dict[str, Any], table: str = "Table 3"
                            ) -> pd.DataFrame:
-    """One row per reading: each configuration's average wait / unfair jobs / LoC, how many of
-    the 21 values are within the tolerance of ``table`` and the mean |relative error|; the
-    published row first, then the readings best first (most within, then smallest error)."""
+    """One row per reading: each configuration's average wait / unfair jobs / LoC, the W = 4
+    effects (:data:`W4_EFFECTS`, % change of the wait), how many of the ``values`` compared
+    (21, fewer for a reading that has only some cells, e.g. the engine's ``easy``) are within
+    the tolerance of ``table`` and their mean |relative error|; the published row first, then
+    the readings best first (most within, then smallest error). Missing cells are NaN."""
     pub = cfg["published"][table]
     tol = float(tolerance_of(cfg, table))
     short = {"avg_wait_min": "wait", "unfair_jobs": "unfair", "loc_pct": "LoC"}
@@ -176,16 +227,30 @@ def base_attribution_table(rows: pd.DataFrame, cfg: dict[str, Any], table: str =
         errs = []
         for conf in cfg["configurations"]:
             for m, p in zip(METRICS, pub[conf], strict=True):
-                v = float(g.loc[conf, m])
+                v = float(g.loc[conf, m]) if conf in g.index else np.nan
                 rec[f"{conf} {short[m]}"] = v
-                errs.append((v - p) / p)
+                if not np.isnan(v):
+                    errs.append((v - p) / p)
+        rec |= w4_effects(rec)
+        rec["values"] = len(errs)
         rec["within_tolerance"] = int(np.sum(np.abs(errs) <= tol))
         rec["mean_abs_err"] = float(np.mean(np.abs(errs)))
         out.append(rec)
     df = pd.DataFrame(out).sort_values(["within_tolerance", "mean_abs_err"],
                                        ascending=[False, True], kind="stable")
-    published = {"reading": f"published ({table})", "jobs": 5000,
-                 **{f"{c} {short[m]}": float(v) for c in cfg["configurations"]
-                    for m, v in zip(METRICS, pub[c], strict=True)},
-                 "within_tolerance": 3 * len(cfg["configurations"]), "mean_abs_err": 0.0}
+    cells = {f"{c} {short[m]}": float(v) for c in cfg["configurations"]
+             for m, v in zip(METRICS, pub[c], strict=True)}
+    n = 3 * len(cfg["configurations"])
+    published = {"reading": f"published ({table})", "jobs": 5000, **cells, **w4_effects(cells),
+                 "values": n, "within_tolerance": n, "mean_abs_err": 0.0}
     return pd.concat([pd.DataFrame([published]), df], ignore_index=True)
+
+
+def w4_effects(cells: dict[str, Any]) -> dict[str, float]:
+    """The W = 4 effects (:data:`W4_EFFECTS`) of one row's ``"<configuration> wait"`` cells:
+    ``100 * (wait(W = 4) / wait(W = 1) - 1)``; NaN when a cell is missing."""
+    out = {}
+    for col, (w1, w4) in W4_EFFECTS.items():
+        a, b = cells.get(f"{w1} wait", np.nan), cells.get(f"{w4} wait", np.nan)
+        out[col] = np.nan if np.isnan(a) or np.isnan(b) else float(100.0 * (b / a - 1.0))
+    return out

@@ -106,3 +106,15 @@ def cost_grows_with_window(per_iteration: list[float]) -> bool | None:
     if len(c) < 2 or any(math.isnan(x) for x in c):
         return None
     return all(a <= b for a, b in pairwise(c)) and c[-1] > c[0]
+
+
+@claim_check(PAPER)
+def fcfs_plus_backfilling(ours: tuple[float, float], easy: tuple[float, float]) -> bool | None:
+    """§3.3: "If BF and W are both set to the default value 1, the scheduling policy is the most
+    commonly used scheduling policy, namely, FCFS plus backfilling" (SP2: EASY, §4.1): our
+    BF = 1 / W = 1 run and the engine's textbook ``easy`` scheduler on the same jobs (table
+    ``attribution_base``) give the same (average wait, LoC), to a relative 1e-9."""
+    vals = (*ours, *easy)
+    if any(v is None or math.isnan(v) for v in vals):
+        return None
+    return all(math.isclose(a, b, rel_tol=1e-9) for a, b in zip(ours, easy, strict=True))

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from ...report.scorecard import claim_row, scorecard_frame, value_row
+from .base_readings import EASY_READING
 from .checks import (
     adaptive_fairer_than_bf05_w4,
     best_by_average_gain,
@@ -19,10 +20,12 @@ from .checks import (
     cost_grows_with_window,
     enhanced_lower_wait,
     enhanced_raise_unfair,
+    fcfs_plus_backfilling,
     loc_falls_with_window,
     unfair_rises_as_bf_falls,
 )
 from .config import BASE, PAPER, LogSpec, logs, point_name, tolerance_of
+from .experiments import ATTRIBUTION_LOG
 from .tabulate import monitored_series, table_name
 
 BGP_OFFLINE = "needs download"
@@ -38,8 +41,10 @@ def _label_note(spec: LogSpec) -> str:
 def scorecard_rows(cfg: dict[str, Any], specs: list[LogSpec], summary: pd.DataFrame,
                    tables: dict[str, pd.DataFrame], gains: pd.DataFrame,
                    table4: pd.DataFrame, maxqd: dict[str, dict[str, float]],
-                   month_average: dict[str, float] | None = None) -> list[dict]:
-    """Published values (Tables 2-3, §4.4 numbers) beside ours, and the paper's claims.
+                   month_average: dict[str, float] | None = None,
+                   base_readings: pd.DataFrame | None = None) -> list[dict]:
+    """Published values (Tables 2-3, §4.4 numbers) beside ours, and the paper's claims;
+    ``base_readings``: table ``attribution_base`` (SP2), for §3.3's "FCFS plus backfilling".
 
     Substitute runs: the BG/P numbers are ``not_run`` ("needs download": the Intrepid log),
     with the substitute's value shown; the claims are checked on the substitute, labelled."""
@@ -78,6 +83,8 @@ def scorecard_rows(cfg: dict[str, Any], specs: list[LogSpec], summary: pd.DataFr
                 note=note0 + f"; rounded to {cfg['tuning']['qd_round_min']} min; the adaptive "
                 "runs use the threshold of config tuning.qd_threshold_min"))
         rows.extend(_claims(cfg, spec, summary, tab, gains, maxqd.get(lab, {}), note0))
+        if base_readings is not None and lab == ATTRIBUTION_LOG:
+            rows.append(_fcfs_plus_backfilling(base_readings, tab, note0))
         t4 = table4[table4["log"] == lab].sort_values("window")
         if len(t4) and "placements_per_iteration" in t4:
             cnt = t4["placements_per_iteration"].to_numpy()
@@ -92,6 +99,22 @@ def scorecard_rows(cfg: dict[str, Any], specs: list[LogSpec], summary: pd.DataFr
                 f"{p4[-1] / p4[0]:.2f}; our wall-clock times are in table table4, a "
                 "measurement without a verdict)"))
     return rows
+
+
+def _fcfs_plus_backfilling(base_readings: pd.DataFrame, tab: pd.DataFrame, note0: str) -> dict:
+    """§3.3's "FCFS plus backfilling": our BF = 1 / W = 1 (wait, LoC) against the engine's
+    ``easy`` row of ``attribution_base``."""
+    r = base_readings.set_index("reading")
+    easy = r.loc[EASY_READING] if EASY_READING in r.index else None
+    ours = (float(tab.loc["BF=1/W=1", "avg_wait_min"]), float(tab.loc["BF=1/W=1", "loc_pct"]))
+    theirs = (math.nan, math.nan) if easy is None else (float(easy["BF=1/W=1 wait"]),
+                                                        float(easy["BF=1/W=1 LoC"]))
+    return claim_row(PAPER, "§3.3", "BF=1/W=1 is FCFS plus backfilling: the engine's easy "
+                     "gives the same average wait and LoC", f"{ATTRIBUTION_LOG} BF=1/W=1",
+                     fcfs_plus_backfilling(ours, theirs), reproduced=theirs[0], unit="min",
+                     check=fcfs_plus_backfilling,
+                     note=note0 + f"; ours {ours[0]:.4f} min / {ours[1]:.4f}%, engine easy "
+                     f"{theirs[0]:.4f} min / {theirs[1]:.4f}% (table attribution_base)")
 
 
 def _claims(cfg, spec, summary, tab, gains, maxqd, note0) -> list[dict]:
@@ -230,4 +253,5 @@ def scorecard(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.Da
     return scorecard_frame(scorecard_rows(
         s["cfg"], specs, tables["sweep"], {spec.label: tables[table_name(spec)] for spec in specs},
         tables["gains"], tables["table4"], maxqd,
-        {spec.label: float(th.loc[spec.label, "our_month_average_min"]) for spec in specs}))
+        {spec.label: float(th.loc[spec.label, "our_month_average_min"]) for spec in specs},
+        tables.get("attribution_base")))

@@ -27,7 +27,8 @@ instant, completions, withdrawals, arrivals (input order), then the tuning check
 the scheduler (the end of a job already withdrawn) gets no pass. Checks fall on the grid
 ``t0 + k * C_i`` (``t0`` = first submission) while jobs are queued or running; an arrival on an
 idle machine re-arms the next grid point; a check due after the workload's last event is not
-run. The scheduler knows only estimates; a job runs for its runtime (<= estimate, unless
+run. The scheduler knows only estimates (unless the attribution reading
+``Policy.running_ends="actual"``); a job runs for its runtime (<= estimate, unless
 ``overrun_grace``). A job still running at its cancel time is ended then (the engine's rule;
 the log's withdrawn jobs run 1 s).
 

@@ -12,8 +12,10 @@ cluster queue simulator, ``cqsim.find_job_location``); ``Policy.overrun_grace`` 
 exceed the estimate and a running job is predicted to end at ``max(start + estimate, now +
 grace)`` (Cobalt's qsim keeps overruns up to 1.1 x the request and predicts ``now + 5 min``);
 ``cancel`` (:class:`~schedlab.sim.schedulers.metric_aware.MetricAwareSimulator`) — cancelled
-log jobs wait in the queue until their cancel time. None of them fits SP2's Table 3 better than
-the defaults (docs/papers/tang2013.md).
+log jobs wait in the queue until their cancel time. Four more (issue 22, "the base-schedule gap"),
+each a field of :class:`Policy` documented there: ``backfill_rule="drain"`` (Cobalt's drain rule),
+``backfill_order="sjf"``, ``window_makespan="machine"`` and ``running_ends="actual"``. None of
+them fits SP2's Table 3 better than the defaults on both counts (docs/papers/tang2013.md).
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ from ....errors import ConfigError
 
 BACKFILLS = ("easy", "conservative", "greedy")
 ALLOCATIONS = ("any", "contiguous")
+BACKFILL_RULES = ("reservations", "drain")
+BACKFILL_ORDERS = ("priority", "sjf")
+WINDOW_MAKESPANS = ("window", "machine")
+RUNNING_ENDS = ("estimate", "actual")
 CHECK_INTERVAL = 1800.0  # C_i, Table 1: 30 min
 INF = math.inf
 
@@ -57,6 +63,28 @@ class Policy:
     # and a running job is predicted to end at max(start + estimate, now + g) (Cobalt's qsim
     # uses 5 min); an attribution reading of the base schedule.
     overrun_grace: float | None = None
+    # Step 6 under EASY (§3.3: "For EASY backfilling, the reservation of jobs in the first window
+    # will not be delayed by backfilling jobs"). "reservations" (the paper's words): a job is
+    # backfilled if it fits now without delaying any reservation of the blocked window (EASY's
+    # extra nodes allowed). "drain": it must also *end before* the earliest of those reserved
+    # starts — Cobalt's drain rule (public ido/cobalt, src/lib/Components/
+    # cluster_base_system.py, ``_find_job_location``: a job may use drained nodes only if
+    # ``job_end_time < drain_time``; every idle node is drained), i.e. no extra nodes.
+    backfill_rule: str = "reservations"
+    # Step 6's candidate order: "priority" (S_p, the pass's order) or "sjf" (shortest estimate
+    # first, ties in priority order; Cobalt's BG/P simulator bqsim.py, ``SJF_BACKFILL = True``).
+    # The paper names no order.
+    backfill_order: str = "priority"
+    # Step 5's makespan (§3.3: "Select one schedule with the least makespan, meaning that the
+    # jobs in the window generate a schedule with the highest utilization rate"): "window" (the
+    # latest end of the window's jobs) or "machine" (the latest end of the machine's whole
+    # planned schedule: running jobs, jobs planned earlier in the pass, the window's jobs).
+    window_makespan: str = "window"
+    # The running jobs' ends the pass plans with: "estimate" (start + requested time, what a
+    # scheduler knows) or "actual" (start + real run time; a simulator leak: Cobalt's qsim stores
+    # end_time = start + runtime on a started job, cqsim.run_job_updates). A fair-start probe on
+    # estimates runs every job for its estimate, so there the two coincide.
+    running_ends: str = "estimate"
 
     def __post_init__(self) -> None:
         if self.sched_interval < 0:
@@ -69,6 +97,12 @@ class Policy:
             raise ConfigError(f"unknown backfilling {self.backfill!r}; choose from {BACKFILLS}")
         if self.allocation not in ALLOCATIONS:
             raise ConfigError(f"unknown allocation {self.allocation!r}; choose from {ALLOCATIONS}")
+        for name, allowed in (("backfill_rule", BACKFILL_RULES),
+                              ("backfill_order", BACKFILL_ORDERS),
+                              ("window_makespan", WINDOW_MAKESPANS),
+                              ("running_ends", RUNNING_ENDS)):
+            if getattr(self, name) not in allowed:
+                raise ConfigError(f"unknown {name} {getattr(self, name)!r}; choose from {allowed}")
 
 
 @dataclass(frozen=True)

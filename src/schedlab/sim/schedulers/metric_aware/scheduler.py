@@ -51,9 +51,12 @@ class MetricAware(Scheduler):
                  qd_threshold: float | None = None, adapt_window: bool = False,
                  sched_interval: float = 0.0, overrun_grace: float | None = None,
                  search_windows: int | None = None, tuning: Tuning | None = None,
-                 timing: bool = False) -> None:
+                 timing: bool = False, backfill_rule: str = "reservations",
+                 backfill_order: str = "priority", window_makespan: str = "window",
+                 running_ends: str = "estimate") -> None:
         self.policy = Policy(float(bf), int(window), backfill, "any", search_windows,
-                             float(sched_interval), overrun_grace)  # validates
+                             float(sched_interval), overrun_grace, backfill_rule,
+                             backfill_order, window_makespan, running_ends)  # validates
         self.tuning = tuning or Tuning(qd_threshold=qd_threshold, adapt_window=adapt_window)
         self.timing = timing
         self.t0: float | None = None  # the first submission: origin of the check/pass grids
@@ -68,14 +71,18 @@ class MetricAware(Scheduler):
         """The scheduler of a :class:`Policy` (its ``allocation`` is the engine's setting)."""
         return cls(policy.bf, policy.window, policy.backfill, sched_interval=policy.sched_interval,
                    overrun_grace=policy.overrun_grace, search_windows=policy.search_windows,
-                   tuning=tuning, timing=timing)
+                   tuning=tuning, timing=timing, backfill_rule=policy.backfill_rule,
+                   backfill_order=policy.backfill_order, window_makespan=policy.window_makespan,
+                   running_ends=policy.running_ends)
 
     def params(self) -> dict[str, Any]:
         p, t = self.policy, self.tuning
         return {"bf": p.bf, "window": p.window, "backfill": p.backfill,
                 "qd_threshold": t.qd_threshold, "adapt_window": t.adapt_window,
                 "sched_interval": p.sched_interval, "overrun_grace": p.overrun_grace,
-                "search_windows": p.search_windows}
+                "search_windows": p.search_windows, "backfill_rule": p.backfill_rule,
+                "backfill_order": p.backfill_order, "window_makespan": p.window_makespan,
+                "running_ends": p.running_ends}
 
     def reset(self) -> None:
         tun = self.tuning
@@ -171,6 +178,15 @@ class MetricAware(Scheduler):
             self.check_pending = True
 
     # --- the decision ----------------------------------------------------------------------------
+    def _planned_end(self, r: Run, now: int) -> float:
+        """The end of running job ``r`` the pass plans with: its estimated end (with
+        ``overrun_grace`` g, at least ``now + g``), or with ``running_ends="actual"`` its real
+        end ``start + runtime`` (:class:`Policy`)."""
+        if self.policy.running_ends == "actual":
+            return r.start + r.runtime
+        g = self.policy.overrun_grace
+        return r.expected_end if g is None else max(r.expected_end, now + g)
+
     def schedule(self, ctx: MachineView) -> list[Start]:
         if not self.dirty:
             return []  # only stale events at this instant: no pass
@@ -189,13 +205,14 @@ class MetricAware(Scheduler):
         if not queue:
             return []
         self.busy_passes += 1
-        g = self.policy.overrun_grace
-        running = [(r.expected_end if g is None else max(r.expected_end, now + g), r.procs,
+        p = self.policy
+        running = [(self._planned_end(r, now), r.procs,
                     -1 if r.first_node is None else r.first_node) for r in ctx.running.values()]
         c0, counter = (time.perf_counter(), [0]) if self.timing else (0.0, None)
         starts = schedule_pass(now, queue, self.submit, self.procs, self.est, running,
                                ctx.machine_size, self.bf, self.w, self.backfill, ctx.allocation,
-                               self.policy.search_windows, counter)
+                               p.search_windows, counter, p.backfill_rule, p.backfill_order,
+                               p.window_makespan)
         if counter is not None:
             self.pass_seconds += time.perf_counter() - c0
             self.placements += counter[0]

@@ -32,6 +32,12 @@ Scheduler (§3.3, Steps 1-6), at every scheduling pass:
 Not in the paper (cost cap, off by default): ``search_windows`` limits the permutation search to
 the first windows of the queue; the rest is allocated one job at a time (see
 :func:`schedule_pass`).
+
+Readings of Steps 5-6 (issue 22, off by default; :class:`~.policy.Policy` says where each comes
+from): ``window_makespan="machine"`` (Step 5's makespan over the machine's whole planned
+schedule), ``backfill_rule="drain"`` (Step 6: a backfilled job must end before the blocked
+window's earliest reserved start, Cobalt's drain rule) and ``backfill_order="sjf"`` (Step 6's
+candidates shortest estimate first).
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from .policy import INF
 from .window import fits_now, new_profile, take, window_allocation
 
 # ---------------------------------------------------------------- eqs. 1-3 (Steps 1-3)
@@ -86,7 +93,9 @@ def priority_order(now: float, submits: np.ndarray, walltimes: np.ndarray, bf: f
 def schedule_pass(now: float, queue: Sequence, submit, procs, est,
                   running: Sequence[tuple[float, int, int]], n: int, bf: float, w: int,
                   backfill: str, allocation: str, search_windows: int | None = None,
-                  counter: list[int] | None = None) -> list[tuple[Any, int]]:
+                  counter: list[int] | None = None, backfill_rule: str = "reservations",
+                  backfill_order: str = "priority", window_makespan: str = "window"
+                  ) -> list[tuple[Any, int]]:
     """One scheduling pass (Steps 1-6) at ``now``.
 
     ``backfill``: ``"easy"``, ``"conservative"``, ``"greedy"`` (no reservations: every window
@@ -99,6 +108,9 @@ def schedule_pass(now: float, queue: Sequence, submit, procs, est,
     ``search_windows``: only the first that many windows get the permutation search; later jobs
     are allocated one by one in priority order (None: every window, the paper's Step 5). A cost
     cap for deep queues under conservative backfilling, where every window is planned each pass.
+
+    ``backfill_rule`` / ``backfill_order`` (Step 6 under EASY) and ``window_makespan`` (Step 5):
+    the readings of :class:`~.policy.Policy` of the same names.
 
     ``queue``: queued job keys in arrival order; ``submit``/``procs``/``est``: indexable by key;
     ``running``: (estimated end, nodes, first node) of running jobs. Returns (key, first node)
@@ -118,6 +130,10 @@ def schedule_pass(now: float, queue: Sequence, submit, procs, est,
     free_now = n - sum(r[1] for r in running)
     pos = k = 0
     greedy = backfill == "greedy"
+    machine = window_makespan == "machine"
+    # the latest planned end on the machine (the "machine" makespan's floor)
+    last_end = max((r[0] for r in running), default=-INF) if machine else -INF
+    shadow = INF  # the blocked window's earliest reserved start (the drain rule's limit)
     while pos < len(order):
         if greedy and free_now <= 0:
             break
@@ -125,8 +141,8 @@ def schedule_pass(now: float, queue: Sequence, submit, procs, est,
         pos += len(win)
         k += 1
         plan = window_allocation(prof.copy() if greedy else prof, now,
-                                 [procs[j] for j in win], [est[j] for j in win], counter)
-        blocked = False
+                                 [procs[j] for j in win], [est[j] for j in win], counter,
+                                 last_end)
         for i, t, lo in plan:
             if t == now:
                 starts.append((win[i], lo))
@@ -134,12 +150,18 @@ def schedule_pass(now: float, queue: Sequence, submit, procs, est,
                 if greedy:  # only the jobs that start bind the later windows
                     take(prof, now, est[win[i]], procs[win[i]], lo)
             else:
-                blocked = True
-        if blocked and not (conservative or greedy):
+                shadow = min(shadow, t)
+            if machine and (t == now or not greedy):
+                last_end = max(last_end, t + est[win[i]])
+        if shadow < INF and not (conservative or greedy):
             break
     if backfill == "easy":  # Step 6, EASY: the blocked window's reservations are protected
-        for j in order[pos:]:
-            if procs[j] > free_now:
+        cands = order[pos:]
+        if backfill_order == "sjf":  # stable: equal estimates keep the priority order
+            cands = sorted(cands, key=lambda j: est[j])
+        drain = backfill_rule == "drain"
+        for j in cands:
+            if procs[j] > free_now or (drain and now + est[j] >= shadow):
                 continue
             if counter is not None:
                 counter[0] += 1

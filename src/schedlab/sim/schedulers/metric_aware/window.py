@@ -48,13 +48,17 @@ def fits_now(prof: Profile, now: int, size: int, dur: int) -> int | None:
 
 def window_allocation(
     profile, now: float, sizes: Sequence[int], durs: Sequence[float],
-    counter: list[int] | None = None,
+    counter: list[int] | None = None, floor: float = -INF,
 ) -> list[tuple[int, float, int]]:
     """Step 5 for one window: the greedy allocation, over all permutations of the window, with
     the least makespan. Returns (window position, start, first node) in the chosen order and
     leaves those reservations in ``profile``. Ties: first permutation in priority order.
     ``counter[0]`` (if given) is increased by the number of placements tried (profile
-    ``earliest`` look-ups): Table 4's cost as an operation count.
+    ``earliest`` look-ups): Table 4's cost as an operation count. ``floor``: the makespan of a
+    permutation is ``max(floor, latest end of the window's jobs)`` — ``-inf`` (default) is the
+    window's own makespan, the latest planned end on the machine is the
+    ``window_makespan="machine"`` reading (:class:`~.policy.Policy`): permutations ending before
+    it tie and the priority order is kept.
 
     Depth-first branch and bound over prefixes; the result is that of trying every permutation
     (:func:`window_allocation_reference`, tested). Three exact cuts: (a) a reservation never
@@ -76,7 +80,7 @@ def window_allocation(
         take(profile, t, durs[0], sizes[0], lo)
         return [(0, t, lo)]
     best: list = [INF, None]
-    bound = now + max(durs)  # no schedule of the window ends earlier: stop when reached
+    bound = max(now + max(durs), floor)  # no schedule of the window ends earlier: stop there
     kinds = list(zip(sizes, durs, strict=True))
 
     def dfs(prof, remaining: tuple[int, ...], plan: list, span: float, known: dict) -> None:
@@ -109,7 +113,7 @@ def window_allocation(
             if best[0] <= bound:
                 return
 
-    dfs(profile, tuple(range(w)), [], -INF, {})
+    dfs(profile, tuple(range(w)), [], floor, {})
     for i, t, lo in best[1]:
         take(profile, t, durs[i], sizes[i], lo)
     return best[1]
@@ -129,7 +133,8 @@ def _still_earliest(known: dict, t: float, dur: float, lo: int, size: int) -> di
 
 
 def window_allocation_reference(profile, now: float, sizes: Sequence[int],
-                                durs: Sequence[float]) -> list[tuple[int, float, int]]:
+                                durs: Sequence[float], floor: float = -INF
+                                ) -> list[tuple[int, float, int]]:
     """:func:`window_allocation` by trying every permutation in priority (lexicographic)
     order and keeping the first with the least makespan (the definition; tests)."""
     from itertools import permutations
@@ -141,7 +146,7 @@ def window_allocation_reference(profile, now: float, sizes: Sequence[int],
             t, lo = earliest(prof, now, sizes[i], durs[i])
             take(prof, t, durs[i], sizes[i], lo)
             plan.append((i, t, lo))
-        span = max(t + durs[i] for i, t, _ in plan)
+        span = max(floor, *(t + durs[i] for i, t, _ in plan))
         if span < best_span:
             best_span, best_plan = span, plan
     for i, t, lo in best_plan:
