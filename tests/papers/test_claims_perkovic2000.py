@@ -14,7 +14,7 @@ import pytest
 
 from schedlab.papers.perkovic2000 import checks
 from schedlab.papers.perkovic2000.experiments import GROUPS
-from schedlab.papers.perkovic2000.scorecard import fig3_rows, section8_rows
+from schedlab.papers.perkovic2000.scoring import fig3_rows, section8_rows
 from schedlab.report import scorecard as S
 
 ORDERS = ["P", "R", "1/L", "P/L", "R/L"]

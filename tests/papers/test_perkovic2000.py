@@ -9,6 +9,7 @@ import pytest
 from perkovic2000_cases import CFG, trace_table
 
 from schedlab.papers import load, trace_jobs
+from schedlab.papers.perkovic2000.config import settings
 from schedlab.papers.perkovic2000.experiments import (
     GROUPS,
     RunPoint,
@@ -18,9 +19,8 @@ from schedlab.papers.perkovic2000.experiments import (
 )
 from schedlab.papers.perkovic2000.jobs import prepare_jobs
 from schedlab.papers.perkovic2000.runs import simulate, summarize
-from schedlab.papers.perkovic2000.scorecard import paper_rows, section8_rows
-from schedlab.papers.perkovic2000.settings import settings
-from schedlab.papers.perkovic2000.tables import figure_frames, table1, table2, table3, views
+from schedlab.papers.perkovic2000.scoring import paper_rows, section8_rows
+from schedlab.papers.perkovic2000.tabulate import figure_frames, table1, table2, table3, views
 from schedlab.papers.runner import read_point, run_paper
 from schedlab.pipeline.io import read_parquet, write_parquet
 from schedlab.report.scorecard import COLUMNS

@@ -16,7 +16,7 @@ from schedlab.papers.perkovic2000.experiments import (
     scaled,
     seed_for,
 )
-from schedlab.papers.perkovic2000.tables import figure_frames
+from schedlab.papers.perkovic2000.tabulate import figure_frames
 
 
 def test_grid_sizes_and_paths():

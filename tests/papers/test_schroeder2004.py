@@ -13,15 +13,15 @@ from schedlab.papers import Env, trace_jobs
 from schedlab.papers import schroeder2004 as s04
 from schedlab.papers.runner import run_paper
 from schedlab.papers.schroeder2004.analysis import analyze
-from schedlab.papers.schroeder2004.claims import (
+from schedlab.papers.schroeder2004.config import resolve_config
+from schedlab.papers.schroeder2004.cutoffs import derive_cutoffs
+from schedlab.papers.schroeder2004.experiments import experiments, run_experiment
+from schedlab.papers.schroeder2004.plots import figure_stems, make_figures
+from schedlab.papers.schroeder2004.scoring import (
     build_scorecard,
     claim_rows,
     service_order_attribution,
 )
-from schedlab.papers.schroeder2004.cutoffs import derive_cutoffs
-from schedlab.papers.schroeder2004.experiments import experiments, run_experiment
-from schedlab.papers.schroeder2004.plots import figure_stems, make_figures
-from schedlab.papers.schroeder2004.settings import resolve_config
 from schedlab.papers.schroeder2004.workload import service_trace, table1_row, workload_halves
 from schedlab.pipeline.io import write_parquet
 from schedlab.report.scorecard import COLUMNS

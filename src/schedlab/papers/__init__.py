@@ -29,6 +29,11 @@ Each paper package ``schedlab.papers.<paper>`` (pure functions; file I/O is the 
 The rule family (``workflow/rules/papers.smk``) defines, for every paper run, ``<paper>_point``
 (one job per point), ``<paper>_assemble`` (tables, figures, scorecard) and the target ``<paper>``.
 A step no point can express stays in ``workflow/rules/<paper>.smk`` (e.g. Cirne's fitted models).
+
+Inside a package, modules are named after the paper's concepts; the contract's own steps use the same
+names in every paper (not the contract's function names, which the package's ``__init__`` binds):
+``config`` (settings), ``tabulate`` (tables), ``plots`` (figures), ``checks`` (the claim checks) and
+``scoring`` (the scorecard rows).
 """
 
 from __future__ import annotations

@@ -58,10 +58,10 @@ import pandas as pd
 
 from ..errors import ConfigError
 from ..papers.perkovic2000.experiments import SWEPT, RunPoint
-from ..papers.perkovic2000.figures import make_figure
 from ..papers.perkovic2000.jobs import prepare_jobs
+from ..papers.perkovic2000.plots import make_figure
 from ..papers.perkovic2000.runs import simulate, summarize
-from ..papers.perkovic2000.tables import figure_frames, table3
+from ..papers.perkovic2000.tabulate import figure_frames, table3
 from ..sim.schedulers.queue_orders import ORDERS
 from . import StudyInputs
 

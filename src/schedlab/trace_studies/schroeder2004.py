@@ -39,10 +39,10 @@ import pandas as pd
 from ..distserver.workload import ServiceTrace
 from ..errors import ConfigError
 from ..papers.schroeder2004.analysis import analyze
+from ..papers.schroeder2004.config import resolve_config
 from ..papers.schroeder2004.cutoffs import derive_cutoffs
 from ..papers.schroeder2004.experiments import run_poisson
 from ..papers.schroeder2004.plots import figure_load_fraction, figure_mean_var
-from ..papers.schroeder2004.settings import resolve_config
 from ..papers.schroeder2004.workload import service_trace, table1_row
 from ..traces.lookup import procs_used
 from . import StudyInputs

@@ -5,13 +5,13 @@ Modules, in the order the data flows (each imports only the ones before it):
 
 * :mod:`.experiments` -- the experiments, the run grid (:class:`RunPoint`), a run's scheduler
   configuration and seed, the scales of the job subsets;
-* :mod:`.settings` -- the settings from the pipeline config (``quick``, ``full``, overrides);
+* :mod:`.config` -- the settings from the pipeline config (``quick``, ``full``, overrides);
 * :mod:`.jobs` -- the simulation jobs and Table 2's shape groups;
 * :mod:`.runs` -- one simulation and its summary rows (§8 quantities included);
 * :mod:`.attribution` -- the readings of the paper's setup compared for the load gap;
 * :mod:`.points` -- the experiment points and what each runs;
-* :mod:`.tables` -- Tables 1-3, §8, the Figure 3-9 frames, the assembled tables;
-* :mod:`.checks` -- the claim checks; :mod:`.scorecard` -- the scorecard; :mod:`.figures`.
+* :mod:`.tabulate` -- Tables 1-3, §8, the Figure 3-9 frames, the assembled tables;
+* :mod:`.checks` -- the claim checks; :mod:`.scoring` -- the scorecard; :mod:`.plots`.
 
 Target: ``snakemake perkovic2000`` (rules ``perkovic2000_point``, ``perkovic2000_assemble``);
 ``--config quick=true`` (about a minute), ``--config full=true`` (paper scale). Choices and
@@ -24,11 +24,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import Outputs, trace_jobs
-from .figures import figures, names
+from .config import settings
+from .plots import figures, names
 from .points import points, run_point
-from .scorecard import scorecard
-from .settings import settings
-from .tables import tables
+from .scoring import scorecard
+from .tabulate import tables
 
 TITLE = ("Perković & Keleher 2000: randomization, speculation and adaptation in backfilling "
          "(Table 4 queue orders, speculative backfilling, job adaptation) on the CTC SP2 log")

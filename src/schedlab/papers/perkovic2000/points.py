@@ -5,7 +5,7 @@ Three kinds, by ``Point.spec["kind"]``:
 ``jobs/<scale>``
     the normalized log: ``all`` (the whole log: Tables 1-2) and ``sim`` (the first ``max_jobs``
     jobs by submission: the simulated subset), from the trace's job table; ``<scale>`` is ``n5000``
-    or ``all`` (:func:`.settings.scale`), so runs of different subsets never mix.
+    or ``all`` (:func:`.config.scale`), so runs of different subsets never mix.
 ``<scale>/<machine>/<experiment>/<algorithm>[_r<seed>]``
     one simulation (:func:`.runs.simulate`) of the sweep (:func:`.experiments.grid`, Figures 5-9,
     at ``max_jobs``) or of the paper setting (:func:`.experiments.paper_setting_points`, Figures
@@ -27,10 +27,10 @@ from ...errors import ConfigError
 from ...traces.swf import SWFHeader
 from .. import Inputs, Point, trace_jobs
 from .attribution import ATTRIBUTION_ALGORITHMS, attribution_jobs, input_stats
+from .config import readings
 from .experiments import RunPoint, run_id, run_sets
 from .jobs import prepare_jobs
 from .runs import simulate, summarize
-from .settings import readings
 
 
 def points(s: Mapping[str, Any]) -> list[Point]:

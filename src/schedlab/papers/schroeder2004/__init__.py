@@ -21,13 +21,13 @@ What runs (paper sections in brackets; one module each, a point each where it si
   SITA-U-opt/fair/rule). Round-Robin (an E_h/G/1 queue) and Shortest-Queue have no closed form in
   the paper and are simulated only.
 * Assembly: the points' frames as tables (``table1``, ``cutoffs``, ``sim_<experiment>``,
-  ``analysis``), the service-order attribution table and the scorecard (:mod:`.claims`, rules in
+  ``analysis``), the service-order attribution table and the scorecard (:mod:`.scoring`, rules in
   :mod:`.checks`, intervals in :mod:`.intervals`), and the figures (:mod:`.plots`): 2, 3, 4, 12
   (mean and variance of slowdown), 5 (Host-1 load fraction; on CTC this is the paper's Fig 13), 6
   (many hosts), 7 (scaled arrivals), 8, 9 (analysis vs simulation, every service order). Figs 10
   and 11 are the paper's J90 results and cannot be made (log unavailable). Figures use the first
   (headline) service order; the others are compared in the attribution table.
-* Settings (:mod:`.settings`): ``config/papers/schroeder2004.yaml`` at one scale (``default``;
+* Settings (:mod:`.config`): ``config/papers/schroeder2004.yaml`` at one scale (``default``;
   ``quick=true`` -> ``quick``; ``full=true`` -> ``paper``; or the override ``scale``) with the
   overrides ``config["papers"]["schroeder2004"]``.
 
@@ -93,11 +93,11 @@ import pandas as pd
 from ...errors import ConfigError
 from .. import Env, Inputs, Outputs, Point, trace_jobs
 from .analysis import analyze
-from .claims import build_scorecard, service_order_attribution
+from .config import CONFIG, PAPER, pipeline_scale, read_config, resolve_config
 from .cutoffs import derive_cutoffs
 from .experiments import experiments, run_experiment
 from .plots import figure_stems, make_figures
-from .settings import CONFIG, PAPER, pipeline_scale, read_config, resolve_config
+from .scoring import build_scorecard, service_order_attribution
 from .workload import table1, workload_halves
 
 TITLE = ("Schroeder & Harchol-Balter 2004: task assignment in a distributed server (SITA-E/U, "
@@ -107,7 +107,7 @@ ATTRIBUTION = "attribution_service_order"
 
 
 def settings(config: Mapping[str, Any], env: Env) -> dict[str, Any]:
-    """The resolved paper config (:func:`.settings.resolve_config`) at the scale the pipeline
+    """The resolved paper config (:func:`.config.resolve_config`) at the scale the pipeline
     asks for, with the published values and the registry's hash of each log it reads."""
     raw = read_config()
     overrides = (config.get("papers") or {}).get(PAPER) or {}
@@ -176,6 +176,6 @@ def figures(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> dict[st
 
 
 def scorecard(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Table 1 values and every claim (:func:`.claims.build_scorecard`)."""
+    """Table 1 values and every claim (:func:`.scoring.build_scorecard`)."""
     return build_scorecard(tables["table1"], tables["cutoffs"], _sims(s, tables),
                            tables["analysis"], s["published"], s)

@@ -2,7 +2,7 @@
 
 Each check takes plain numbers or small tables and returns True (the claim holds on our data),
 False, or None (a quantity it needs is missing; the scorecard then says ``fails``). The scorecard
-(:mod:`schedlab.papers.schroeder2004.claims`) builds the inputs from the simulation tables.
+(:mod:`schedlab.papers.schroeder2004.scoring`) builds the inputs from the simulation tables.
 
 Intervals. A simulated comparison is a table with one row per load (or host count) and columns
 ``ratio``, ``lo``, ``hi``: the paired ratio of two policies' metric over the independent

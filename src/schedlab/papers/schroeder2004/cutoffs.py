@@ -18,7 +18,7 @@ from ...distserver.workload import (
     scaled_trace_arrivals,
     unit_exponential_gaps,
 )
-from .settings import STREAM_CUTOFF, STREAM_SHUFFLE, stream_seed
+from .config import STREAM_CUTOFF, STREAM_SHUFFLE, stream_seed
 
 #: The 2-host SITA policies beside SITA-E (cutoffs by Theorem 1 or by simulation).
 SITA_2HOST = ("SITA-U-opt", "SITA-U-fair", "SITA-U-rule")

@@ -19,9 +19,9 @@ from ...distserver.workload import (
     unit_exponential_gaps,
 )
 from ...errors import ConfigError
+from .config import CONFIDENCE, STREAM_ARRIVALS, STREAM_RANDOM, STREAM_SHUFFLE, milli, stream_seed
 from .cutoffs import SITA_2HOST, lookup_cutoffs
 from .intervals import t_interval
-from .settings import CONFIDENCE, STREAM_ARRIVALS, STREAM_RANDOM, STREAM_SHUFFLE, milli, stream_seed
 
 #: The dynamic policies (simulator name -> the paper's name); SITA policies need cutoffs.
 DYNAMIC = {"random": "Random", "round_robin": "Round-Robin", "shortest_queue": "Shortest-Queue",

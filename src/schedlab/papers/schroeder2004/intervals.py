@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .settings import CONFIDENCE
+from .config import CONFIDENCE
 
 
 def t_quantile(confidence: float, dof: int) -> float:

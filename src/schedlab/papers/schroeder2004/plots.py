@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .settings import CONFIDENCE
+from .config import CONFIDENCE
 from .workload import subset_label
 
 LOAD_AXIS = "System load ρ (fraction of total capacity)"

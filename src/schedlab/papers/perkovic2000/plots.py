@@ -11,7 +11,7 @@ import pandas as pd
 
 from ...sim.schedulers.queue_orders import ORDERS
 from .experiments import GROUPS
-from .tables import figure_frames, views
+from .tabulate import figure_frames, views
 
 METRICS = ("bounded_slowdown", "delay", "response")
 FIGURE_TITLES = {

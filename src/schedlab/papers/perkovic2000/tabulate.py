@@ -20,10 +20,10 @@ import pandas as pd
 
 from .. import Inputs
 from .attribution import attribution_row, published_attribution_row
+from .config import readings
 from .experiments import GROUPS, RunPoint, run_id, run_sets
 from .jobs import implied_missing
 from .runs import DELAY_THRESHOLDS_S, summarize
-from .settings import readings
 
 
 def table1(trace_jobs: pd.DataFrame, table: pd.DataFrame, machines: list[int],

@@ -1,5 +1,5 @@
 """Perković & Keleher 2000: every published number and claim beside ours (the contract's
-``scorecard``, from the tables through :func:`.tables.views`)."""
+``scorecard``, from the tables through :func:`.tabulate.views`)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from .checks import (
     strictly_increasing,
 )
 from .experiments import GROUPS, PAPER
-from .tables import figure_frames, views
+from .tabulate import figure_frames, views
 
 
 def _get(df: pd.DataFrame, **eq: Any) -> pd.DataFrame:

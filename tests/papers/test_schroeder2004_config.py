@@ -1,5 +1,5 @@
 """Schroeder & Harchol-Balter (2004) settings: the paper config at each scale, bad options, and the
-pipeline's choice of scale (schedlab.papers.schroeder2004.settings and ``settings``)."""
+pipeline's choice of scale (schedlab.papers.schroeder2004.config and ``settings``)."""
 
 import copy
 from pathlib import Path
@@ -10,7 +10,7 @@ import yaml
 from schedlab.errors import ConfigError
 from schedlab.papers import Env
 from schedlab.papers import schroeder2004 as s04
-from schedlab.papers.schroeder2004.settings import resolve_config
+from schedlab.papers.schroeder2004.config import resolve_config
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -16,7 +16,7 @@ from schedlab.papers.perkovic2000.runs import (
     queue_length_max,
     section8_metrics,
 )
-from schedlab.papers.perkovic2000.tables import (
+from schedlab.papers.perkovic2000.tabulate import (
     guarantee_ratios,
     section8_table,
     table1,

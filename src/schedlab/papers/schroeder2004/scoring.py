@@ -22,8 +22,8 @@ from .checks import (
     underloads_host1,
     within_band,
 )
+from .config import CLAIM_DEFAULTS, CONFIDENCE, PAPER
 from .intervals import ratio_ci
-from .settings import CLAIM_DEFAULTS, CONFIDENCE, PAPER
 from .workload import subset_label
 
 #: What the paper's text says about its CTC runs (Appendix C): the only basis for checking its
