@@ -2,7 +2,7 @@
 
 Every file must be byte-identical, except the outputs that carry wall-clock measurements, which are
 listed in WALL_CLOCK and compared with the measured rows left out:
-  * Tang 2013 Table 4 (seconds per scheduling iteration): results/tang2013/runs/*/table4.parquet and
+  * Tang 2013 Table 4 (seconds per scheduling iteration): results/tang2013/runs/<log>/table4/table4.parquet and
     results/tang2013/tables/table4.parquet are skipped;
   * the scorecards (results/tang2013/scorecard.parquet, results/scorecard.parquet) must be equal once
     the rows of item "Table 4" of paper tang2013 are dropped;
