@@ -27,11 +27,8 @@ include: "workflow/rules/traces.smk"
 include: "workflow/rules/clean.smk"
 include: "workflow/rules/sim.smk"
 # A paper whose logs a custom registry lacks is skipped (one warning line; common.smk). Every paper
-# following the contract of src/schedlab/papers/__init__.py is served by the generic rule family
-# (papers.smk); workflow/rules/<paper>.smk keeps its genuinely paper-specific steps.
-import schedlab.papers as _papers
-
-CONTRACT_PAPERS = [p for p in PAPERS_RUN if _papers.follows_contract(_papers.load(p))]
+# is served by the generic rule family (papers.smk; the contract: src/schedlab/papers/__init__.py);
+# workflow/rules/<paper>.smk keeps its genuinely paper-specific steps.
 if "cirne2001" in PAPERS_RUN:
 
     include: "workflow/rules/models.smk"

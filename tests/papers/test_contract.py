@@ -91,3 +91,11 @@ def test_outputs_record_their_provenance(tmp_path):
     assert table["settings"] == {"scale": 10} and table["table"] == "total"
     frame = read_parquet_metadata(tmp_path / "toy/runs/b/main.parquet")
     assert frame["spec"] == {"k": 2} and frame["point"] == "b"
+
+
+def test_a_package_lacking_part_of_the_contract_is_a_clear_error(monkeypatch):
+    import schedlab.papers.talby2005 as talby
+
+    monkeypatch.delattr(talby, "scorecard")
+    with pytest.raises(ConfigError, match=r"talby2005 lacks scorecard of the paper contract"):
+        load("talby2005")

@@ -1,5 +1,5 @@
 # One rule family serves every paper (the contract: src/schedlab/papers/__init__.py). For each paper
-# run (PAPERS_RUN) whose package follows the contract:
+# run (PAPERS_RUN; a package lacking part of the contract is a one-line error at parse time):
 #   <paper>_point     one job per experiment point: results/<paper>/runs/<point>/done.json (+ frames)
 #   <paper>_assemble  tables, figures and scorecard: results/<paper>/{tables,figures}/, scorecard.parquet
 #   <paper>           the paper's target (the report reads its inputs)
@@ -22,7 +22,7 @@ PAPER_SETTINGS = {}
 PAPER_POINTS = {}
 PAPER_OUTPUTS = {}
 try:
-    for _p in CONTRACT_PAPERS:
+    for _p in PAPERS_RUN:
         _m = _papers.load(_p)
         PAPER_SETTINGS[_p] = _m.settings(config, PAPER_ENV)
         PAPER_POINTS[_p] = {pt.id: pt for pt in _m.points(PAPER_SETTINGS[_p])}

@@ -108,6 +108,28 @@ class Inputs:
         return self.table(trace_jobs(trace))
 
 
+@dataclass(frozen=True)
+class Switches:
+    """The pipeline's switches for one paper: its overrides (config ``papers.<paper>``), ``quick``
+    (config ``quick`` or the override ``quick``) and ``full`` (config ``full``)."""
+
+    overrides: Mapping[str, Any]
+    quick: bool
+    full: bool
+
+    def applied(self, cfg: dict[str, Any]) -> dict[str, Any]:
+        """``cfg`` (a paper's settings file) with the overrides' top-level keys replaced (all but
+        the switch ``quick``)."""
+        return cfg | {k: v for k, v in self.overrides.items() if k != "quick"}
+
+
+def switches(config: Mapping[str, Any], paper: str) -> Switches:
+    """The switches of ``paper`` in the pipeline config (one reading for every paper)."""
+    overrides = (config.get("papers") or {}).get(paper) or {}
+    return Switches(overrides, bool(config.get("quick") or overrides.get("quick")),
+                    bool(config.get("full")))
+
+
 def trace_jobs(trace: str) -> str:
     """The pipeline path of a parsed trace's job table."""
     return f"results/traces/{trace}/jobs.parquet"
@@ -131,11 +153,21 @@ CONTRACT: tuple[str, ...] = ("TITLE", "settings", "points", "run_point", "output
 
 def follows_contract(module: ModuleType) -> bool:
     """Whether ``module`` exposes every name of :data:`CONTRACT`."""
-    return all(hasattr(module, name) for name in CONTRACT)
+    return not _missing(module)
+
+
+def _missing(module: ModuleType) -> list[str]:
+    return [n for n in CONTRACT if not hasattr(module, n)]
 
 
 def load(name: str) -> ModuleType:
-    """The paper package ``schedlab.papers.<name>``; a clear error for an unknown name."""
+    """The paper package ``schedlab.papers.<name>``; a clear error for an unknown name or a
+    package that lacks part of the contract."""
     if name not in PAPERS:
         raise ConfigError(f"unknown paper {name!r}; known: {', '.join(PAPERS)}")
-    return importlib.import_module(f"{__name__}.{name}")
+    module = importlib.import_module(f"{__name__}.{name}")
+    missing = _missing(module)
+    if missing:
+        raise ConfigError(f"paper package schedlab.papers.{name} lacks {', '.join(missing)} "
+                          "of the paper contract (schedlab.papers)")
+    return module

@@ -85,8 +85,7 @@ def assemble(module: ModuleType, paper: str, s: Mapping[str, Any],
     from ..report.plotting import save_figure
 
     declared = module.outputs(s)
-    inputs = Inputs(files={k: Path(v) for k, v in files.items()},
-                    points={pid: read_point(done) for pid, done in runs.items()})
+    inputs = _inputs(files, runs)
     tables = module.tables(s, inputs.points, inputs)
     _check_names(paper, "tables", tables, declared.tables)
     figures = module.figures(s, tables)

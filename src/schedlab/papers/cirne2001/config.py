@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from ...errors import ConfigError
+from .. import switches
 
 PAPER = "cirne2001"
 #: The SA experiments' settings file (pipeline config ``cirne2001_sa`` names another one).
@@ -72,11 +73,11 @@ def settings(config: Mapping[str, Any], env: Any = None) -> dict[str, Any]:
     :data:`MODELS_CONFIG` (``models.synthetic.params``, shared with the chapter-3 models), and
     ``sim_tie_rule``: config ``sim.tie_rule``, the engine's default same-time order that the §6.2
     whole-workload runs follow (each job sets it; carried here so that changing it reruns them)."""
-    ovr = (config.get("papers") or {}).get(PAPER) or {}
+    sw = switches(config, PAPER)
     s = resolve_settings(
         _yaml(config.get("cirne2001_sa") or SA_CONFIG),
-        quick=bool(config.get("quick") or ovr.get("quick")),
-        scale=ovr.get("scale") or ("full" if config.get("full") else "default"),
+        quick=sw.quick,
+        scale=sw.overrides.get("scale") or ("full" if sw.full else "default"),
     )
     models = _yaml(MODELS_CONFIG).get("models") or {}
     s["model"] = (models.get("synthetic") or {}).get("params")

@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from .. import Env
+from .. import Env, switches
 from .experiments import PAPER, scaled
 
 #: The paper's settings file (relative to the workflow's directory).
@@ -21,11 +21,9 @@ CONFIG = Path(f"config/papers/{PAPER}.yaml")
 def settings(config: Mapping[str, Any], env: Env | None = None) -> dict[str, Any]:
     """The file's settings, overridden by ``config["papers"]["perkovic2000"]`` (all keys but
     ``quick``), then scaled (:func:`.experiments.scaled`); ``quick`` and ``full`` are recorded."""
-    cfg = yaml.safe_load(CONFIG.read_text())
-    overrides = (config.get("papers") or {}).get(PAPER) or {}
-    cfg.update({k: v for k, v in overrides.items() if k != "quick"})
-    quick = bool(config.get("quick") or overrides.get("quick"))
-    full = bool(config.get("full"))
+    sw = switches(config, PAPER)
+    cfg = sw.applied(yaml.safe_load(CONFIG.read_text()))
+    quick, full = sw.quick, sw.full
     return {**scaled(cfg, quick, full), "quick": quick, "full": full}
 
 

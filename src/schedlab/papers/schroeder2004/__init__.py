@@ -91,7 +91,7 @@ from typing import Any
 import pandas as pd
 
 from ...errors import ConfigError
-from .. import Env, Inputs, Outputs, Point, trace_jobs
+from .. import Env, Inputs, Outputs, Point, switches, trace_jobs
 from .analysis import analyze
 from .config import CONFIG, PAPER, pipeline_scale, read_config, resolve_config
 from .cutoffs import derive_cutoffs
@@ -110,8 +110,8 @@ def settings(config: Mapping[str, Any], env: Env) -> dict[str, Any]:
     """The resolved paper config (:func:`.config.resolve_config`) at the scale the pipeline
     asks for, with the published values and the registry's hash of each log it reads."""
     raw = read_config()
-    overrides = (config.get("papers") or {}).get(PAPER) or {}
-    s = resolve_config(raw, pipeline_scale(config, overrides), overrides, CONFIG)
+    sw = switches(config, PAPER)
+    s = resolve_config(raw, pipeline_scale(sw), sw.overrides, CONFIG)
     traces = list(dict.fromkeys([s["trace"], *(e["trace"] for e in s["table1"].values())]))
     for t in traces:
         env.machine_size(t)  # an unknown log: a clear error at parse time

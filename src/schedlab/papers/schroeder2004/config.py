@@ -18,6 +18,7 @@ import yaml
 
 from ...distserver import queueing as q
 from ...errors import ConfigError
+from .. import Switches
 
 PAPER = "schroeder2004"
 CONFIG = "config/papers/schroeder2004.yaml"
@@ -88,14 +89,14 @@ def resolve_config(raw: dict[str, Any], scale: str = "default",
 
 
 
-def pipeline_scale(config: Mapping[str, Any], overrides: Mapping[str, Any]) -> str:
+def pipeline_scale(sw: Switches) -> str:
     """The scale a pipeline run asks for: ``quick`` (config or override ``quick``), ``paper``
     (config ``full``), else the override ``scale`` (default ``default``)."""
-    if config.get("quick") or overrides.get("quick"):
+    if sw.quick:
         return "quick"
-    if config.get("full"):
+    if sw.full:
         return "paper"
-    return overrides.get("scale", "default")
+    return sw.overrides.get("scale", "default")
 
 
 def stream_seed(cfg: Mapping[str, Any], *key: int) -> np.random.SeedSequence:

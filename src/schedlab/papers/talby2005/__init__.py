@@ -36,7 +36,7 @@ import yaml
 
 from ...report.scorecard import scorecard_frame
 from ...traces.swf import SWFHeader
-from .. import Env, Inputs, Outputs, Point, trace_jobs
+from .. import Env, Inputs, Outputs, Point, switches, trace_jobs
 from . import attribution
 from .experiments import SweepPoint, attr_batch, attr_point, attribution_keys, grid, parse_name
 from .months import month_labels, month_seconds, month_sums
@@ -76,12 +76,10 @@ def settings(config: Mapping[str, Any], env: Env) -> dict[str, Any]:
     override) and ``full``; per log whether its raw version is local (``raw_local``: Table 4's raw
     rows run only then); each log's machine size from the registry (``None``: the SWF header's);
     the engine's ``tie_rule`` (a change reruns every point)."""
-    cfg = yaml.safe_load(CONFIG_FILE.read_text())
-    overrides = (config.get("papers") or {}).get("talby2005") or {}
-    cfg.update({k: v for k, v in overrides.items() if k != "quick"})
+    sw = switches(config, "talby2005")
+    cfg = sw.applied(yaml.safe_load(CONFIG_FILE.read_text()))
     traces = sorted({t for names in cfg["logs"].values() for t in names.values()})
-    return {"cfg": cfg, "quick": bool(config.get("quick") or overrides.get("quick")),
-            "full": bool(config.get("full")),
+    return {"cfg": cfg, "quick": sw.quick, "full": sw.full,
             "raw_local": {log: bool(env.trace_local(v["raw"])) for log, v in cfg["logs"].items()},
             "machine_sizes": {t: env.machine_size(t) for t in traces}, "tie_rule": env.tie_rule}
 

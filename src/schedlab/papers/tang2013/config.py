@@ -13,7 +13,7 @@ import yaml
 
 from ...errors import ConfigError
 from ...report.scorecard import tolerance_for
-from .. import Env
+from .. import Env, switches
 
 PAPER = "tang2013"
 SUBSTITUTE = "BGP-substitute"
@@ -113,11 +113,9 @@ def settings(config: Mapping[str, Any], env: Env) -> dict[str, Any]:
     :mod:`schedlab.pipeline.config`), the switches ``quick`` (the pipeline's or the override's)
     and ``full``, the logs run (BG/P if the Intrepid log is local, else the labelled substitute)
     and the sweep points. JSON-able."""
-    cfg = yaml.safe_load(Path(CONFIG).read_text())
-    overrides = (config.get("papers") or {}).get(PAPER) or {}
-    cfg.update({k: v for k, v in overrides.items() if k != "quick"})
-    quick = bool(config.get("quick") or overrides.get("quick"))
-    full = bool(config.get("full"))
+    sw = switches(config, PAPER)
+    cfg = sw.applied(yaml.safe_load(Path(CONFIG).read_text()))
+    quick, full = sw.quick, sw.full
     specs = log_specs(cfg, env.trace_local(cfg["logs"]["BGP"]["trace"]), quick, full)
     return {"cfg": cfg, "quick": quick, "full": full, "logs": [asdict(s) for s in specs],
             "sweep_points": sweep_points(cfg, quick, full)}
