@@ -32,7 +32,8 @@ Choices where the thesis is silent or ambiguous (each documented where it is mad
 * sigma is *normal* (Table 12 and §3.4.3; §3.5's text says "uniformly distributed" with the
   normal's parameters mu and sigma — a slip). Negative draws are redrawn (Downey's model needs
   sigma >= 0): a normal truncated at 0. ``kappa_sigma`` multiplies mu_sigma (§6.2.2).
-* accuracy is gamma(alpha, scale beta) truncated to (0, 1] by redrawing (a = te/tr <= 1, §3.3.4).
+* accuracy is gamma(alpha, scale beta) kept in (0, 1] (a = te/tr <= 1, §3.3.4): by redrawing or
+  clipping, ``accuracy_above_1`` (below, "Accuracy above 1").
 * A given c_min: the joint uniform-log's conditional law of log2 A is uniform (see
   :meth:`JointUniformLog.conditional_log2_range`), truncated to A >= c_min.
 * The user's request and the moldability range (§5.1 lists the user request among the job's
@@ -69,8 +70,10 @@ Choices where the thesis is silent or ambiguous (each documented where it is mad
   readings are options of :class:`RigidParams` (``arrival_unit``, ``arrival_normalisation``,
   ``arrival_factor``, ``scale_to_machine``), compared by the cirne2001 table
   ``attribution_load`` (offered load, Figure 59's load per processor D, Table 13's user
-  turn-around at 10,000 jobs; docs/papers/cirne2001.md). The default keeps the polynomials as
-  printed, in arrivals per minute.
+  turn-around at 10,000 jobs; docs/papers/cirne2001.md "Load"). The default keeps the
+  polynomials as printed, in arrivals per minute: the rate Table 11 states. The reading that
+  reproduces Figure 59 and Table 13's user turn-around there, ``arrival_normalisation=
+  "log_daily_count"`` with ``accuracy_above_1="clip"``, is not stated by the thesis.
 * Accuracy above 1: §3.5 draws a from gamma(0.6, 0.6), of which 8.8% lies above 1, and sets
   te = tr · a, while §3.3.4 says a "is always a number between 0 and 1" (a job cannot run longer
   than it requested). ``accuracy_above_1="redraw"`` (default) draws again (a gamma truncated to
