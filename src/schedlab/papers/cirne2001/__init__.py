@@ -51,8 +51,8 @@ __all__ = [
     "FIGURES", "NAS_FIGURE", "PAPER", "TABLES", "TIE_RULE", "TITLE", "Workload", "build_tables",
     "figures", "fork_start", "geomean", "geomean_ci", "load_at", "machine_run", "outputs",
     "pick_targets", "points", "resolve_settings", "rigid", "run_attribution_workload",
-    "run_load_reading", "run_point", "run_single_workload", "run_sweep", "run_sweep_point", "sa_choice",
-    "scorecard", "settings", "shares", "sim_jobs", "single_target_experiments",
+    "run_load_reading", "run_point", "run_single_workload", "run_sweep", "run_sweep_point",
+    "sa_choice", "scorecard", "settings", "shares", "sim_jobs", "single_target_experiments",
     "synthetic_workload", "table13", "table14", "table18", "tables", "whole_workload_run",
     "workload_from_tables",
 ]

@@ -16,7 +16,8 @@ workload: conservative backfilling, the experiments' same-time order), paused ju
 job that is never cancelled (the possible targets) to read D, then run to its end for that job's
 turn-around (Table 13's user request). A workload is one row: the fractions of its targets below
 the thresholds of D, the mean log turn-around, over all targets and over the targets among its
-first 1,000 jobs (the default's workload size: the arrival of job k depends on jobs 1..k-1 only).
+first 1,000 jobs (the default's workload size: D at job k's arrival depends on jobs 1..k-1 only;
+its turn-around can also depend on later arrivals, through the compression of the queue).
 The thesis draws one target per workload, so the reading's value is the mean over its workloads
 (the geometric mean for the turn-around).
 """
@@ -91,16 +92,17 @@ def run_load_reading(s: dict[str, Any], reading: str, model: dict[str, Any] | No
     if reading not in readings:
         raise ConfigError(f"{PAPER}: load_attribution.readings has no reading {reading!r}")
     over = _merge(model or {}, readings[reading] or {})
-    names = [p.name for p in params_from_dict(over).rigid.arrival]
+    polys = params_from_dict(over).rigid.arrival
+    names = [p.name for p in polys]
     rows = []
-    for name in names:
-        forced = _merge(over, {"rigid": {"arrival": [name]}})
+    for poly in polys:
+        forced = _merge(over, {"rigid": {"arrival": [poly.to_dict()]}})
         for w in range(la["workloads_per_polynomial"]):
             wl, info = synthetic_workload(np.random.SeedSequence(int(s["seed"]),
                                                                  spawn_key=(SEED_KEY, w)),
                                           la["jobs_per_workload"], s["machine_procs"],
                                           model=forced)
-            rows.append({"reading": reading, "polynomial": name, "workload": w,
+            rows.append({"reading": reading, "polynomial": poly.name, "workload": w,
                          "arrival_scale": float(info["arrival_scale"]),
                          **workload_loads(wl, s["machine_procs"], s.get("tie_rule", TIE_RULE))})
     meta = {"paper": PAPER, "reading": reading, "overrides": readings[reading],
