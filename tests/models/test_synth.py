@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from scipy import stats
 
 from schedlab.errors import ConfigError
-from schedlab.models.arrival import MINUTES_PER_DAY, PUBLISHED_POLYNOMIALS
+from schedlab.models.arrival import MINUTES_PER_DAY, PUBLISHED_POLYNOMIALS, ArrivalPolynomial
 from schedlab.models.distributions import UniformLog
 from schedlab.models.downey import c_max, speedup
 from schedlab.models.synth import (
@@ -16,6 +18,7 @@ from schedlab.models.synth import (
     WorkloadParams,
     apply_moldability,
     arrival_instants,
+    arrival_scale,
     closest_power_of_two,
     moldable_workload,
     params_from_dict,
@@ -214,3 +217,73 @@ def test_arrival_factor_scales_the_rate_only():
     assert info["arrival_scale"] == pytest.approx(finfo["arrival_scale"] / 2)
     with pytest.raises(ConfigError, match="arrival_factor"):
         params_from_dict({"rigid": {"arrival_factor": 0}})
+
+
+def test_published_polynomials_integrate_to_about_twice_the_logs_daily_counts():
+    """Table 3 read in arrivals per minute, over a day, vs Table 1 jobs / Table 2 days."""
+    integral = {p.name: p.daily_integral() for p in PUBLISHED_POLYNOMIALS}
+    logs = {p.name: p.jobs_per_day for p in PUBLISHED_POLYNOMIALS}
+    assert logs == pytest.approx({"ANL": 7995 / 78, "CTC": 79279 / 339, "KTH": 28479 / 745,
+                                  "SDSC": 16376 / 150})
+    assert integral == pytest.approx({"ANL": 194.9, "CTC": 454.7, "KTH": 75.6, "SDSC": 209.9},
+                                     abs=0.1)
+    assert all(1.85 < integral[k] / logs[k] < 2.0 for k in logs)
+    p = PUBLISHED_POLYNOMIALS[0]
+    assert ArrivalPolynomial.from_dict(p.to_dict()) == p
+
+
+# A constant rate of 0.5 (arrivals per unit), fitted to a log of 360 jobs/day on 100 processors:
+# read per minute a day holds 720 arrivals on its own machine, 3,600 on 500 processors (P/O = 5).
+FLAT = ArrivalPolynomial("flat", (0.5,), 100, 360.0)
+FLAT_READINGS = [  # (rigid overrides, arrivals per day on the 500-processor machine)
+    ({}, 3600.0),
+    ({"arrival_unit": "ten_minutes"}, 360.0),
+    ({"arrival_unit": "hour"}, 60.0),
+    ({"arrival_normalisation": "log_daily_count"}, 1800.0),  # 360/day x P/O
+    ({"arrival_normalisation": "log_daily_count", "arrival_unit": "hour"}, 1800.0),
+    ({"scale_to_machine": False}, 720.0),
+    ({"arrival_factor": 0.5, "kappa_L": 2.0}, 3600.0),
+]
+
+
+@pytest.mark.parametrize(("rigid", "per_day"), FLAT_READINGS)
+def test_arrival_readings_hand_values(rigid, per_day):
+    p = replace(params_from_dict({"rigid": rigid}), machine_size=500)
+    p = replace(p, rigid=replace(p.rigid, arrival=(FLAT,)))
+    assert arrival_scale(p, FLAT) * 0.5 * MINUTES_PER_DAY == pytest.approx(per_day)
+    jobs, info = rigid_workload(p, 4000, SEED)
+    assert info["arrival_scale"] == pytest.approx(per_day / 720.0)
+    days = (jobs["submit"].iloc[-1] - jobs["submit"].iloc[0]) / 86400
+    assert 3999 / days == pytest.approx(per_day, rel=0.06)  # Poisson: sd 1.6%
+
+
+def test_arrival_readings_bad_values():
+    with pytest.raises(ConfigError, match="arrival_unit"):
+        params_from_dict({"rigid": {"arrival_unit": "second"}})
+    with pytest.raises(ConfigError, match="arrival_normalisation"):
+        params_from_dict({"rigid": {"arrival_normalisation": "weekly"}})
+    with pytest.raises(ConfigError, match="accuracy_above_1"):
+        params_from_dict({"rigid": {"accuracy_above_1": "wrap"}})
+    unknown = {"name": "x", "coef": [0.1], "procs": 10}  # a polynomial without its log's count
+    with pytest.raises(ConfigError, match="x has no jobs_per_day"):
+        params_from_dict({"rigid": {"arrival": [unknown],
+                                    "arrival_normalisation": "log_daily_count"}})
+
+
+def test_accuracy_above_1_redraw_or_clip():
+    """gamma(0.6, scale 0.6): P(a > 1) = 0.088; redrawn, the mean is E[a | a <= 1] = 0.247; clipped,
+    E[min(a, 1)] = 0.313 and te = tr for the clipped jobs."""
+    g = stats.gamma(0.6, scale=0.6)
+    above = float(g.sf(1.0))
+    mean_redraw = float(g.expect(lambda x: x, ub=1.0) / g.cdf(1.0))
+    mean_clip = float(g.expect(lambda x: x, ub=1.0) + above)
+    assert (round(above, 3), round(mean_redraw, 3), round(mean_clip, 3)) == (0.088, 0.247, 0.313)
+    redraw, _ = rigid_workload(WorkloadParams(), 20000, SEED)
+    clip, _ = rigid_workload(params_from_dict({"rigid": {"accuracy_above_1": "clip"}}), 20000, SEED)
+    assert redraw["accuracy"].max() < 1 and clip["accuracy"].max() == 1
+    assert (clip["accuracy"] == 1).mean() == pytest.approx(above, abs=0.01)
+    assert redraw["accuracy"].mean() == pytest.approx(mean_redraw, abs=0.005)
+    assert clip["accuracy"].mean() == pytest.approx(mean_clip, abs=0.005)
+    one = clip["accuracy"] == 1
+    assert np.allclose(clip.loc[one, "te"], clip.loc[one, "tr"])
+    assert np.array_equal(clip["submit"], redraw["submit"])  # arrivals are another stream

@@ -29,7 +29,8 @@ NAS = {"logs": ["A"], "machine_procs": {"A": 16}, "experiments_per_benchmark": 4
 
 def _tiny(nas: bool) -> dict:
     """The shipped quick settings, smaller: 2 x 3 targets of 60-job workloads, two sweep points
-    per parameter, one attribution reading; with ``nas`` a §5.4 log "A" with made-up SP2 times."""
+    per parameter, one attribution reading, one load reading of 60-job workloads; with ``nas`` a
+    §5.4 log "A" with made-up SP2 times."""
     cfg = yaml.safe_load(SA_YAML.read_text())
     cfg["quick"] = {**cfg["quick"],
                     "single_target": {"experiments": 6, "targets_per_workload": 3,
@@ -40,6 +41,8 @@ def _tiny(nas: bool) -> dict:
     s = C.resolve_settings(cfg, quick=True)
     s["attribution"] = {"readings": {"as_configured": {}}, "workloads": 1,
                         "targets_per_workload": 3, "jobs_per_workload": 60}
+    s["load_attribution"] = {"readings": {"as_configured": {}}, "jobs_per_workload": 60,
+                             "workloads_per_polynomial": 1}
     if nas:
         s["nas_validation"] = NAS
     return s
@@ -55,11 +58,11 @@ def test_points_are_unique_and_what_the_tables_read(tmp_path):
     s = _tiny(nas=True)
     pts = C.points(s)
     ids = [p.id for p in pts]
-    assert len(ids) == len(set(ids)) == 2 + 2 + 1 + 1
+    assert len(ids) == len(set(ids)) == 2 + 2 + 1 + 1 + 1
     assert all(not p.needs for p in pts)  # every point stands alone
     assert [p.inputs for p in pts if p.spec["kind"] == "nas"] == [(trace_jobs("A"),)]
     out = C.outputs(s)
-    assert "attribution" in out.tables and C.NAS_FIGURE in out.figures
+    assert {"attribution", "attribution_load"} <= set(out.tables) and C.NAS_FIGURE in out.figures
     assert C.NAS_FIGURE not in C.outputs(_tiny(nas=False)).figures  # §5.4 not run: no Figure 57
 
 
@@ -68,8 +71,9 @@ def test_points_of_the_shipped_settings(monkeypatch):
     s = C.settings({}, ENV)
     ids = [p.id for p in C.points(s)]
     kinds = pd.Series([p.spec["kind"] for p in C.points(s)]).value_counts().to_dict()
-    # 100 workloads, 2 sweep workloads per parameter, 5 readings x 2 workloads, no SP2 times
-    assert kinds == {"single": 100, "sweep": 4, "attribution": 10}
+    # 100 workloads, 2 sweep workloads per parameter, 6 readings x 2 workloads, 8 load readings,
+    # no SP2 times
+    assert kinds == {"single": 100, "sweep": 4, "attribution": 12, "load": 8}
     assert len(set(ids)) == len(ids) and all(re.fullmatch(r"[A-Za-z0-9_.\-/]+", i) for i in ids)
     quick = C.settings({"quick": True}, ENV)
     assert [p.id for p in C.points(quick)] == ["single/w0", "single/w1", "sweep/kappa_L/w0",
@@ -80,7 +84,7 @@ def test_run_paper_end_to_end_on_tiny_settings(tmp_path):
     _swf_table(tmp_path)
     s = _tiny(nas=True)
     tables = run_paper(C, "cirne2001", s, tmp_path / "results", root=tmp_path)
-    assert set(tables) == set(C.TABLES) | {"attribution"}
+    assert set(tables) == set(C.TABLES) | {"attribution", "attribution_load"}
     runs = tmp_path / "results/cirne2001/runs"
     single = read_point(runs / "single/w1/done.json")["experiments"]
     assert len(single) == 3 and (single["workload"] == 1).all()
@@ -103,6 +107,11 @@ def test_run_paper_end_to_end_on_tiny_settings(tmp_path):
     assert {"sa/user", "best/user", "sa/best"} <= set(t13.index)
     assert (t13.loc["sa/user", "ci_low"] <= t13.loc["sa/user", "geomean_s"]
             <= t13.loc["sa/user", "ci_high"])
+    load = tables["attribution_load"].set_index("reading")
+    assert list(load.index) == ["as_configured", "thesis"]
+    assert load.loc["as_configured", "workloads"] == 4  # one per arrival polynomial
+    pd.testing.assert_frame_equal(read_point(runs / "load/as_configured/done.json")["workloads"],
+                                  C.run_load_reading(s, "as_configured", None)[0])
     gen = tables["generator_check"]
     assert {"arrival_factor 1", "arrival_factor 0.5", "condition_on_request True",
             "condition_on_request False"} <= set(gen["reading"])
@@ -113,9 +122,10 @@ def test_run_paper_end_to_end_on_tiny_settings(tmp_path):
 def test_without_sp2_times_table16_is_not_run(tmp_path):
     s = _tiny(nas=False)
     s["attribution"] = {}
+    s["load_attribution"] = {}
     s["offered_load"] = {**s["offered_load"], "kappa_L": [1.0], "kappa_sigma": [1.0]}
     tables = C.tables(s, {p.id: C.run_point(s, p, None) for p in C.points(s)}, None)
-    assert "attribution" not in tables
+    assert "attribution" not in tables and "attribution_load" not in tables
     assert (tables["table16"]["status"] == "not run").all()  # no SP2 times configured
     sc = C.scorecard(s, tables)
     t16 = sc[sc["item"].isin(["Table 16", "Figure 57"])]

@@ -28,11 +28,14 @@ give 0.0-0.6 arrivals/minute, matching the logs' mean rates. :data:`PUBLISHED_PO
 them in ascending-power order.
 
 Units (a finding, not a fix): integrated over a day, the Table 3 polynomials give 195 (ANL), 455
-(CTC), 76 (KTH) and 210 (SDSC) jobs/day, about twice the daily job counts of the thesis' own ANL,
-CTC and SDSC logs (Table 1 jobs / Table 2 days: 102, 234, 109) while KTH matches our KTH log
-(85/day; the KTH curve also matches ours in shape, about one hour earlier). We keep "arrivals per
-minute" (the moving-average definition); the comparison table ``table3_rate`` reports the factor,
-and ``kappa_L`` rescales synthetic load.
+(CTC), 76 (KTH) and 210 (SDSC) jobs/day: 1.90, 1.94, 1.98 and 1.92 times the daily job counts of the
+thesis' own logs (Table 1 jobs / Table 2 days: 102.5, 233.9, 38.2, 109.2), which
+:attr:`ArrivalPolynomial.jobs_per_day` records. Against our archive logs CTC (228/day over 339
+days) and SDSC Jan-May 1999 (108/day) give the same factor; KTH does not (85/day over 334 days:
+Table 2's 745 days do not fit Table 1's Sep 1996 - Aug 1997). We keep "arrivals per minute" (the
+moving-average definition); the synthetic generator offers the other readings of the unit and a
+normalisation to these daily counts (:mod:`schedlab.models.synth`, ``RigidParams``), and the
+comparison table ``table3_rate`` reports the factor.
 """
 
 from __future__ import annotations
@@ -61,31 +64,43 @@ _TABLE3_AS_PRINTED = {
              0.36675, 0.21262],
 }
 ORIGIN_PROCS = {"ANL": 120, "CTC": 430, "KTH": 100, "SDSC": 128}
+#: Table 1 jobs and Table 2 days in the log of each polynomial
+LOG_JOBS_DAYS = {"ANL": (7995, 78), "CTC": (79279, 339), "KTH": (28479, 745), "SDSC": (16376, 150)}
 
 
 @dataclass(frozen=True)
 class ArrivalPolynomial:
-    """lambda_a(m_s) in arrivals/minute; ``coef`` in ascending powers of m_s; ``procs`` = O."""
+    """lambda_a(m_s) in arrivals/minute; ``coef`` in ascending powers of m_s; ``procs`` = O;
+    ``jobs_per_day``: the daily job count of the log it was fitted to, when known."""
 
     name: str
     coef: tuple[float, ...]
     procs: int
+    jobs_per_day: float | None = None
 
     def rate_per_minute(self, minute_of_day: Any) -> np.ndarray:
         """The polynomial at minute(s) of day, clipped at 0 (a rate cannot be negative)."""
         ms = scale_minute(np.asarray(minute_of_day, dtype=np.float64))
         return np.clip(np.polynomial.polynomial.polyval(ms, self.coef), 0.0, None)
 
+    def daily_integral(self) -> float:
+        """Arrivals per day on the origin machine, the rate read in arrivals per minute."""
+        return float(self.rate_per_minute(np.arange(MINUTES_PER_DAY)).sum())
+
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "coef": list(self.coef), "procs": self.procs}
+        return {"name": self.name, "coef": list(self.coef), "procs": self.procs,
+                "jobs_per_day": self.jobs_per_day}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ArrivalPolynomial:
-        return cls(str(d["name"]), tuple(float(c) for c in d["coef"]), int(d["procs"]))
+        jpd = d.get("jobs_per_day")
+        return cls(str(d["name"]), tuple(float(c) for c in d["coef"]), int(d["procs"]),
+                   None if jpd is None else float(jpd))
 
 
 PUBLISHED_POLYNOMIALS: tuple[ArrivalPolynomial, ...] = tuple(
-    ArrivalPolynomial(k, tuple(float(c) for c in reversed(v)), ORIGIN_PROCS[k])
+    ArrivalPolynomial(k, tuple(float(c) for c in reversed(v)), ORIGIN_PROCS[k],
+                      LOG_JOBS_DAYS[k][0] / LOG_JOBS_DAYS[k][1])
     for k, v in _TABLE3_AS_PRINTED.items()
 )
 

@@ -32,7 +32,8 @@ Choices where the thesis is silent or ambiguous (each documented where it is mad
 * sigma is *normal* (Table 12 and §3.4.3; §3.5's text says "uniformly distributed" with the
   normal's parameters mu and sigma — a slip). Negative draws are redrawn (Downey's model needs
   sigma >= 0): a normal truncated at 0. ``kappa_sigma`` multiplies mu_sigma (§6.2.2).
-* accuracy is gamma(alpha, scale beta) truncated to (0, 1] by redrawing (a = te/tr <= 1, §3.3.4).
+* accuracy is gamma(alpha, scale beta) kept in (0, 1] (a = te/tr <= 1, §3.3.4): by redrawing or
+  clipping, ``accuracy_above_1`` (below, "Accuracy above 1").
 * A given c_min: the joint uniform-log's conditional law of log2 A is uniform (see
   :meth:`JointUniformLog.conditional_log2_range`), truncated to A >= c_min.
 * The user's request and the moldability range (§5.1 lists the user request among the job's
@@ -60,16 +61,24 @@ Choices where the thesis is silent or ambiguous (each documented where it is mad
   SA/user attribution is in the report's attribution table.
 * Closest power of two = 2**round(log2 n) (ties impossible for integers > 2; 3 -> 4).
 * Arrivals: a non-homogeneous Poisson process with the polynomial's rate (clipped at 0), by
-  thinning. The polynomials are in arrivals per minute (see :mod:`schedlab.models.arrival`).
-  Arrival rate: integrated over a day, Table 3's polynomials give about twice the job counts of
-  the thesis' own logs (Table 1 jobs / Table 2 days: ANL 196 vs 102.5, CTC 457 vs 234, KTH 76 vs
-  38, SDSC 208 vs 109 jobs/day on the origin machine; ``arrival_factor = 0.5`` matches them
-  within 4%). Whether Cirne simulated the printed polynomials or the logs' rates is not stated;
-  ``arrival_factor`` (default 1.0, as printed) multiplies the rate only. Evidence from his own
-  results (whole 10,000-job runs, user requests, one workload per polynomial): the geometric mean
-  turn-around of the user request is about 3,300 s as printed vs about 1,300 s at 0.5 (Table 13:
-  2,878 s), so the default keeps the polynomials as printed; the attribution table of the report
-  gives SA/user under both.
+  thinning, at ``arrival_scale`` times the polynomial read in arrivals per minute
+  (:func:`arrival_scale`; :mod:`schedlab.models.arrival`). Integrated over a day, Table 3's
+  polynomials give about twice the job counts of the thesis' own logs (Table 1 jobs / Table 2
+  days: ANL 195 vs 102.5, CTC 455 vs 233.9, KTH 76 vs 38.2, SDSC 210 vs 109.2 jobs/day on the
+  origin machine). The thesis states the rate (§3.5, Table 11: "Polynomial (P/O) · lambda_a(m_s)
+  describes the arrival rate within a day") but not its unit nor which count it reproduces; the
+  readings are options of :class:`RigidParams` (``arrival_unit``, ``arrival_normalisation``,
+  ``arrival_factor``, ``scale_to_machine``), compared by the cirne2001 table
+  ``attribution_load`` (offered load, Figure 59's load per processor D, Table 13's user
+  turn-around at 10,000 jobs; docs/papers/cirne2001.md "Load"). The default keeps the
+  polynomials as printed, in arrivals per minute: the rate Table 11 states. The reading that
+  reproduces Figure 59 and Table 13's user turn-around there, ``arrival_normalisation=
+  "log_daily_count"`` with ``accuracy_above_1="clip"``, is not stated by the thesis.
+* Accuracy above 1: §3.5 draws a from gamma(0.6, 0.6), of which 8.8% lies above 1, and sets
+  te = tr · a, while §3.3.4 says a "is always a number between 0 and 1" (a job cannot run longer
+  than it requested). ``accuracy_above_1="redraw"`` (default) draws again (a gamma truncated to
+  (0, 1], mean 0.247); ``"clip"`` sets a = 1, the job running to its requested time as a machine
+  that kills jobs there would (mean 0.313: 27% more work per job).
 """
 
 from __future__ import annotations
@@ -104,9 +113,22 @@ class RigidParams:
     alpha_a: float = 0.6                                            # accuracy gamma shape
     beta_a: float = 0.6                                             # accuracy gamma scale
     kappa_L: float = 1.0                                            # load multiplier (§3.5)
-    # multiplies the arrival rate only (not the requested time): 1.0 reads Table 3 as arrivals
-    # per minute (as printed; see the module docstring "Arrival rate" for the 0.5 reading)
+    # Readings of the arrival rate (module docstring; :func:`arrival_scale` combines them):
+    # multiplies the arrival rate only (not the requested time); 0.5: the logs' daily counts
     arrival_factor: float = 1.0
+    # the time unit lambda_a(m_s) counts arrivals per: "minute" (the moving average of §3.3.1
+    # divided by its 10 minutes), "ten_minutes" (the count in "the 10 minute interval centered
+    # on m" itself), "hour" (Figure 10 "indicates how many jobs arrived by hour of the day")
+    arrival_unit: str = "minute"
+    # "printed": Table 3 as printed; "log_daily_count": each polynomial rescaled so that a day
+    # holds its log's jobs per day (Table 1 jobs / Table 2 days) on its own machine, the unit
+    # then immaterial
+    arrival_normalisation: str = "printed"
+    # multiply by P/O (§3.5: "the selected polynomial must be multiplied by P / O"); False only
+    # to measure what the stated scaling does
+    scale_to_machine: bool = True
+    # "redraw" or "clip" a gamma draw above 1 (module docstring "Accuracy above 1")
+    accuracy_above_1: str = "redraw"
 
 
 @dataclass(frozen=True)
@@ -182,6 +204,11 @@ def validate_params(p: WorkloadParams) -> None:
         (r.alpha_a > 0 and r.beta_a > 0, "rigid.alpha_a and beta_a must be > 0"),
         (r.kappa_L > 0, "rigid.kappa_L must be > 0"),
         (r.arrival_factor > 0, "rigid.arrival_factor must be > 0"),
+        (r.arrival_unit in ARRIVAL_UNITS,
+         f"rigid.arrival_unit must be one of {sorted(ARRIVAL_UNITS)}"),
+        (r.arrival_normalisation in ("printed", "log_daily_count"),
+         "rigid.arrival_normalisation must be printed or log_daily_count"),
+        (r.accuracy_above_1 in ("redraw", "clip"), "rigid.accuracy_above_1 must be redraw or clip"),
         (len(r.arrival) > 0, "rigid.arrival needs at least one polynomial"),
         (0 <= m.p_cu1 <= 1, "moldability.p_cu1 must be in [0, 1]"),
         (m.sd_sigma >= 0 and m.kappa_sigma > 0, "moldability sd_sigma >= 0, kappa_sigma > 0"),
@@ -193,6 +220,30 @@ def validate_params(p: WorkloadParams) -> None:
     for poly in r.arrival:
         if poly.rate_per_minute(np.arange(MINUTES_PER_DAY)).max() <= 0:
             raise ConfigError(f"arrival polynomial {poly.name} is <= 0 all day")
+        if r.arrival_normalisation == "log_daily_count" and not (poly.jobs_per_day or 0) > 0:
+            raise ConfigError(f"rigid.arrival_normalisation log_daily_count: arrival polynomial "
+                              f"{poly.name} has no jobs_per_day")
+
+
+#: arrivals per minute of one unit of lambda_a under each ``RigidParams.arrival_unit``
+ARRIVAL_UNITS = {"minute": 1.0, "ten_minutes": 0.1, "hour": 1.0 / 60.0}
+
+
+def arrival_scale(params: WorkloadParams, poly: ArrivalPolynomial) -> float:
+    """What multiplies ``poly.rate_per_minute`` to give arrivals per minute on the simulated
+    machine under the readings of ``params.rigid`` (module docstring): P/O (unless
+    ``scale_to_machine`` is off), kappa_L, ``arrival_factor``, and either the unit's arrivals per
+    minute (``arrival_unit``) or the factor that makes a day hold ``poly.jobs_per_day``
+    (``arrival_normalisation="log_daily_count"``)."""
+    r = params.rigid
+    if r.arrival_normalisation == "log_daily_count":
+        if not (poly.jobs_per_day or 0) > 0:
+            raise ConfigError(f"arrival polynomial {poly.name} has no jobs_per_day to normalise to")
+        reading = float(poly.jobs_per_day) / poly.daily_integral()  # type: ignore[arg-type]
+    else:
+        reading = ARRIVAL_UNITS[r.arrival_unit]
+    machine = params.machine_size / poly.procs if r.scale_to_machine else 1.0
+    return machine * r.kappa_L * r.arrival_factor * reading
 
 
 def _seed_sequence(seed: int | np.random.SeedSequence) -> np.random.SeedSequence:
@@ -231,11 +282,15 @@ def arrival_instants(poly: ArrivalPolynomial, scale: float, n_jobs: int,
     return np.concatenate(out)[:n_jobs]
 
 
-def _truncated_gamma(rng: np.random.Generator, alpha: float, beta: float, size: int) -> np.ndarray:
-    a = rng.gamma(alpha, beta, size)
+def _accuracy(rng: np.random.Generator, alpha: float, beta: float, size: int,
+              above_1: str = "redraw") -> np.ndarray:
+    """Gamma(alpha, scale beta) accuracies in (0, 1]: draws above 1 drawn again (``"redraw"``)
+    or set to 1 (``"clip"``); a draw of 0 is always drawn again."""
+    cap = 1.0 if above_1 == "clip" else np.inf
+    a = np.minimum(rng.gamma(alpha, beta, size), cap)
     bad = (a > 1) | (a <= 0)
     while bad.any():
-        a[bad] = rng.gamma(alpha, beta, int(bad.sum()))
+        a[bad] = np.minimum(rng.gamma(alpha, beta, int(bad.sum())), cap)
         bad = (a > 1) | (a <= 0)
     return a
 
@@ -252,14 +307,15 @@ def rigid_workload(params: WorkloadParams, n_jobs: int,
     rng = np.random.default_rng(s_arr)
     which = int(rng.integers(len(r.arrival)))
     poly = r.arrival[which]
-    t = arrival_instants(poly, P / poly.procs * r.kappa_L * r.arrival_factor, n_jobs, rng)
+    scale = arrival_scale(params, poly)
+    t = arrival_instants(poly, scale, n_jobs, rng)
     rng = np.random.default_rng(s_job)
     n = r.n.sample_int(rng, n_jobs, high=P)
     to_p2 = rng.uniform(size=n_jobs) < r.pb
     p2 = closest_power_of_two(n)
     n = np.where(to_p2 & (p2 <= P), p2, n)
     tr = r.tr.sample(rng, n_jobs) * r.kappa_L
-    a = _truncated_gamma(rng, r.alpha_a, r.beta_a, n_jobs)
+    a = _accuracy(rng, r.alpha_a, r.beta_a, n_jobs, r.accuracy_above_1)
     te = tr * a
     cancelled = rng.uniform(size=n_jobs) < r.pc
     lag = r.lc.sample(rng, n_jobs)
@@ -276,7 +332,7 @@ def rigid_workload(params: WorkloadParams, n_jobs: int,
         "te": te, "tr": tr, "accuracy": a,
     })
     info = {"arrival_polynomial": poly.name,
-            "arrival_scale": P / poly.procs * r.kappa_L * r.arrival_factor,
+            "arrival_scale": scale,
             "entropy": str(ss.entropy), "spawn_key": list(ss.spawn_key), "n_jobs": n_jobs}
     return jobs, info
 

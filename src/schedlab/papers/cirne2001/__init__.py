@@ -10,8 +10,9 @@ Modules, each importing only modules listed before it (no circle):
   SA on the engine (pause and fork);
 * :mod:`.experiments` — the single-target (§5.1), emergent (§6.1) and whole-workload (§6.2)
   experiments (its docstring: the design and every choice where the thesis is silent);
-* :mod:`.runs`, :mod:`.attribution`, :mod:`.nas` — what one point runs (a synthetic workload, a
-  sweep workload, an attribution reading's workload, §5.4 on one real log);
+* :mod:`.runs`, :mod:`.attribution`, :mod:`.load`, :mod:`.nas` — what one point runs (a synthetic
+  workload, a sweep workload, an attribution reading's workload, a load reading's workloads, §5.4
+  on one real log);
 * :mod:`.plan` — the experiment points; :mod:`.generator`, :mod:`.tabulate` — the tables;
   :mod:`.plots` — the figures; :mod:`.checks`, :mod:`.scoring` — the scorecard.
 
@@ -31,9 +32,10 @@ from .. import Inputs, Outputs, Point
 from .attribution import run_attribution_workload
 from .config import PAPER, resolve_settings, settings
 from .experiments import single_target_experiments, whole_workload_run
+from .load import run_load_reading
 from .machine import TIE_RULE, fork_start, load_at, machine_run, rigid, sa_choice, sim_jobs
 from .nas import run_nas_log
-from .plan import attribution_runs, nas_logs, points
+from .plan import attribution_runs, load_readings, nas_logs, points
 from .plots import FIGURES, NAS_FIGURE, figures
 from .runs import run_single_workload, run_sweep, run_sweep_point
 from .scoring import scorecard
@@ -49,8 +51,8 @@ __all__ = [
     "FIGURES", "NAS_FIGURE", "PAPER", "TABLES", "TIE_RULE", "TITLE", "Workload", "build_tables",
     "figures", "fork_start", "geomean", "geomean_ci", "load_at", "machine_run", "outputs",
     "pick_targets", "points", "resolve_settings", "rigid", "run_attribution_workload",
-    "run_point", "run_single_workload", "run_sweep", "run_sweep_point", "sa_choice",
-    "scorecard", "settings", "shares", "sim_jobs", "single_target_experiments",
+    "run_load_reading", "run_point", "run_single_workload", "run_sweep", "run_sweep_point",
+    "sa_choice", "scorecard", "settings", "shares", "sim_jobs", "single_target_experiments",
     "synthetic_workload", "table13", "table14", "table18", "tables", "whole_workload_run",
     "workload_from_tables",
 ]
@@ -69,6 +71,8 @@ def run_point(s: dict[str, Any], point: Point, inputs: Inputs) -> dict[str, pd.D
     if kind == "attribution":
         return {"experiments": run_attribution_workload(s, spec["reading"],
                                                         int(spec["workload"]), model)[0]}
+    if kind == "load":
+        return {"workloads": run_load_reading(s, spec["reading"], model)[0]}
     if kind == "nas":
         jobs, meta = inputs.trace(spec["log"])
         header = SWFHeader.from_dict(meta["swf_header"])
@@ -77,7 +81,8 @@ def run_point(s: dict[str, Any], point: Point, inputs: Inputs) -> dict[str, pd.D
 
 
 def outputs(s: dict[str, Any]) -> Outputs:
-    """Every table of :data:`TABLES` (and ``attribution`` when its readings run), every figure of
-    :data:`FIGURES` (and Figure 57 when §5.4 runs)."""
-    return Outputs(tables=(*TABLES, *(("attribution",) if attribution_runs(s) else ())),
+    """Every table of :data:`TABLES` (``attribution`` and ``attribution_load`` when their readings
+    run), every figure of :data:`FIGURES` (and Figure 57 when §5.4 runs)."""
+    return Outputs(tables=(*TABLES, *(("attribution",) if attribution_runs(s) else ()),
+                           *(("attribution_load",) if load_readings(s) else ())),
                    figures=(*FIGURES, *((NAS_FIGURE,) if nas_logs(s) else ())))

@@ -4,7 +4,8 @@
 * ``sweep/<param>/w<w>``: workload ``w`` at every value of a §6.2 sweep (kappa_L, kappa_sigma);
 * ``nas/<log>``: §5.4 on one real log, only when the NAS validation can run
   (:func:`~schedlab.papers.cirne2001.nas.not_run_reason`: SP2 execution times configured);
-* ``attribution/<reading>/w<w>``: workload ``w`` of the attribution runs of one reading.
+* ``attribution/<reading>/w<w>``: workload ``w`` of the attribution runs of one reading;
+* ``load/<reading>``: the workloads of one reading of the load attribution (:mod:`.load`).
 
 The quick profile is the same points with smaller settings (fewer workloads, no attribution).
 """
@@ -34,6 +35,16 @@ def attribution_id(reading: str, w: int) -> str:
     return f"attribution/{reading}/w{w}"
 
 
+def load_id(reading: str) -> str:
+    return f"load/{reading}"
+
+
+def load_readings(s: dict[str, Any]) -> list[str]:
+    """The readings of the load attribution (none when it runs no workload)."""
+    la = s.get("load_attribution") or {}
+    return list(la.get("readings") or {}) if la.get("workloads_per_polynomial") else []
+
+
 def nas_logs(s: dict[str, Any]) -> list[str]:
     """The logs of §5.4's points: every configured log when the validation can run, else none."""
     nas = s["nas_validation"]
@@ -58,4 +69,5 @@ def points(s: dict[str, Any]) -> list[Point]:
           for log in nas_logs(s)],
         *[Point(attribution_id(r, w), spec={"kind": "attribution", "reading": r, "workload": w})
           for r, w in attribution_runs(s)],
+        *[Point(load_id(r), spec={"kind": "load", "reading": r}) for r in load_readings(s)],
     ]

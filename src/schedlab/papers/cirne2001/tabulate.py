@@ -1,6 +1,6 @@
 """Cirne 2001: the tables (tidy frames) from the points' frames — Tables 13, 14, 18; the §5.3 and
 §6.1 breakdowns (Figures 39-62); the §6.2 sweeps (Figures 63-66); §5.4's Tables 15-16; the
-generator check; the attribution table (the contract's ``tables``).
+generator check; the attribution tables (the contract's ``tables``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,18 @@ from ...errors import ConfigError
 from .attribution import attribution_table
 from .config import PAPER
 from .generator import generator_check
+from .load import load_table
 from .nas import nas_tables
-from .plan import attribution_id, attribution_runs, nas_id, nas_logs, single_id, sweep_id
+from .plan import (
+    attribution_id,
+    attribution_runs,
+    load_id,
+    load_readings,
+    nas_id,
+    nas_logs,
+    single_id,
+    sweep_id,
+)
 from .runs import SWEEP_PARAMS
 from .stats import FLOOR_S, geomean, geomean_ci, shares
 
@@ -226,7 +236,7 @@ def tables(s: dict[str, Any], runs: Mapping[str, Mapping[str, pd.DataFrame]], in
            ) -> dict[str, pd.DataFrame]:
     """Every table from the points' frames (by point id, :mod:`schedlab.papers.cirne2001.plan`):
     single-target workloads in workload order, sweeps parameter by parameter, NAS logs in config
-    order (the bootstrap draws depend on that order); the attribution table when it ran."""
+    order (the bootstrap draws depend on that order); the attribution tables when they ran."""
     wpp = int(s["offered_load"]["workloads_per_point"])
     out = build_tables([runs[single_id(w)]["experiments"] for w in range(s["n_workloads"])],
                        [runs[sweep_id(p, w)]["runs"] for p in SWEEP_PARAMS for w in range(wpp)],
@@ -238,5 +248,12 @@ def tables(s: dict[str, Any], runs: Mapping[str, Mapping[str, pd.DataFrame]], in
     if by_reading:
         out["attribution"] = attribution_table(
             {r: pd.concat(v, ignore_index=True) for r, v in by_reading.items()}, s["published"])
+    if load_readings(s):
+        bs = s.get("bootstrap", {})
+        out["attribution_load"] = load_table(
+            {r: runs[load_id(r)]["workloads"] for r in load_readings(s)}, s["published"],
+            s["machine_procs"], np.random.default_rng(np.random.SeedSequence(
+                int(s["seed"]), spawn_key=(9,))),
+            int(bs.get("resamples", 1000)), float(bs.get("confidence", 0.95)))
     return out
 
