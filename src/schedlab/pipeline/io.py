@@ -4,12 +4,16 @@ Every output is written to a temporary file in the destination directory and ren
 so an interrupted run (or a full disk) never leaves a half-written file behind.
 :func:`check_output_path` validates an output path before any work is done. JSON is strict
 (``allow_nan=False``): a non-finite number is written as ``null`` and named under ``null_reasons``.
+Reading is checked: a parquet or JSON file that cannot be read back (cut short by a crash or a full
+disk, edited by hand) raises :class:`CorruptFileError` naming the file, and :func:`file_record` /
+:func:`check_record` compare a file with the size and sha256 recorded when it was written.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import math
 import os
@@ -33,6 +37,50 @@ _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EAC
 
 class OutputPathError(SchedlabError):
     """An output path that cannot be written (names the path and why)."""
+
+
+class CorruptFileError(SchedlabError):
+    """A file written by the pipeline that cannot be read back, or that no longer matches the size
+    and sha256 recorded when it was written (names the file and why)."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+
+def sha256_file(path: str | os.PathLike[str], chunk: int = 1 << 20) -> str:
+    """Hex SHA-256 of a file."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def file_record(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """What is recorded of a written file to verify it later: its size in bytes and sha256."""
+    return {"size": Path(path).stat().st_size, "sha256": sha256_file(path)}
+
+
+def check_record(path: str | os.PathLike[str], record: dict[str, Any], where: str) -> None:
+    """Raise CorruptFileError unless ``path`` still has the size and sha256 of ``record`` (as
+    :func:`file_record` made it; recorded in ``where``)."""
+    path = Path(path)
+    if not path.is_file():
+        raise CorruptFileError(path, f"missing, though {where} records it")
+    size = path.stat().st_size
+    if size != record["size"]:
+        raise CorruptFileError(path, f"{size:,} bytes, but {where} records {record['size']:,} "
+                                     "(truncated or changed after it was written)")
+    if sha256_file(path) != record["sha256"]:
+        raise CorruptFileError(path, f"sha256 differs from the one {where} records (changed "
+                                     "after it was written)")
+
+
+def _unreadable(path: str | os.PathLike[str], what: str, e: BaseException) -> CorruptFileError:
+    first = (str(e).splitlines() or [type(e).__name__])[0][:200]
+    return CorruptFileError(path, f"unreadable {what}, truncated or corrupt ({first})")
 
 
 def check_output_path(dest: str | os.PathLike[str], *, directory: bool = False,
@@ -166,7 +214,10 @@ def with_nan(obj: Any) -> Any:
 def read_json(path: str | os.PathLike[str], nan: bool = True) -> Any:
     """Read JSON written by :func:`write_json`; with ``nan`` the nulls of ``null_reasons`` become
     NaN (as the writer's numbers were)."""
-    obj = json.loads(Path(path).read_text())
+    try:
+        obj = json.loads(Path(path).read_text())
+    except (ValueError, UnicodeDecodeError) as e:  # json.JSONDecodeError is a ValueError
+        raise _unreadable(path, "JSON", e) from e
     return with_nan(obj) if nan else obj
 
 
@@ -200,12 +251,18 @@ def write_parquet(
 
 
 def read_parquet(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Read a parquet file written by :func:`write_parquet`; return (frame, schedlab metadata)."""
+    """Read a parquet file written by :func:`write_parquet`; return (frame, schedlab metadata).
+
+    A file that cannot be read (truncated, corrupt, not parquet) raises CorruptFileError."""
     import pyarrow.parquet as pq
 
-    table = pq.read_table(path)
-    raw = (table.schema.metadata or {}).get(METADATA_KEY)
-    meta = with_nan(json.loads(raw)) if raw else {}
+    _check_exists(path)
+    try:
+        table = pq.read_table(path)
+        raw = (table.schema.metadata or {}).get(METADATA_KEY)
+        meta = with_nan(json.loads(raw)) if raw else {}
+    except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+        raise _unreadable(path, "parquet", e) from e
     return table.to_pandas(), meta
 
 
@@ -213,5 +270,15 @@ def read_parquet_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Only the schedlab metadata of a parquet file (cheap: reads the footer)."""
     import pyarrow.parquet as pq
 
-    raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
-    return with_nan(json.loads(raw)) if raw else {}
+    _check_exists(path)
+    try:
+        raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
+        return with_nan(json.loads(raw)) if raw else {}
+    except (OSError, ValueError) as e:
+        raise _unreadable(path, "parquet", e) from e
+
+
+def _check_exists(path: str | os.PathLike[str]) -> None:
+    if not Path(path).is_file():
+        raise CorruptFileError(path, "is a directory, not a file" if Path(path).is_dir()
+                               else "no such file")
