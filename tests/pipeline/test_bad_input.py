@@ -234,9 +234,16 @@ def test_full_disk_parquet_leaves_nothing(tmp_path, capsys, monkeypatch):
         Path(where).write_bytes(b"PAR1 partial")
         raise OSError(errno.ENOSPC, "No space left on device")
 
+    def full_block(writer, table, **kw):  # parse writes its job table a block at a time
+        raise OSError(errno.ENOSPC, "No space left on device")
+
     monkeypatch.setattr(pq, "write_table", full)
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", full_block)
     fails(capsys, ["parse", str(src), str(out)],
           f"cannot write {out}: No space left on device; nothing written", absent=out)
+    with pytest.raises(OutputPathError, match="No space left on device; nothing written"):
+        write_parquet(out, pd.DataFrame({"a": [1]}))
+    assert not out.exists() and leftovers(out.parent) == []
 
 
 def test_full_disk_json_keeps_the_old_file(tmp_path, monkeypatch):

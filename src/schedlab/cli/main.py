@@ -88,13 +88,19 @@ def _load(args: argparse.Namespace):
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    from ..pipeline.io import check_output_path, write_parquet
-    from ..traces.swf import header_metadata
+    from pathlib import Path
+
+    from ..pipeline.io import check_output_path
+    from ..traces.lookup import parse_trace_to_parquet
+    from ..traces.registry import load_registry
 
     check_output_path(args.out)
-    trace = _load(args)
-    write_parquet(args.out, trace.jobs, header_metadata(trace))
-    msg = f"{trace.path}: {trace.n_jobs:,} jobs -> {args.out}"
+    check_mirror(args.mirror)
+    trace, n_jobs = parse_trace_to_parquet(
+        args.trace, args.out, registry=load_registry(args.registry) if args.registry else None,
+        mirror=Path(args.mirror) if args.mirror else None, lenient=args.lenient,
+        renumber_duplicates=args.renumber)
+    msg = f"{trace.path}: {n_jobs:,} jobs -> {args.out}"
     if trace.skipped:
         msg += f" ({len(trace.skipped)} malformed lines skipped)"
     if trace.renumbered:

@@ -18,7 +18,7 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -248,6 +248,97 @@ def write_parquet(
     table = table.replace_schema_metadata(meta)
     with atomic_path(dest, suffix=".parquet.tmp") as tmp:
         pq.write_table(table, tmp, compression="zstd")
+
+
+class ParquetBlocks:
+    """A parquet file written one frame (row group) at a time (:func:`parquet_blocks`): the
+    metadata is the one asked when the first frame is written; :meth:`finish` rewrites the file
+    (one row group at a time) when the final metadata differs, a column is to be numbered 1..n, or
+    the rows are to be sorted (in memory)."""
+
+    def __init__(self, tmp: Path) -> None:
+        self._tmp = tmp
+        self._writer: Any = None
+        self._meta: bytes | None = None
+        self._empty: pd.DataFrame | None = None
+
+    def reset(self) -> None:
+        """Start the file again, empty."""
+        if self._writer is not None:
+            self._writer.close()
+        self._writer, self._meta = None, None
+        self._tmp.write_bytes(b"")
+
+    def add(self, df: pd.DataFrame, metadata: Callable[[], dict[str, Any]]) -> None:
+        """Append ``df``; ``metadata()`` is asked for the first frame only."""
+        import pyarrow.parquet as pq
+
+        if self._writer is None:
+            self._meta = dumps_strict(metadata(), sort_keys=True).encode()
+            self._empty = df.iloc[0:0].copy()
+            table = _table(df, self._meta)
+            self._writer = pq.ParquetWriter(self._tmp, table.schema, compression="zstd")
+        self._writer.write_table(_table(df, self._meta))
+
+    def empty(self) -> pd.DataFrame:
+        """An empty frame with the columns written."""
+        if self._empty is None:
+            raise ValueError("no frame written")
+        return self._empty.copy()
+
+    def finish(self, metadata: dict[str, Any], renumber: str | None = None,
+               sort_by: str | None = None) -> None:
+        """Close the file with ``metadata``; number column ``renumber`` 1..n, then sort the rows by
+        ``sort_by`` (stable), when given."""
+        import pandas as pd
+        import pyarrow.parquet as pq
+
+        self._writer.close()
+        self._writer = None
+        meta = dumps_strict(metadata, sort_keys=True).encode()
+        if meta == self._meta and renumber is None and sort_by is None:
+            return
+        source = pq.ParquetFile(self._tmp)
+        again = self._tmp.with_name(self._tmp.name + ".again")
+        try:
+            frames = (source.read_row_group(i).to_pandas() for i in range(source.num_row_groups))
+            if sort_by is not None:
+                frames = iter([pd.concat(list(frames), ignore_index=True)])
+            with pq.ParquetWriter(again, _table(self._empty, meta).schema,
+                                  compression="zstd") as writer:
+                start = 1
+                for df in frames:
+                    if renumber is not None:
+                        df[renumber] = np.arange(start, start + len(df), dtype=np.int64)
+                        start += len(df)
+                    if sort_by is not None:
+                        df = df.sort_values(sort_by, kind="stable").reset_index(drop=True)
+                    writer.write_table(_table(df, meta))
+            source.close()
+            os.replace(again, self._tmp)
+        finally:
+            again.unlink(missing_ok=True)
+
+
+def _table(df: pd.DataFrame, meta: bytes | None) -> Any:
+    import pyarrow as pa
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    extra = {} if meta is None else {METADATA_KEY: meta}
+    return table.replace_schema_metadata({**(table.schema.metadata or {}), **extra})
+
+
+@contextlib.contextmanager
+def parquet_blocks(dest: str | os.PathLike[str]) -> Iterator[ParquetBlocks]:
+    """Write ``dest`` a frame at a time (:class:`ParquetBlocks`), atomically like
+    :func:`write_parquet`: nothing is left behind when the block fails."""
+    with atomic_path(dest, suffix=".parquet.tmp") as tmp:
+        out = ParquetBlocks(tmp)
+        try:
+            yield out
+        finally:
+            if out._writer is not None:
+                out._writer.close()
 
 
 def read_parquet(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
