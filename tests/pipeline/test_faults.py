@@ -430,3 +430,43 @@ def test_huge_machine_size_is_one_line_before_any_job(repo, tmp_path):
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert [ln for ln in r.stderr.splitlines() if "error" in ln] == [
         "schedlab: error: config sim.machine_size: 1e+23 is greater than the maximum of 100000000"]
+
+
+# --- interruptions: the stale lock of a killed run ----------------------------------------------------
+
+def test_stale_snakemake_lock_is_cleared_saying_so(tmp_path):
+    from schedlab.pipeline.locks import clear_stale_lock, main
+
+    assert clear_stale_lock(tmp_path) is None  # no lock: nothing to say
+    locks = tmp_path / ".snakemake" / "locks"
+    locks.mkdir(parents=True)
+    (locks / "0.input.lock").write_text("results/x\n")
+    (locks / "0.output.lock").write_text("results/y\n")
+    assert main([str(tmp_path)]) == 0
+    assert list(locks.iterdir()) == []
+    (locks / "0.input.lock").write_text("results/x\n")
+    line = clear_stale_lock(tmp_path, proc=tmp_path / "no-proc")
+    assert "clear it with: .venv/bin/snakemake --unlock" in line and any(locks.iterdir())
+
+
+def test_lock_of_a_live_run_stays(tmp_path):
+    from schedlab.pipeline.locks import _is_snakemake, clear_stale_lock
+
+    assert _is_snakemake(["/x/.venv/bin/python", "/x/.venv/bin/snakemake", "--profile", "p"])
+    assert _is_snakemake(["python", "-m", "snakemake", "-n"])
+    assert _is_snakemake(["python", "/w/.snakemake/scripts/tmpab12.paper_point.py"])
+    assert not _is_snakemake(["python", "-m", "pytest", "tests/snakemake_things.py"])
+    locks = tmp_path / ".snakemake" / "locks"
+    locks.mkdir(parents=True)
+    (locks / "0.input.lock").write_text("results/x\n")
+    # a process working in the directory whose command line is Snakemake's
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "snakemake"],
+                            cwd=tmp_path)
+    try:
+        line = clear_stale_lock(tmp_path)
+    finally:
+        live.kill()
+        live.wait()
+    assert line.startswith("make: a Snakemake run is working here (pid ") and str(live.pid) in line
+    assert (locks / "0.input.lock").exists()
+    assert "removed the stale Snakemake lock" in clear_stale_lock(tmp_path)
