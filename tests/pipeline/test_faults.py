@@ -23,7 +23,7 @@ import pytest
 import yaml
 
 from schedlab.errors import ConfigError, RegistryError
-from schedlab.pipeline.io import CorruptFileError, file_record, read_json, write_parquet
+from schedlab.pipeline.io import read_json, write_parquet
 
 REPO = Path(__file__).resolve().parents[2]
 SWF_TEXT = "; MaxProcs: 8\n" + "".join(
@@ -141,6 +141,7 @@ def _toy_point(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_done_json_records_size_and_sha256_of_each_frame(tmp_path):
     from schedlab.papers.runner import read_point
+    from schedlab.pipeline.io import file_record
 
     done, frame = _toy_point(tmp_path)
     assert read_json(done)["files"] == {"jobs": file_record(frame)}
@@ -149,6 +150,7 @@ def test_done_json_records_size_and_sha256_of_each_frame(tmp_path):
 
 def test_truncated_or_changed_frame_is_named(tmp_path):
     from schedlab.papers.runner import read_point
+    from schedlab.pipeline.io import CorruptFileError
 
     done, frame = _toy_point(tmp_path)
     data = frame.read_bytes()
@@ -194,7 +196,8 @@ def test_consumer_of_a_truncated_frame_removes_the_point_so_it_is_rebuilt(tmp_pa
     assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith("rule consumer: error: results/toy/runs/p1/jobs.parquet: 100 bytes, "
                           f"but {rel} records {frame_size:,} (truncated")
-    assert err.rstrip().endswith(f"removed {rel}: run the same command again and it is rebuilt")
+    assert err.rstrip().endswith(f"removed {rel}: Snakemake rebuilds it when a job needs it (run "
+                                 "the same command again)")
     assert not done.exists()  # Snakemake reruns the point
 
 
@@ -208,7 +211,7 @@ def test_truncated_trace_parquet_is_named_and_removed(tmp_path, monkeypatch, cap
     code, err = _run_job(_consumer([str(jobs)], read_parquet), capsys)
     assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
     assert f"error: {jobs}: unreadable parquet, truncated or corrupt (" in err
-    assert f"removed {jobs}: run the same command again" in err and not jobs.exists()
+    assert f"removed {jobs}: Snakemake rebuilds it" in err and not jobs.exists()
     # a bad file that is not an output of the run (not under results/) is never removed
     other = Path("resources/x.parquet")
     other.parent.mkdir()
@@ -470,3 +473,22 @@ def test_lock_of_a_live_run_stays(tmp_path):
     assert line.startswith("make: a Snakemake run is working here (pid ") and str(live.pid) in line
     assert (locks / "0.input.lock").exists()
     assert "removed the stale Snakemake lock" in clear_stale_lock(tmp_path)
+
+
+def test_every_numeric_command_option_has_a_maximum(tmp_path, capsys):
+    import argparse
+
+    from schedlab.cli.main import build_parser, main
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    numeric = [(cmd, a) for cmd, p in sub.choices.items() for a in p._actions
+               if getattr(a.type, "__name__", "") in ("int", "float")]
+    assert {(cmd, a.dest) for cmd, a in numeric} >= {("simulate", "procs"), ("synth", "n_jobs")}
+    for _, action in numeric:
+        with pytest.raises(argparse.ArgumentTypeError, match="must be <="):
+            action.type(str(10**30))
+    src = tmp_path / "t.swf"
+    src.write_text(SWF_TEXT)
+    assert main(["simulate", str(src), "--scheduler", "easy", "--procs", str(10**23)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "argument --procs: must be <= 1e+08, got 1000" in err

@@ -24,9 +24,10 @@ class OneLineParser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def number(kind: type = float, *, minimum: float | None = None, above: float | None = None
-           ) -> Callable[[str], float | int]:
-    """An argparse ``type``: a finite ``kind`` (int or float) >= minimum / > above."""
+def number(kind: type = float, *, minimum: float | None = None, above: float | None = None,
+           maximum: float) -> Callable[[str], float | int]:
+    """An argparse ``type``: a finite ``kind`` (int or float) >= minimum / > above, <= maximum
+    (every number has one: a value the code cannot hold is refused in one line)."""
 
     def parse(text: str) -> float | int:
         try:
@@ -40,6 +41,8 @@ def number(kind: type = float, *, minimum: float | None = None, above: float | N
             raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text}")
         if above is not None and value <= above:
             raise argparse.ArgumentTypeError(f"must be > {above}, got {text}")
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"must be <= {maximum:g}, got {text}")
         return value
 
     parse.__name__ = kind.__name__  # argparse names the type in its message
