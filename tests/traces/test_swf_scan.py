@@ -12,7 +12,7 @@ import pytest
 
 from schedlab.errors import SWFFormatError
 from schedlab.pipeline.io import read_parquet
-from schedlab.traces.swf import header_metadata, parse_swf_text, parse_swf_to_parquet, read_swf
+from schedlab.traces.swf import header_metadata, parse_swf_text, read_swf
 
 OPTIONS = [dict(lenient=lenient, submit_order=order, renumber_duplicates=renumber)
            for lenient in (False, True) for order in ("error", "keep", "sort")
@@ -85,6 +85,8 @@ def test_parse_in_blocks_equals_parse_whole():
 
 def _in_blocks(path: Path, out: Path, **opts) -> object:
     """The trace of ``path`` written to parquet in blocks of 7 bytes, its job table read back."""
+    from schedlab.traces.swf import parse_swf_to_parquet
+
     trace, _ = parse_swf_to_parquet(path, out, header_metadata, block_bytes=7, **opts)
     trace.jobs = read_parquet(out)[0]
     return trace
@@ -101,6 +103,8 @@ def test_file_in_tiny_blocks_to_parquet_equals_the_whole_text(tmp_path):
 
 
 def _parquet_vs_read(src: Path, out: Path, block_bytes: int, **opts) -> None:
+    from schedlab.traces.swf import parse_swf_to_parquet
+
     whole = read_swf(src, **opts)
     trace, n_jobs = parse_swf_to_parquet(src, out, header_metadata, block_bytes=block_bytes,
                                          **opts)
@@ -111,6 +115,8 @@ def _parquet_vs_read(src: Path, out: Path, block_bytes: int, **opts) -> None:
 
 
 def test_parquet_written_in_blocks_holds_the_frame_of_read_swf(tmp_path):
+    from schedlab.traces.swf import parse_swf_to_parquet
+
     jobs = [f"{i} {t} 0 100 2 -1 -1 2 200 -1 1 {i % 3} 1 -1 1 -1 -1 -1"
             for i, t in zip([*range(1, 40), 7, 41], [*range(0, 390, 10), 5, 400], strict=True)]
     src = tmp_path / "t.swf"
@@ -132,6 +138,8 @@ def test_a_real_log_in_blocks(mirror, tmp_path):
 
 
 def _peak_bytes(path: Path, out: Path) -> int:
+    from schedlab.traces.swf import parse_swf_to_parquet
+
     tracemalloc.start()
     try:
         parse_swf_to_parquet(path, out, header_metadata, block_bytes=1 << 16)

@@ -7,7 +7,7 @@ Python traceback. Outputs are written atomically by the library, so a failed job
 An input that cannot be read back or no longer matches its record (:class:`CorruptFileError`: a
 parquet cut short, a point's frame changed since its ``done.json`` was written) is removed with the
 output of this run that stands for it (the file itself, the directory output holding it, or the
-point's ``done.json``), so the next run rebuilds it; the line says so. SIGINT (Ctrl-C) ends a job
+point's ``done.json``), so that Snakemake rebuilds it when a job needs it; the line says so. SIGINT (Ctrl-C) ends a job
 with one line and exit status 130.
 """
 
@@ -91,8 +91,8 @@ def rebuild(path: Path, inputs: Iterable[str]) -> str:
     elif given.exists():
         given.unlink(missing_ok=True)
     else:
-        return "run the same command again and it is rebuilt"
-    return f"removed {name}: run the same command again and it is rebuilt"
+        return "Snakemake rebuilds it when a job needs it (run the same command again)"
+    return f"removed {name}: Snakemake rebuilds it when a job needs it (run the same command again)"
 
 
 def log_to(snakemake: Any) -> Callable[[str], None]:
