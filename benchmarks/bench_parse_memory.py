@@ -5,8 +5,7 @@ Usage: python benchmarks/bench_parse_memory.py [JOBS ...]   (default 1000000 500
 Writes an SWF log of JOBS jobs (random but fixed fields, sorted submit times) in a temporary
 directory, parses it with ``/usr/bin/time -v schedlab parse LOG OUT.parquet`` and prints the maximum
 resident set size and the wall time. Parsing reads the log a block at a time and writes the job
-table a row group at a time, so the size should stay about flat in JOBS (issue 36: 4.3 GB for 5M
-jobs when the whole file was held).
+table a row group at a time, so the size should stay about flat in JOBS.
 """
 
 from __future__ import annotations

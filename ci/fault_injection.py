@@ -1,4 +1,4 @@
-"""Fault injection (issue 36): interrupted runs and corrupt intermediates never cost a result.
+"""Fault injection: interrupted runs and corrupt intermediates never cost a result.
 
 In two scratch copies of the workflow, on the quick profile's Schroeder 2004 target (one trace,
 eight points, an assembly: about a minute of CPU):

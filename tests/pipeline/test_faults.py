@@ -1,9 +1,9 @@
-"""Faults (issue 36): hostile names, corrupt intermediates, hostile YAML and interruptions never cost
-a result. Each test is one failure of the issue: a trace named like another rule's output,
+"""Faults: hostile names, corrupt intermediates, hostile YAML and interruptions never cost a
+result. Each test is one fault: a trace named like another rule's output,
 intermediates trusted as they are, YAML bombs and foreign files, writes outside the project, SIGINT.
 
 The end-to-end fault injection (kill a quick run and resume, truncate a point output and a trace
-parquet and rerun, compare with a clean run) is ci/fault_injection.sh.
+parquet and rerun, compare with a clean run) is ci/fault_injection.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SWF read in blocks (issue 36, bounded inputs): the same trace, or the same error, as a reading of
+"""SWF read in blocks (bounded inputs): the same trace, or the same error, as a reading of
 the whole file, whatever the block size; and memory flat in the number of jobs."""
 
 from __future__ import annotations
