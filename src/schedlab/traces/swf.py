@@ -120,6 +120,20 @@ def parse_swf_text(
     return _trace(s, _concat(sink.frames))
 
 
+class _ParquetSink:
+    """A sink of :func:`~.swf_scan.scan` appending the blocks' job tables to a parquet file; the
+    file's metadata is first the one of the scan so far (rewritten at the end if it changed)."""
+
+    def __init__(self, out: Any, metadata: Callable[[SWFTrace], dict[str, Any]]) -> None:
+        self.out, self.metadata = out, metadata
+
+    def reset(self) -> None:
+        self.out.reset()
+
+    def add(self, jobs: pd.DataFrame, s: Scan) -> None:
+        self.out.add(jobs, lambda: self.metadata(_trace(s, jobs.iloc[0:0], counted=True)))
+
+
 def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
@@ -148,16 +162,8 @@ def parse_swf_to_parquet(
     path = Path(path)
     blocks = file_blocks(path) if block_bytes is None else file_blocks(path, block_bytes)
     with parquet_blocks(dest) as out:
-
-        class Sink:
-            def reset(self) -> None:
-                out.reset()
-
-            def add(self, jobs: pd.DataFrame, s: Scan) -> None:
-                out.add(jobs, lambda: metadata(_trace(s, jobs.iloc[0:0], counted=True)))
-
-        s = scan(blocks, str(path), Sink(), lenient=lenient, submit_order=submit_order,
-                 renumber_duplicates=renumber_duplicates)
+        s = scan(blocks, str(path), _ParquetSink(out, metadata), lenient=lenient,
+                 submit_order=submit_order, renumber_duplicates=renumber_duplicates)
         trace = _trace(s, out.empty(), counted=True)
         out.finish(metadata(trace), renumber="job_id" if s.renumber else None,
                    sort_by="submit_time" if s.sort else None)
