@@ -18,12 +18,13 @@ $(STAMP): pyproject.toml requirements.lock
 setup: $(STAMP)
 
 # Prints its wall-clock time at the end (the default target's budget is 20 minutes on 2 cores).
+# First, a lock left by a killed run (no Snakemake process working here) is removed, saying so.
 reproduce: $(STAMP)
-	@start=$$(date +%s); $(BIN)/snakemake --profile $(PROFILE) $(SNAKEMAKE_ARGS); rc=$$?; \
+	@$(BIN)/python -m schedlab.pipeline.locks; start=$$(date +%s); $(BIN)/snakemake --profile $(PROFILE) $(SNAKEMAKE_ARGS); rc=$$?; \
 	  echo "make reproduce: $$(( $$(date +%s) - start )) s wall (exit $$rc)"; exit $$rc
 
 quick: $(STAMP)
-	@start=$$(date +%s); $(BIN)/snakemake --profile workflow/profiles/quick $(SNAKEMAKE_ARGS); rc=$$?; \
+	@$(BIN)/python -m schedlab.pipeline.locks; start=$$(date +%s); $(BIN)/snakemake --profile workflow/profiles/quick $(SNAKEMAKE_ARGS); rc=$$?; \
 	  echo "make quick: $$(( $$(date +%s) - start )) s wall (exit $$rc)"; exit $$rc
 
 lint: $(STAMP)

@@ -48,6 +48,21 @@ include: "workflow/rules/studies.smk"
 include: "workflow/rules/report.smk"
 
 
+# A trace named like another rule's output (results/models/cirne2001 is Cirne's model tables, not a
+# trace's fits) would share its files: refused before any job (schedlab.pipeline.namespaces).
+from schedlab.pipeline.namespaces import check_trace_names
+
+try:
+    check_trace_names(
+        TRACE_NAMES,
+        [(r.name, f) for r in workflow.rules for f in (*r.output, *r.log)],
+        PAPER_KEYS,
+        str(REGISTRY.source),
+    )
+except SchedlabError as _e:
+    _smk.fail(_e)
+
+
 rule all:
     default_target: True
     input:

@@ -10,6 +10,7 @@ import pytest
 from schedlab.errors import ConfigError
 from schedlab.papers import PAPERS, Outputs, Point, load
 from schedlab.papers.runner import read_point, run_paper
+from schedlab.pipeline.io import CorruptFileError
 
 
 def toy(tables_declared=("total",), cyclic=False):
@@ -47,7 +48,7 @@ def test_point_frames_are_read_when_asked_not_kept(tmp_path):
     frames = read_point(tmp_path / "toy/runs/a/done.json")
     assert list(frames) == ["main"] and len(frames) == 1
     (tmp_path / "toy/runs/a/main.parquet").unlink()  # nothing was loaded by read_point itself
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(CorruptFileError, match=r"main.parquet: missing, though .*done.json records"):
         frames["main"]
     with pytest.raises(KeyError):
         frames["other"]

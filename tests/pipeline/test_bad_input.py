@@ -234,9 +234,16 @@ def test_full_disk_parquet_leaves_nothing(tmp_path, capsys, monkeypatch):
         Path(where).write_bytes(b"PAR1 partial")
         raise OSError(errno.ENOSPC, "No space left on device")
 
+    def full_block(writer, table, **kw):  # parse writes its job table a block at a time
+        raise OSError(errno.ENOSPC, "No space left on device")
+
     monkeypatch.setattr(pq, "write_table", full)
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", full_block)
     fails(capsys, ["parse", str(src), str(out)],
           f"cannot write {out}: No space left on device; nothing written", absent=out)
+    with pytest.raises(OutputPathError, match="No space left on device; nothing written"):
+        write_parquet(out, pd.DataFrame({"a": [1]}))
+    assert not out.exists() and leftovers(out.parent) == []
 
 
 def test_full_disk_json_keeps_the_old_file(tmp_path, monkeypatch):
@@ -450,9 +457,10 @@ def test_registry_machine_size_fills_a_header_without_one(tmp_path, capsys, monk
     assert "8 processors" in capsys.readouterr().out
 
 
-def _lock_setup(tmp_path: Path):
+def _lock_setup(tmp_path: Path, monkeypatch):
     from schedlab.traces.registry import load_registry, record_lock
 
+    monkeypatch.chdir(tmp_path)  # the project: the registry's lock file is beside it
     src = swf(tmp_path)
     reg = registry_file(tmp_path, "traces:\n  A:\n" + ENTRY.format(path=src))
     registry = load_registry(reg)
@@ -460,10 +468,10 @@ def _lock_setup(tmp_path: Path):
     return src, registry
 
 
-def test_changed_local_trace_is_detected_and_can_be_accepted(tmp_path):
+def test_changed_local_trace_is_detected_and_can_be_accepted(tmp_path, monkeypatch):
     from schedlab.traces.registry import check_local_changes, read_lock
 
-    src, registry = _lock_setup(tmp_path)
+    src, registry = _lock_setup(tmp_path, monkeypatch)
     assert check_local_changes(registry) == []
     src.write_text(src.read_text().replace("5 300 0 100", "5 300 0 101"))
     with pytest.raises(RegistryError, match=r"trace A: .* changed since its sha256 was recorded in "
@@ -481,8 +489,8 @@ def test_changed_local_trace_is_detected_and_can_be_accepted(tmp_path):
         check_local_changes(registry, ["B"])
 
 
-def test_lock_written_atomically_and_guard_ignored(tmp_path):
-    _, registry = _lock_setup(tmp_path)
+def test_lock_written_atomically_and_guard_ignored(tmp_path, monkeypatch):
+    _, registry = _lock_setup(tmp_path, monkeypatch)
     names = sorted(p.name for p in registry.lock_path.parent.iterdir())
     assert names == ["traces.lock.lck", "traces.lock.tsv", "traces.yaml"]
     r = subprocess.run(["git", "check-ignore", "-q", "config/traces.lock.lck"], cwd=REPO)
@@ -664,7 +672,7 @@ def test_talby_study_notes_say_why_months_are_relative():
 def test_parse_trace_records_sha256_of_a_path_trace(tmp_path, monkeypatch):
     from schedlab.traces.registry import read_lock
 
-    src, registry = _lock_setup(tmp_path)
+    src, registry = _lock_setup(tmp_path, monkeypatch)
     stored = tmp_path / "resources" / "A.swf.gz"
     stored.parent.mkdir()
     stored.write_bytes(gzip.compress(src.read_bytes(), mtime=0))

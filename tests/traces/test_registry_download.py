@@ -158,7 +158,8 @@ class _Server:
         self.httpd.server_close()
 
 
-def test_url_download_records_lock_then_verifies(tmp_path):
+def test_url_download_records_lock_then_verifies(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the project: the registry's lock file is beside it
     served = tmp_path / "served"
     served.mkdir()
     _, sha = make_trace(served)
@@ -190,7 +191,8 @@ def test_truncated_url_download_keeps_nothing(tmp_path):
         assert list(dest.parent.iterdir()) == []
 
 
-def test_plain_swf_local_path_is_stored_gzipped(tmp_path):
+def test_plain_swf_local_path_is_stored_gzipped(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the project: the registry's lock file is beside it
     src = tmp_path / "mine.swf"
     src.write_text(SWF)
     sha = hashlib.sha256(src.read_bytes()).hexdigest()

@@ -24,9 +24,10 @@ class OneLineParser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def number(kind: type = float, *, minimum: float | None = None, above: float | None = None
-           ) -> Callable[[str], float | int]:
-    """An argparse ``type``: a finite ``kind`` (int or float) >= minimum / > above."""
+def number(kind: type = float, *, minimum: float | None = None, above: float | None = None,
+           maximum: float) -> Callable[[str], float | int]:
+    """An argparse ``type``: a finite ``kind`` (int or float) >= minimum / > above, <= maximum
+    (every number has one: a value the code cannot hold is refused in one line)."""
 
     def parse(text: str) -> float | int:
         try:
@@ -40,6 +41,8 @@ def number(kind: type = float, *, minimum: float | None = None, above: float | N
             raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text}")
         if above is not None and value <= above:
             raise argparse.ArgumentTypeError(f"must be > {above}, got {text}")
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"must be <= {maximum:g}, got {text}")
         return value
 
     parse.__name__ = kind.__name__  # argparse names the type in its message
@@ -88,13 +91,19 @@ def _load(args: argparse.Namespace):
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    from ..pipeline.io import check_output_path, write_parquet
-    from ..traces.swf import header_metadata
+    from pathlib import Path
+
+    from ..pipeline.io import check_output_path
+    from ..traces.lookup import parse_trace_to_parquet
+    from ..traces.registry import load_registry
 
     check_output_path(args.out)
-    trace = _load(args)
-    write_parquet(args.out, trace.jobs, header_metadata(trace))
-    msg = f"{trace.path}: {trace.n_jobs:,} jobs -> {args.out}"
+    check_mirror(args.mirror)
+    trace, n_jobs = parse_trace_to_parquet(
+        args.trace, args.out, registry=load_registry(args.registry) if args.registry else None,
+        mirror=Path(args.mirror) if args.mirror else None, lenient=args.lenient,
+        renumber_duplicates=args.renumber)
+    msg = f"{trace.path}: {n_jobs:,} jobs -> {args.out}"
     if trace.skipped:
         msg += f" ({len(trace.skipped)} malformed lines skipped)"
     if trace.renumbered:

@@ -19,7 +19,7 @@ VERDICTS = ("match", "close", "differs", "holds", "fails", "not_run")
 
 def read_scorecard(path: Path) -> pd.DataFrame:
     """A scorecard parquet, checked: a file, parquet, with the needed columns and some rows."""
-    from ..pipeline.io import read_parquet
+    from ..pipeline.io import CorruptFileError, read_parquet
     from ..report.scorecard import COLUMNS as SCORECARD_COLUMNS
 
     if not path.exists():
@@ -28,8 +28,8 @@ def read_scorecard(path: Path) -> pd.DataFrame:
         raise ConfigError(f"--file {path}: is a directory, not a scorecard .parquet file")
     try:
         sc, _ = read_parquet(path)
-    except (OSError, ValueError) as e:  # pyarrow: ArrowInvalid is a ValueError
-        raise ConfigError(f"--file {path}: not a parquet file ({str(e).splitlines()[0]})") from e
+    except CorruptFileError as e:
+        raise ConfigError(f"--file {path}: not a parquet file ({e.reason})") from e
     missing = [c for c in SCORECARD_COLUMNS if c not in sc.columns]
     if missing:
         raise ConfigError(f"--file {path}: not a scorecard: missing column(s) "

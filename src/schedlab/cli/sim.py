@@ -144,7 +144,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("simulate", help="simulate a baseline scheduler on a trace")
     p.add_argument("trace", help="registry name (see config/traces.yaml) or path to an SWF file")
     p.add_argument("--scheduler", required=True, choices=list(SCHEDULERS))
-    p.add_argument("--procs", type=number(int, minimum=1),
+    p.add_argument("--procs", type=number(int, minimum=1, maximum=10**8),
                    help="machine size (default: the header's MaxProcs, else the registry's)")
     p.add_argument("--out", help="write the per-job table to this .parquet")
     p.add_argument("--procs-field", choices=PROCS_RULES, default="requested",

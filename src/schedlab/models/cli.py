@@ -9,11 +9,11 @@ from pathlib import Path
 
 def cmd_synth(args: argparse.Namespace) -> int:
     import numpy as np
-    import yaml
 
     from .. import __version__
     from ..errors import ConfigError
     from ..pipeline.io import check_output_path, write_parquet
+    from ..traces.registry import load_yaml_unique
     from ..traces.swf import write_swf
     from .synth import moldable_workload, params_from_dict, swf_workload
 
@@ -22,11 +22,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         check_output_path(out / name)
     extra = {}
     if args.params:
-        try:
-            extra = yaml.safe_load(Path(args.params).read_text()) or {}
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
-            msg = " ".join(str(e).split())
-            raise ConfigError(f"--params {args.params}: cannot read parameters ({msg})") from e
+        extra = load_yaml_unique(Path(args.params), "parameters", ConfigError) or {}  # bounded
         if not isinstance(extra, dict):
             raise ConfigError(f"--params {args.params}: expected a mapping of parameters")
     extra = {"machine_size": args.machine_size} | extra
@@ -69,20 +65,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("synth", help="write a synthetic moldable workload (Cirne 2001 models)")
     p.add_argument("out", help="output directory (jobs.parquet, alternatives.parquet, "
                    "workload.swf)")
-    p.add_argument("--n-jobs", type=number(int, minimum=1), default=10000)
-    p.add_argument("--seed", type=number(int, minimum=0), default=20010601,
+    p.add_argument("--n-jobs", type=number(int, minimum=1, maximum=10**8), default=10000)
+    p.add_argument("--seed", type=number(int, minimum=0, maximum=2**63 - 1), default=20010601,
                    help="SeedSequence entropy (an integer >= 0)")
-    p.add_argument("--machine-size", type=number(int, minimum=1), default=500)
-    p.add_argument("--kappa-L", type=number(float, above=0), default=1.0,
+    p.add_argument("--machine-size", type=number(int, minimum=1, maximum=10**8), default=500)
+    p.add_argument("--kappa-L", type=number(float, above=0, maximum=1000), default=1.0,
                    help="load multiplier (§3.5)")
-    p.add_argument("--kappa-sigma", type=number(float, above=0), default=1.0,
+    p.add_argument("--kappa-sigma", type=number(float, above=0, maximum=1000), default=1.0,
                    help="multiplies mu_sigma (§6.2.2)")
     p.add_argument("--params", help="YAML with parameter overrides "
                    "(schedlab.models.synth.params_from_dict)")
     p.set_defaults(func=cmd_synth)
     p = sub.add_parser("flurries", help="list flurry candidates of a trace (removes nothing)")
     _add_trace_args(p)
-    p.add_argument("--min-jobs", type=number(int, minimum=1), default=500)
-    p.add_argument("--user-ratio", type=number(float, above=0), default=10.0)
-    p.add_argument("--log-ratio", type=number(float, minimum=0), default=3.0)
+    p.add_argument("--min-jobs", type=number(int, minimum=1, maximum=10**8), default=500)
+    p.add_argument("--user-ratio", type=number(float, above=0, maximum=10**6), default=10.0)
+    p.add_argument("--log-ratio", type=number(float, minimum=0, maximum=10**6), default=3.0)
     p.set_defaults(func=cmd_flurries)

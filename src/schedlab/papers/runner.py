@@ -3,7 +3,10 @@
 The rule family in ``workflow/rules/papers.smk`` calls these through ``scripts/paper_point.py`` and
 ``scripts/paper_assemble.py``; :func:`run_paper` runs a whole paper in-process (tests, notebooks).
 A point's frames are written beside its ``done.json`` (``results/<paper>/runs/<id>/``), the
-``done.json`` last, so a point is complete exactly when its ``done.json`` exists.
+``done.json`` last, so a point is complete exactly when its ``done.json`` exists. The ``done.json``
+records each frame's size and sha256, and a frame is checked against them before it is read: a frame
+cut short or changed since the point ran is an error naming the file
+(:class:`~schedlab.pipeline.io.CorruptFileError`), never a frame read as it is.
 """
 
 from __future__ import annotations
@@ -18,7 +21,16 @@ import pandas as pd
 
 from .. import __version__
 from ..errors import ConfigError
-from ..pipeline.io import read_json, read_parquet, read_parquet_metadata, write_json, write_parquet
+from ..pipeline.io import (
+    CorruptFileError,
+    check_record,
+    file_record,
+    read_json,
+    read_parquet,
+    read_parquet_metadata,
+    write_json,
+    write_parquet,
+)
 from . import Inputs, Point
 
 DONE = "done.json"
@@ -31,16 +43,27 @@ def point_dir(results: str | Path, paper: str, point_id: str) -> Path:
 
 class PointFrames(Mapping[str, pd.DataFrame]):
     """The frames of a finished point, by name (from its ``done.json``), each read from disk when
-    asked and not kept: an assembly over many large points holds only the frames it is using."""
+    asked and not kept: an assembly over many large points holds only the frames it is using.
+    A frame is checked against the size and sha256 its ``done.json`` records when first read."""
 
     def __init__(self, done: str | Path) -> None:
-        self._dir = Path(done).parent
-        self._names = tuple(read_json(done)["frames"])
+        self._done = Path(done)
+        self._dir = self._done.parent
+        record = read_json(done)
+        if not isinstance(record, dict) or not isinstance(record.get("frames"), list):
+            raise CorruptFileError(done, "not a point's done.json (no list of frames)")
+        self._names = tuple(record["frames"])
+        self._files = record.get("files") or {}
+        self._checked: set[str] = set()
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name not in self._names:
             raise KeyError(name)
-        return read_parquet(self._dir / f"{name}.parquet")[0]
+        path = self._dir / f"{name}.parquet"
+        if name not in self._checked and name in self._files:
+            check_record(path, self._files[name], str(self._done))
+            self._checked.add(name)
+        return read_parquet(path)[0]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
@@ -72,7 +95,8 @@ def run_point(module: ModuleType, paper: str, s: Mapping[str, Any], point: Point
             "inputs": _input_hashes(files), "schedlab_version": __version__}
     for name, df in frames.items():
         write_parquet(out / f"{name}.parquet", df, prov | {"frame": name})
-    write_json(done, prov | {"frames": list(frames)})
+    files = {name: file_record(out / f"{name}.parquet") for name in frames}
+    write_json(done, prov | {"frames": list(frames), "files": files})
     return frames
 
 

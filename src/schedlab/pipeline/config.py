@@ -28,7 +28,14 @@ import jsonschema
 import yaml
 
 from ..errors import ConfigError
-from ..traces.registry import Registry, error_order, load_yaml_unique, unknown_key_message
+from ..traces.registry import (
+    Registry,
+    error_order,
+    load_yaml_unique,
+    schema_message,
+    unknown_key_message,
+)
+from .limits import too_many_values
 
 #: Keys every paper override may use besides its config file's top-level keys.
 PAPER_OVERRIDE_KEYS = ("quick", "scale")
@@ -64,6 +71,9 @@ def coerce(instance: Any, schema: Mapping[str, Any]) -> Any:
         if "null" in types and text.lower() in ("null", "none", "~"):
             return None
         return instance
+    if (isinstance(instance, float) and instance.is_integer() and "integer" in types
+            and "number" not in types and abs(instance) < 2**63):
+        return int(instance)  # YAML/Python read 1e6 as a float; the schema's maximum still applies
     if isinstance(instance, dict):
         props = schema.get("properties", {})
         extra = schema.get("additionalProperties")
@@ -89,8 +99,7 @@ def validate_against(config: Mapping[str, Any], schema: Mapping[str, Any]) -> No
     if not errors:
         return
     e = errors[0]
-    msg = unknown_key_message(e)
-    raise ConfigError(f"{_where(e.absolute_path)}: {msg or e.message}")
+    raise ConfigError(f"{_where(e.absolute_path)}: {schema_message(e)}")
 
 
 def paper_schema(name: str, schemas_dir: str | Path = PAPER_SCHEMAS_DIR) -> dict[str, Any]:
@@ -137,13 +146,13 @@ def check_paper_file(path: str | Path, schema: Mapping[str, Any]) -> dict[str, A
     if e is None:
         return data
     keys = list(e.absolute_path)
-    msg = unknown_key_message(e)
-    if msg and isinstance(e.instance, dict):  # point at the unknown key itself
+    msg = schema_message(e)
+    if unknown_key_message(e) and isinstance(e.instance, dict):  # point at the unknown key itself
         unknown = [k for k in e.instance if k not in e.schema.get("properties", {})]
         keys = keys + unknown[:1]
     line = _line_of(path, keys)
     where = ".".join(str(k) for k in e.absolute_path) or "top level"
-    raise ConfigError(f"{path}{f' line {line}' if line else ''}: {where}: {msg or e.message}")
+    raise ConfigError(f"{path}{f' line {line}' if line else ''}: {where}: {msg}")
 
 
 def check_paper_configs(config_dir: str | Path = "config/papers",
@@ -185,12 +194,18 @@ def check_paper_overrides(papers: Mapping[str, Any] | None, config_dir: Path,
             e = _first_error({key: overrides[key]}, root)  # the file schemas require no key
             if e is not None:
                 where = ".".join(str(p) for p in [paper, *e.absolute_path])
-                raise ConfigError(f"config papers.{where}: {unknown_key_message(e) or e.message}")
+                raise ConfigError(f"config papers.{where}: {schema_message(e)}")
 
 
 def check_config(config: dict[str, Any], schema_path: str | Path,
                  papers_dir: str | Path = "config/papers") -> dict[str, Any]:
-    """Coerce and validate ``config`` in place (see module docstring); returns it."""
+    """Coerce and validate ``config`` in place (see module docstring); returns it. A config
+    holding more than a million values once YAML aliases are expanded is refused first
+    (:mod:`schedlab.pipeline.limits`)."""
+    for key, value in config.items():
+        too_many = too_many_values(value)
+        if too_many:
+            raise ConfigError(f"config {key}: {too_many}")
     with open(schema_path) as fh:
         schema = yaml.safe_load(fh)
     config.update(coerce(dict(config), schema))

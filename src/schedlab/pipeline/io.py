@@ -4,17 +4,21 @@ Every output is written to a temporary file in the destination directory and ren
 so an interrupted run (or a full disk) never leaves a half-written file behind.
 :func:`check_output_path` validates an output path before any work is done. JSON is strict
 (``allow_nan=False``): a non-finite number is written as ``null`` and named under ``null_reasons``.
+Reading is checked: a parquet or JSON file that cannot be read back (cut short by a crash or a full
+disk, edited by hand) raises :class:`CorruptFileError` naming the file, and :func:`file_record` /
+:func:`check_record` compare a file with the size and sha256 recorded when it was written.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import math
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +37,50 @@ _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EAC
 
 class OutputPathError(SchedlabError):
     """An output path that cannot be written (names the path and why)."""
+
+
+class CorruptFileError(SchedlabError):
+    """A file written by the pipeline that cannot be read back, or that no longer matches the size
+    and sha256 recorded when it was written (names the file and why)."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+
+def sha256_file(path: str | os.PathLike[str], chunk: int = 1 << 20) -> str:
+    """Hex SHA-256 of a file."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def file_record(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """What is recorded of a written file to verify it later: its size in bytes and sha256."""
+    return {"size": Path(path).stat().st_size, "sha256": sha256_file(path)}
+
+
+def check_record(path: str | os.PathLike[str], record: dict[str, Any], where: str) -> None:
+    """Raise CorruptFileError unless ``path`` still has the size and sha256 of ``record`` (as
+    :func:`file_record` made it; recorded in ``where``)."""
+    path = Path(path)
+    if not path.is_file():
+        raise CorruptFileError(path, f"missing, though {where} records it")
+    size = path.stat().st_size
+    if size != record["size"]:
+        raise CorruptFileError(path, f"{size:,} bytes, but {where} records {record['size']:,} "
+                                     "(truncated or changed after it was written)")
+    if sha256_file(path) != record["sha256"]:
+        raise CorruptFileError(path, f"sha256 differs from the one {where} records (changed "
+                                     "after it was written)")
+
+
+def _unreadable(path: str | os.PathLike[str], what: str, e: BaseException) -> CorruptFileError:
+    first = (str(e).splitlines() or [type(e).__name__])[0][:200]
+    return CorruptFileError(path, f"unreadable {what}, truncated or corrupt ({first})")
 
 
 def check_output_path(dest: str | os.PathLike[str], *, directory: bool = False,
@@ -166,7 +214,10 @@ def with_nan(obj: Any) -> Any:
 def read_json(path: str | os.PathLike[str], nan: bool = True) -> Any:
     """Read JSON written by :func:`write_json`; with ``nan`` the nulls of ``null_reasons`` become
     NaN (as the writer's numbers were)."""
-    obj = json.loads(Path(path).read_text())
+    try:
+        obj = json.loads(Path(path).read_text())
+    except (ValueError, UnicodeDecodeError) as e:  # json.JSONDecodeError is a ValueError
+        raise _unreadable(path, "JSON", e) from e
     return with_nan(obj) if nan else obj
 
 
@@ -199,13 +250,110 @@ def write_parquet(
         pq.write_table(table, tmp, compression="zstd")
 
 
+class ParquetBlocks:
+    """A parquet file written one frame (row group) at a time (:func:`parquet_blocks`): the
+    metadata is the one asked when the first frame is written; :meth:`finish` rewrites the file
+    (one row group at a time) when the final metadata differs, a column is to be numbered 1..n, or
+    the rows are to be sorted (in memory)."""
+
+    def __init__(self, tmp: Path) -> None:
+        self._tmp = tmp
+        self._writer: Any = None
+        self._meta: bytes | None = None
+        self._empty: pd.DataFrame | None = None
+
+    def reset(self) -> None:
+        """Start the file again, empty."""
+        if self._writer is not None:
+            self._writer.close()
+        self._writer, self._meta = None, None
+        self._tmp.write_bytes(b"")
+
+    def add(self, df: pd.DataFrame, metadata: Callable[[], dict[str, Any]]) -> None:
+        """Append ``df``; ``metadata()`` is asked for the first frame only."""
+        import pyarrow.parquet as pq
+
+        if self._writer is None:
+            self._meta = dumps_strict(metadata(), sort_keys=True).encode()
+            self._empty = df.iloc[0:0].copy()
+            table = _table(df, self._meta)
+            self._writer = pq.ParquetWriter(self._tmp, table.schema, compression="zstd")
+        self._writer.write_table(_table(df, self._meta))
+
+    def empty(self) -> pd.DataFrame:
+        """An empty frame with the columns written."""
+        if self._empty is None:
+            raise ValueError("no frame written")
+        return self._empty.copy()
+
+    def finish(self, metadata: dict[str, Any], renumber: str | None = None,
+               sort_by: str | None = None) -> None:
+        """Close the file with ``metadata``; number column ``renumber`` 1..n, then sort the rows by
+        ``sort_by`` (stable), when given."""
+        import pandas as pd
+        import pyarrow.parquet as pq
+
+        self._writer.close()
+        self._writer = None
+        meta = dumps_strict(metadata, sort_keys=True).encode()
+        if meta == self._meta and renumber is None and sort_by is None:
+            return
+        source = pq.ParquetFile(self._tmp)
+        again = self._tmp.with_name(self._tmp.name + ".again")
+        try:
+            frames = (source.read_row_group(i).to_pandas() for i in range(source.num_row_groups))
+            if sort_by is not None:
+                frames = iter([pd.concat(list(frames), ignore_index=True)])
+            with pq.ParquetWriter(again, _table(self._empty, meta).schema,
+                                  compression="zstd") as writer:
+                start = 1
+                for df in frames:
+                    if renumber is not None:
+                        df[renumber] = np.arange(start, start + len(df), dtype=np.int64)
+                        start += len(df)
+                    if sort_by is not None:
+                        df = df.sort_values(sort_by, kind="stable").reset_index(drop=True)
+                    writer.write_table(_table(df, meta))
+            source.close()
+            os.replace(again, self._tmp)
+        finally:
+            again.unlink(missing_ok=True)
+
+
+def _table(df: pd.DataFrame, meta: bytes | None) -> Any:
+    import pyarrow as pa
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    extra = {} if meta is None else {METADATA_KEY: meta}
+    return table.replace_schema_metadata({**(table.schema.metadata or {}), **extra})
+
+
+@contextlib.contextmanager
+def parquet_blocks(dest: str | os.PathLike[str]) -> Iterator[ParquetBlocks]:
+    """Write ``dest`` a frame at a time (:class:`ParquetBlocks`), atomically like
+    :func:`write_parquet`: nothing is left behind when the block fails."""
+    with atomic_path(dest, suffix=".parquet.tmp") as tmp:
+        out = ParquetBlocks(tmp)
+        try:
+            yield out
+        finally:
+            if out._writer is not None:
+                out._writer.close()
+
+
 def read_parquet(path: str | os.PathLike[str]) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Read a parquet file written by :func:`write_parquet`; return (frame, schedlab metadata)."""
+    """Read a parquet file written by :func:`write_parquet`; return (frame, schedlab metadata).
+
+    A file that cannot be read (truncated, corrupt, not parquet) raises CorruptFileError."""
     import pyarrow.parquet as pq
 
-    table = pq.read_table(path)
-    raw = (table.schema.metadata or {}).get(METADATA_KEY)
-    meta = with_nan(json.loads(raw)) if raw else {}
+    _check_exists(path)
+    try:
+        table = pq.read_table(path)
+        raw = (table.schema.metadata or {}).get(METADATA_KEY)
+        meta = with_nan(json.loads(raw)) if raw else {}
+    except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+        raise _unreadable(path, "parquet", e) from e
     return table.to_pandas(), meta
 
 
@@ -213,5 +361,15 @@ def read_parquet_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Only the schedlab metadata of a parquet file (cheap: reads the footer)."""
     import pyarrow.parquet as pq
 
-    raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
-    return with_nan(json.loads(raw)) if raw else {}
+    _check_exists(path)
+    try:
+        raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
+        return with_nan(json.loads(raw)) if raw else {}
+    except (OSError, ValueError) as e:
+        raise _unreadable(path, "parquet", e) from e
+
+
+def _check_exists(path: str | os.PathLike[str]) -> None:
+    if not Path(path).is_file():
+        raise CorruptFileError(path, "is a directory, not a file" if Path(path).is_dir()
+                               else "no such file")

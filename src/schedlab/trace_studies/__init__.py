@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,6 +68,20 @@ def load(name: str) -> ModuleType:
 
 VARIANTS = ("default", "quick", "full")
 
+_JOBS, _PROCS, _SEED, _REPS = 100_000_000, 100_000_000, 2**63 - 1, 1_000_000
+#: The range of every numeric study setting (a list's elements each), by name: an override outside
+#: it is refused in one line before any job runs.
+LIMITS: dict[str, tuple[float, float]] = {
+    "months": (1, 1200), "max_jobs": (1, _JOBS), "min_month_jobs": (0, _JOBS),
+    "min_jobs": (1, _JOBS), "jobs_per_workload": (1, _JOBS), "experiments": (1, 10_000_000),
+    "targets_per_workload": (1, _REPS), "resamples": (1, _REPS), "replications": (1, _REPS),
+    "cutoff_candidates": (1, _REPS), "cutoff_replications": (1, _REPS),
+    "procs": (1, _PROCS), "machine": (1, _PROCS), "machine_procs": (1, _PROCS),
+    "hosts": (1, 10_000), "windows": (1, 1000), "seed": (0, _SEED), "seed_entropy": (0, _SEED),
+    "confidence": (0, 1), "loads": (0, 1), "many_hosts_load": (0, 1), "balance_factors": (0, 1),
+    "spec_percentages": (0, 1),
+}
+
 
 def study_settings(module: ModuleType, variant: str = "default",
                    overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -86,8 +101,22 @@ def study_settings(module: ModuleType, variant: str = "default",
         # the type comes from any variant that sets it (quick may say null = no limit)
         ref = next((v[key] for v in (settings, *module.DEFAULTS.values())
                     if v.get(key) is not None), None)
-        settings[key] = _like(ref, value, f"config trace_studies.{name}.{key}")
+        where = f"config trace_studies.{name}.{key}"
+        settings[key] = _within(_like(ref, value, where), LIMITS.get(key), where)
     return settings
+
+
+def _within(value: Any, limits: tuple[float, float] | None, where: str) -> Any:
+    """``value`` (a number, or a list of them) if every number in it is finite and within
+    ``limits``; else ConfigError naming the setting."""
+    for x in value if isinstance(value, list) else [value]:
+        if isinstance(x, bool) or not isinstance(x, int | float):
+            continue
+        if not math.isfinite(x):
+            raise ConfigError(f"{where}: {x!r} is not a finite number")
+        if limits is not None and not limits[0] <= x <= limits[1]:
+            raise ConfigError(f"{where}: {x!r} is outside [{limits[0]:,}, {limits[1]:,}]")
+    return value
 
 
 def _like(default: Any, value: Any, where: str) -> Any:

@@ -35,10 +35,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from ..errors import ConfigError
 from .lookup import procs_used
+from .registry import load_yaml_unique
 from .swf import SWFHeader
 
 _TOKEN = re.compile(
@@ -212,10 +212,7 @@ def header_filters(header: SWFHeader) -> list[Filter]:
 
 def load_filters(path: str | Path) -> dict[str, list[Filter]]:
     """``config/flurries.yaml`` -> {log base name: filters}. Expressions are parsed (validated)."""
-    try:
-        data = yaml.safe_load(Path(path).read_text())
-    except (OSError, yaml.YAMLError) as e:
-        raise ConfigError(f"{path}: cannot read cleaning filters ({e})") from e
+    data = load_yaml_unique(Path(path), "cleaning filters", ConfigError)  # bounded
     logs = data.get("logs") if isinstance(data, dict) else None
     if not isinstance(logs, dict):
         raise ConfigError(f"{path}: expected a top-level 'logs:' mapping")

@@ -8,7 +8,6 @@ leaves nothing behind.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import shutil
 import socket
 import time
@@ -20,16 +19,8 @@ from pathlib import Path
 
 from ..errors import DownloadError
 from ..pipeline.io import atomic_path
+from ..pipeline.io import sha256_file as sha256_file  # re-exported
 from .entries import MIRROR_ENV, Registry, TraceEntry, record_lock
-
-
-def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
-    """Hex SHA-256 of a file."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(chunk):
-            h.update(block)
-    return h.hexdigest()
 
 
 def check_gzip(path: Path, label: str) -> None:

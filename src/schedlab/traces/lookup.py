@@ -11,7 +11,7 @@ import pandas as pd
 from ..errors import DownloadError, RegistryError
 from .download import sha256_file
 from .registry import MIRROR_ENV, Registry, TraceEntry, load_registry, mirror_dir
-from .swf import SWFHeader, SWFTrace, read_swf
+from .swf import SWFHeader, SWFTrace, header_metadata, parse_swf_to_parquet, read_swf
 
 #: Where the download rule puts fetched traces, relative to the working directory.
 RESOURCES_DIR = Path("resources") / "traces"
@@ -83,6 +83,32 @@ def load_trace(
     if name is not None:
         trace.header = with_registry_machine_size(trace.header, (registry or load_registry())[name])
     return trace
+
+
+def parse_trace_to_parquet(
+    name_or_path: str,
+    dest: str | Path,
+    registry: Registry | None = None,
+    mirror: Path | None = None,
+    lenient: bool = False,
+    renumber_duplicates: bool = False,
+    extra: dict[str, Any] | None = None,
+) -> tuple[SWFTrace, int]:
+    """:func:`load_trace`, written straight to the parquet job table ``dest`` a block at a time
+    (memory flat in the number of jobs; :func:`~.swf.parse_swf_to_parquet`), with the metadata of
+    :func:`~.swf.header_metadata` and ``extra``. Returns the trace (without its job table) and the
+    number of jobs."""
+    path, name, order = resolve_trace(name_or_path, registry, mirror)
+    entry = (registry or load_registry())[name] if name is not None else None
+
+    def metadata(trace: SWFTrace) -> dict[str, Any]:
+        if entry is not None:
+            trace.header = with_registry_machine_size(trace.header, entry)
+        return header_metadata(trace) | (extra or {})
+
+    return parse_swf_to_parquet(path, dest, metadata, lenient=lenient,
+                                submit_order=order,  # type: ignore[arg-type]
+                                renumber_duplicates=renumber_duplicates)
 
 
 def with_registry_machine_size(header: SWFHeader, entry: TraceEntry) -> SWFHeader:

@@ -10,6 +10,7 @@ a bad entry by name and field. The loaded registry's types and its lock file are
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import jsonschema
 import yaml
 
 from ..errors import RegistryError
+from ..pipeline.limits import MAX_YAML_BYTES, short_repr, too_many_values
 from .download import fetch_trace, sha256_file
 from .entries import MIRROR_ENV as MIRROR_ENV  # re-exported
 from .entries import Registry, TraceEntry, read_lock, record_lock
@@ -53,12 +55,20 @@ UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
 
 
 def load_yaml_unique(path: Path, what: str, error: type[Exception]) -> Any:
-    """Parse a YAML file with :class:`UniqueKeyLoader`; any problem -> ``error`` naming the file."""
+    """Parse a YAML file with :class:`UniqueKeyLoader`; any problem -> ``error`` naming the file.
+
+    Bounded (:mod:`schedlab.pipeline.limits`): a file over 16 MB, or a document holding more than a
+    million values once its aliases are expanded (a "billion laughs"), is refused."""
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_YAML_BYTES:
+            raise error(f"{path}: {size:,} bytes; a {what} file is at most {MAX_YAML_BYTES:,}")
         with open(path, encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=UniqueKeyLoader)
+            data = yaml.load(fh, Loader=UniqueKeyLoader)
     except OSError as e:
         raise error(f"{path}: cannot read {what} ({e.strerror})") from e
+    except RecursionError as e:
+        raise error(f"{path}: nested too deeply ({what})") from e
     except UnicodeDecodeError as e:
         raise error(f"{path}: not a text (UTF-8) YAML file ({what})") from e
     except yaml.constructor.ConstructorError as e:
@@ -66,12 +76,27 @@ def load_yaml_unique(path: Path, what: str, error: type[Exception]) -> Any:
     except yaml.YAMLError as e:
         msg = " ".join(str(e).split())
         raise error(f"{path}: not valid YAML ({what}): {msg}") from e
+    too_many = too_many_values(data)
+    if too_many:
+        raise error(f"{path}: {what} {too_many}")
+    return data
 
 
 def error_order(e: jsonschema.ValidationError) -> tuple[list[str], bool]:
     """Sort key of schema errors: by place, an unknown key first (it often explains the rest)."""
     unknown = e.validator == "additionalProperties" or "propertyNames" in e.relative_schema_path
     return [str(p) for p in e.absolute_path], not unknown
+
+
+def schema_message(e: jsonschema.ValidationError) -> str:
+    """The message of a schema error: an unknown key with the closest known one
+    (:func:`unknown_key_message`), else jsonschema's, with the offending value quoted short (a whole
+    foreign file given as a registry is not echoed)."""
+    known = unknown_key_message(e)
+    if known:
+        return known
+    text = repr(e.instance)
+    return e.message.replace(text, short_repr(e.instance)) if len(text) > 80 else e.message
 
 
 def unknown_key_message(e: jsonschema.ValidationError) -> str | None:
@@ -86,7 +111,7 @@ def unknown_key_message(e: jsonschema.ValidationError) -> str | None:
         return None
     if not unknown or not known:
         return None
-    k = str(unknown[0])
+    k = str(unknown[0])[:80]
     close = difflib.get_close_matches(k, known, n=1, cutoff=0.5)
     hint = f" (did you mean {close[0]!r}?)" if close else f"; known keys: {', '.join(known)}"
     more = f" (and {len(unknown) - 1} more unknown)" if len(unknown) > 1 else ""
@@ -105,7 +130,7 @@ def validate_registry_data(data: Any, source: str = "<registry>") -> None:
     if not errors:
         return
     e = errors[0]
-    message = unknown_key_message(e) or e.message
+    message = schema_message(e)
     path = [str(p) for p in e.absolute_path]
     if len(path) >= 2 and path[0] == "traces":
         where = f"entry {path[1]!r}" + (f", field {'.'.join(path[2:])!r}" if len(path) > 2 else "")
@@ -130,7 +155,23 @@ def load_registry(path: str | os.PathLike[str] | None = None) -> Registry:
             entries[name] = TraceEntry(
                 name=name, **{**fields, "path": str(source.parent.parent / fields["path"])}
             )
-    return Registry(entries=entries, source=source, lock_path=source.with_name("traces.lock.tsv"))
+    return Registry(entries=entries, source=source, lock_path=lock_path_of(source))
+
+
+#: Where the lock files of registries outside the project go (relative to the project).
+OUTSIDE_LOCKS = Path("results") / "registry-locks"
+
+
+def lock_path_of(source: Path, project: Path | None = None) -> Path:
+    """The lock file of registry ``source``: ``traces.lock.tsv`` beside it when it is inside the
+    project (the working directory, ``project``), else ``results/registry-locks/<name>-<hash of its
+    path>.lock.tsv``: nothing is written beside a registry outside the project."""
+    project = Path.cwd() if project is None else project
+    where = source.resolve()
+    if where.is_relative_to(project.resolve()):
+        return source.with_name("traces.lock.tsv")
+    digest = hashlib.sha256(str(where).encode()).hexdigest()[:12]
+    return OUTSIDE_LOCKS / f"{where.stem}-{digest}.lock.tsv"
 
 
 def check_local_changes(registry: Registry, accept: list[str] | tuple[str, ...] = (),

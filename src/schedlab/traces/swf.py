@@ -3,11 +3,13 @@
 The SWF (Chapin et al., 1999; https://www.cs.huji.ac.il/labs/parallel/workload/swf.html) is the
 Parallel Workloads Archive's format: header comment lines starting with ``;`` (``; Key: value``,
 continuation lines indented), then one job per line with 18 whitespace-separated numeric fields,
-``-1`` for a missing value.
+``-1`` for a missing value (fields and header: :mod:`.swf_format`).
 
 :func:`read_swf` returns an :class:`SWFTrace`: a typed DataFrame with the 18 fields named as in
 docs/design.md §3 (``-1`` kept) and the parsed :class:`SWFHeader`. :func:`write_swf` writes it back;
-read -> write -> read is lossless (same frame, same header lines).
+read -> write -> read is lossless (same frame, same header lines). :func:`parse_swf_to_parquet`
+writes the job table straight to parquet, block by block: its memory does not grow with the number
+of jobs (:mod:`.swf_scan`), and the file it writes holds the frame :func:`read_swf` returns.
 
 Bad input raises :class:`~schedlab.errors.SWFFormatError` naming the file, the line number and the
 offending text. With ``lenient=True`` bad job lines are skipped and counted instead.
@@ -18,176 +20,19 @@ from __future__ import annotations
 import gzip
 import io
 import os
-import re
-import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..errors import SWFFormatError
-
-#: The 18 SWF fields, in file order, snake_case (docs/design.md §3).
-SWF_COLUMNS: tuple[str, ...] = (
-    "job_id",
-    "submit_time",
-    "wait_time",
-    "run_time",
-    "alloc_procs",
-    "avg_cpu_time",
-    "used_mem_kb",
-    "req_procs",
-    "req_time",
-    "req_mem_kb",
-    "status",
-    "user_id",
-    "group_id",
-    "app_id",
-    "queue_id",
-    "partition_id",
-    "prev_job_id",
-    "think_time",
-)
-#: Fields that may carry fractions in archive logs (e.g. CTC's ``142.00`` CPU seconds).
-FLOAT_COLUMNS: frozenset[str] = frozenset({"avg_cpu_time", "used_mem_kb", "req_mem_kb"})
-N_FIELDS = len(SWF_COLUMNS)
-
-#: Header keys whose value starts with an integer we parse (``338 (batch partition; 512 total)``).
-INT_HEADER_KEYS = ("MaxJobs", "MaxRecords", "MaxNodes", "MaxProcs", "UnixStartTime", "TimeZone",
-                   "MaxRuntime", "MaxMemory", "MaxQueues", "MaxPartitions")
-
-_KEY_RE = re.compile(r"^;\s*([A-Za-z][A-Za-z0-9_]*)\s*:\s?(.*)$")
-# a leading integer not continued as a float (``1e23``, ``1.5`` are not integers)
-_LEADING_INT_RE = re.compile(r"\s*([-+]?\d+)(?![\d.eE])")
-#: Integer fields must fit a signed 64-bit integer (the job table's dtype).
-INT64_LIMIT = 2**63
-#: Processor-count fields: SWF allows -1 ("unknown") and nothing else below 0.
-PROCS_COLUMNS = ("alloc_procs", "req_procs")
-
-SubmitOrder = Literal["error", "keep", "sort"]
-
-
-@dataclass
-class SWFHeader:
-    """The comment header of an SWF file.
-
-    ``lines`` holds every comment line verbatim (for lossless writing); ``fields`` maps each key to
-    its value (continuation lines joined with a newline; a repeated key such as ``Queue`` keeps a
-    list in ``repeated``); ``notes`` are the ``Note:`` entries with their continuations.
-    """
-
-    lines: list[str] = field(default_factory=list)
-    fields: dict[str, str] = field(default_factory=dict)
-    repeated: dict[str, list[str]] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    line_numbers: list[int] = field(default_factory=list, repr=False, compare=False)
-
-    def int_field(self, key: str) -> int | None:
-        """Leading integer of a header value, or None when absent or not numeric."""
-        value = self.fields.get(key)
-        if value is None:
-            return None
-        m = _LEADING_INT_RE.match(value)
-        if not m:
-            return None
-        v = int(m.group(1))
-        return v if abs(v) < INT64_LIMIT else None
-
-    def check_int_fields(self, name: str = "<memory>") -> None:
-        """Raise SWFFormatError (file, header line, key) for a numeric key whose value is a number
-        but not an integer in the int64 range (``MaxProcs: 1e23``, ``MaxProcs: 12.5``); text such as
-        ``N/A`` means unknown."""
-        for i, raw in enumerate(self.lines):
-            m = _KEY_RE.match(raw)
-            if not m or m.group(1) not in INT_HEADER_KEYS or not m.group(2).strip():
-                continue
-            key, value = m.group(1), m.group(2).strip()
-            im = _LEADING_INT_RE.match(value)
-            if im is None and not re.match(r"[-+]?\.?\d", value):
-                continue  # not a number at all ("N/A"): unknown
-            if im is None:
-                reason = f"header field {key} is not an integer"
-            elif abs(int(im.group(1))) >= INT64_LIMIT:
-                reason = f"header field {key} is outside the 64-bit integer range"
-            else:
-                continue
-            raise SWFFormatError(name, self.line_numbers[i] if self.line_numbers else None,
-                                 reason, raw)
-
-    @property
-    def max_procs(self) -> int | None:
-        return self.int_field("MaxProcs")
-
-    @property
-    def max_nodes(self) -> int | None:
-        return self.int_field("MaxNodes")
-
-    @property
-    def machine_size(self) -> int | None:
-        """``MaxProcs`` if given, else ``MaxNodes`` (the archive's convention)."""
-        mp = self.max_procs
-        return mp if mp is not None and mp > 0 else self.max_nodes
-
-    @property
-    def unix_start_time(self) -> int | None:
-        return self.int_field("UnixStartTime")
-
-    @property
-    def time_zone_string(self) -> str | None:
-        tz = self.fields.get("TimeZoneString")
-        return tz.strip() or None if tz is not None else None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able form, stored as parquet metadata."""
-        d: dict[str, Any] = {
-            "lines": self.lines,
-            "fields": self.fields,
-            "repeated": self.repeated,
-            "notes": self.notes,
-        }
-        for key in INT_HEADER_KEYS:
-            d[key] = self.int_field(key)
-        d["TimeZoneString"] = self.time_zone_string
-        d["machine_size"] = self.machine_size
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> SWFHeader:
-        return cls(
-            lines=list(d.get("lines", [])),
-            fields=dict(d.get("fields", {})),
-            repeated={k: list(v) for k, v in d.get("repeated", {}).items()},
-            notes=list(d.get("notes", [])),
-        )
-
-    @classmethod
-    def parse(cls, lines: list[str]) -> SWFHeader:
-        """Parse comment lines (each starting with ``;``)."""
-        header = cls(lines=list(lines))
-        last_key: str | None = None
-        for raw in lines:
-            m = _KEY_RE.match(raw)
-            if m:
-                key, value = m.group(1), m.group(2).rstrip()
-                last_key = key
-                if key == "Note":
-                    header.notes.append(value)
-                elif key in header.fields:
-                    header.repeated.setdefault(key, [header.fields[key]]).append(value)
-                else:
-                    header.fields[key] = value
-                continue
-            text = raw.lstrip(";").strip()
-            if not text:
-                last_key = None
-                continue
-            if last_key == "Note" and header.notes:
-                header.notes[-1] += "\n" + text
-            elif last_key is not None and last_key not in header.repeated:
-                header.fields[last_key] += "\n" + text
-        return header
+from .swf_format import FLOAT_COLUMNS as FLOAT_COLUMNS  # re-exported
+from .swf_format import INT_HEADER_KEYS as INT_HEADER_KEYS  # re-exported
+from .swf_format import N_FIELDS as N_FIELDS  # re-exported
+from .swf_format import SWF_COLUMNS, SubmitOrder, SWFHeader
+from .swf_scan import Scan, file_blocks, scan, text_blocks
 
 
 @dataclass
@@ -205,23 +50,28 @@ class SWFTrace:
         return len(self.jobs)
 
 
-def _read_text(path: Path) -> str:
-    """Decompressed text of a plain or gzipped file; truncated/corrupt gzip -> SWFFormatError."""
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise SWFFormatError(str(path), None, f"cannot read file ({e.strerror or e})") from e
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (EOFError, OSError, zlib.error) as e:
-            raise SWFFormatError(
-                str(path), None, f"corrupt or truncated gzip data ({e}); download it again"
-            ) from e
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
+class _Frames:
+    """A sink of :func:`~.swf_scan.scan` keeping the blocks' job tables in memory."""
+
+    def __init__(self) -> None:
+        self.frames: list[pd.DataFrame] = []
+
+    def reset(self) -> None:
+        self.frames = []
+
+    def add(self, jobs: pd.DataFrame, scan: Scan) -> None:
+        self.frames.append(jobs)
+
+
+def _trace(s: Scan, jobs: pd.DataFrame, counted: bool = False) -> SWFTrace:
+    """The trace of a scan: job ids renumbered, jobs sorted by submit time if asked (unless
+    ``counted``: ``jobs`` is then an empty table standing for the scan's jobs)."""
+    if s.renumber and not counted:
+        jobs["job_id"] = np.arange(1, len(jobs) + 1, dtype=np.int64)
+    if s.sort and not counted:
+        jobs = jobs.sort_values("submit_time", kind="stable").reset_index(drop=True)
+    return SWFTrace(jobs=jobs, header=s.header(), path=s.name, skipped=list(s.skipped),
+                    renumbered=s.n_jobs if s.renumber else 0)
 
 
 def read_swf(
@@ -247,9 +97,10 @@ def read_swf(
         SWFFormatError: naming the file, line and text, for any malformed input.
     """
     path = Path(path)
-    text = _read_text(path)
-    return parse_swf_text(text, str(path), lenient=lenient, submit_order=submit_order,
-                          renumber_duplicates=renumber_duplicates)
+    sink = _Frames()
+    s = scan(file_blocks(path), str(path), sink, lenient=lenient, submit_order=submit_order,
+             renumber_duplicates=renumber_duplicates)
+    return _trace(s, _concat(sink.frames))
 
 
 def parse_swf_text(
@@ -259,195 +110,64 @@ def parse_swf_text(
     lenient: bool = False,
     submit_order: SubmitOrder = "error",
     renumber_duplicates: bool = False,
+    lines_per_block: int = 1 << 17,
 ) -> SWFTrace:
-    """Parse SWF content already in memory (see :func:`read_swf`)."""
-    if not text.strip():
-        raise SWFFormatError(name, None, "empty file")
-    lines = text.splitlines()
-    comments: list[str] = []
-    comment_lines: list[int] = []
-    data: list[str] = []
-    line_no: list[int] = []
-    skipped: list[tuple[int, str, str]] = []
-    for i, line in enumerate(lines, start=1):
-        s = line.strip()
-        if not s:
-            continue
-        if s[0] == ";":
-            comments.append(line.rstrip())
-            comment_lines.append(i)
-            continue
-        n = len(s.split())
-        if n != N_FIELDS:
-            reason = f"expected {N_FIELDS} fields, found {n}"
-            if not lenient:
-                raise SWFFormatError(name, i, reason, line)
-            skipped.append((i, reason, line))
-            continue
-        data.append(s)
-        line_no.append(i)
-    header = SWFHeader.parse(comments)
-    header.line_numbers = comment_lines
-    header.check_int_fields(name)
-    if not data:
-        raise SWFFormatError(name, None, "no job lines (only comments or skipped lines)")
-
-    values, kept = _parse_numbers(data, line_no, name, lenient, skipped)
-    jobs = _to_frame(values)
-    renumbered = _check_duplicate_ids(jobs, kept, data, line_no, name, renumber_duplicates)
-    jobs = _check_submit_order(jobs, kept, name, submit_order)
-    skipped.sort()
-    return SWFTrace(jobs=jobs, header=header, path=name, skipped=skipped, renumbered=renumbered)
+    """Parse SWF content already in memory (see :func:`read_swf`), ``lines_per_block`` lines at a
+    time (the result does not depend on it)."""
+    sink = _Frames()
+    s = scan(text_blocks(text, lines_per_block), name, sink, lenient=lenient,
+             submit_order=submit_order, renumber_duplicates=renumber_duplicates)
+    return _trace(s, _concat(sink.frames))
 
 
-def _check_duplicate_ids(jobs: pd.DataFrame, rows: np.ndarray, data: list[str],
-                         line_no: list[int], name: str, renumber: bool) -> int:
-    """Raise naming both lines of the first repeated job id, or renumber 1..n (returns count)."""
-    ids = jobs["job_id"]
-    dup = ids.duplicated(keep="first").to_numpy()
-    if not dup.any():
-        return 0
-    if renumber:
-        jobs["job_id"] = np.arange(1, len(jobs) + 1, dtype=np.int64)
-        return len(jobs)
-    k = int(np.flatnonzero(dup)[0])
-    first = int(np.flatnonzero(ids.to_numpy() == ids.iat[k])[0])
-    line = int(rows[k])
-    raise SWFFormatError(
-        name, line,
-        f"job id {int(ids.iat[k])} already used on line {int(rows[first])} "
-        f"({int(dup.sum())} repeated ids; --renumber / renumber_duplicates=True numbers the jobs "
-        "1..n in file order)",
-        data[line_no.index(line)],
-    )
+class _ParquetSink:
+    """A sink of :func:`~.swf_scan.scan` appending the blocks' job tables to a parquet file; the
+    file's metadata is first the one of the scan so far (rewritten at the end if it changed)."""
+
+    def __init__(self, out: Any, metadata: Callable[[SWFTrace], dict[str, Any]]) -> None:
+        self.out, self.metadata = out, metadata
+
+    def reset(self) -> None:
+        self.out.reset()
+
+    def add(self, jobs: pd.DataFrame, s: Scan) -> None:
+        self.out.add(jobs, lambda: self.metadata(_trace(s, jobs.iloc[0:0], counted=True)))
 
 
-_INT_COL_IDX = np.array([i for i, c in enumerate(SWF_COLUMNS) if c not in FLOAT_COLUMNS])
+def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
 
-def _parse_numbers(
-    data: list[str],
-    line_no: list[int],
-    name: str,
-    lenient: bool,
-    skipped: list[tuple[int, str, str]],
-) -> tuple[np.ndarray, np.ndarray]:
-    """Parse job lines (already checked for 18 fields) into an (n, 18) float array.
+def parse_swf_to_parquet(
+    path: str | os.PathLike[str],
+    dest: str | os.PathLike[str],
+    metadata: Callable[[SWFTrace], dict[str, Any]],
+    *,
+    lenient: bool = False,
+    submit_order: SubmitOrder = "error",
+    renumber_duplicates: bool = False,
+    block_bytes: int | None = None,
+) -> tuple[SWFTrace, int]:
+    """Parse an SWF file into the parquet job table ``dest`` a block at a time: memory flat in
+    the number of jobs (:mod:`.swf_scan`). The file holds the frame :func:`read_swf` returns, with
+    ``metadata(trace)`` (e.g. :func:`header_metadata`; ``trace.jobs`` is empty), and is written
+    atomically (:func:`schedlab.pipeline.io.parquet_blocks`). Returns that trace and the number of
+    jobs.
 
-    Fast path: pandas' C parser over all lines. When it fails, each line is parsed on its own to
-    name the first bad one (or, when lenient, to skip every bad one).
-    """
-    rows = np.asarray(line_no, dtype=np.int64)
-    try:
-        values = pd.read_csv(
-            io.StringIO("\n".join(data)), sep=r"\s+", header=None, dtype=np.float64, engine="c"
-        ).to_numpy()
-        if values.shape != (len(data), N_FIELDS):
-            raise ValueError("shape")
-    except ValueError:
-        values, rows = _parse_slow(data, line_no, name, lenient, skipped)
-    checks = _value_checks(values)
-    bad_any = np.zeros(len(values), dtype=bool)
-    for mask, _ in checks:
-        bad_any |= mask.any(axis=1)
-    if bad_any.any():
-        bad_rows = np.flatnonzero(bad_any)
-        index = {ln: j for j, ln in enumerate(line_no)}
-        for r in bad_rows:
-            mask, why = next((m, w) for m, w in checks if m[r].any())
-            j = int(np.flatnonzero(mask[r])[0])
-            line = int(rows[r])
-            text = data[index[line]]
-            reason = why(SWF_COLUMNS[j], text.split()[j])
-            if not lenient:
-                raise SWFFormatError(name, line, reason, text)
-            skipped.append((line, reason, text))
-        keep = ~bad_any
-        values, rows = values[keep], rows[keep]
-        if len(values) == 0:
-            raise SWFFormatError(name, None, "no valid job lines")
-    return values, rows
+    Job ids to renumber or a log to sort by submit time (``renumber_duplicates``,
+    ``submit_order="sort"``, when the file needs it) take a second pass over the written file;
+    sorting holds the job table in memory."""
+    from ..pipeline.io import parquet_blocks
 
-
-def _value_checks(values: np.ndarray) -> list[tuple[np.ndarray, Any]]:
-    """(n, 18) masks of bad values, each with its reason(field, token), checked in this order."""
-    finite = np.isfinite(values)
-    is_int = np.zeros(N_FIELDS, dtype=bool)
-    is_int[_INT_COL_IDX] = True
-    with np.errstate(invalid="ignore"):
-        big = finite & is_int & (np.abs(values) >= INT64_LIMIT)
-        frac = finite & is_int & ~big & (values != np.round(values))
-    procs = np.zeros_like(finite)
-    for c in PROCS_COLUMNS:
-        j = SWF_COLUMNS.index(c)
-        procs[:, j] = finite[:, j] & (values[:, j] < -1)
-    return [
-        (~finite, lambda c, t: f"non-finite value {t!r} in field {c}"),
-        (big, lambda c, t: f"value {t} in field {c} is outside the 64-bit integer range"),
-        (frac, lambda c, t: f"non-integer value in field {c}"),
-        (procs, lambda c, t: f"negative processor count {t} in field {c} "
-                             "(SWF allows only -1, unknown)"),
-    ]
-
-
-def _parse_slow(
-    data: list[str],
-    line_no: list[int],
-    name: str,
-    lenient: bool,
-    skipped: list[tuple[int, str, str]],
-) -> tuple[np.ndarray, np.ndarray]:
-    out: list[list[float]] = []
-    rows: list[int] = []
-    for s, i in zip(data, line_no, strict=True):
-        try:
-            vals = [float(tok) for tok in s.split()]
-        except ValueError:
-            tok = next(t for t in s.split() if not _is_float(t))
-            reason = f"non-numeric field {tok!r}"
-            if not lenient:
-                raise SWFFormatError(name, i, reason, s) from None
-            skipped.append((i, reason, s))
-            continue
-        out.append(vals)
-        rows.append(i)
-    if not out:
-        raise SWFFormatError(name, None, "no valid job lines")
-    return np.asarray(out, dtype=np.float64), np.asarray(rows, dtype=np.int64)
-
-
-def _is_float(tok: str) -> bool:
-    try:
-        float(tok)
-    except ValueError:
-        return False
-    return True
-
-
-def _to_frame(values: np.ndarray) -> pd.DataFrame:
-    cols: dict[str, np.ndarray] = {}
-    for j, c in enumerate(SWF_COLUMNS):
-        col = values[:, j]
-        cols[c] = col.astype(np.float64) if c in FLOAT_COLUMNS else col.astype(np.int64)
-    return pd.DataFrame(cols)
-
-
-def _check_submit_order(
-    jobs: pd.DataFrame, rows: np.ndarray, name: str, submit_order: SubmitOrder
-) -> pd.DataFrame:
-    submit = jobs["submit_time"].to_numpy()
-    back = np.flatnonzero(np.diff(submit) < 0)
-    if back.size == 0 or submit_order == "keep":
-        return jobs
-    if submit_order == "sort":
-        return jobs.sort_values("submit_time", kind="stable").reset_index(drop=True)
-    k = int(back[0]) + 1
-    raise SWFFormatError(
-        name,
-        int(rows[k]),
-        f"submit time goes backwards ({int(submit[k])} after {int(submit[k - 1])}; "
-        f"{back.size} such lines; use submit_order='keep' or 'sort' to accept)",
-    )
+    path = Path(path)
+    blocks = file_blocks(path) if block_bytes is None else file_blocks(path, block_bytes)
+    with parquet_blocks(dest) as out:
+        s = scan(blocks, str(path), _ParquetSink(out, metadata), lenient=lenient,
+                 submit_order=submit_order, renumber_duplicates=renumber_duplicates)
+        trace = _trace(s, out.empty(), counted=True)
+        out.finish(metadata(trace), renumber="job_id" if s.renumber else None,
+                   sort_by="submit_time" if s.sort else None)
+    return trace, s.n_jobs
 
 
 def format_swf(trace: SWFTrace | pd.DataFrame, header: SWFHeader | None = None) -> str:
