@@ -212,6 +212,7 @@ def test_terminal_format_without_color():
     sc = scorecard_frame([value_row("p", "T1", "wait", "c", 2.0, 3.0)])
     text = format_scorecard_terminal(sc, color=False)
     assert "\x1b[" not in text and "+50.0%" in text and "differs" in text
+    assert "unexplained  not yet attributed" in text  # the row's cause status, the gap marker
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -537,14 +537,15 @@ def format_summary_terminal(sc: pd.DataFrame, color: bool = True,
 def format_scorecard_terminal(sc: pd.DataFrame, color: bool = True) -> str:
     """The scorecard rows as aligned text, verdicts colored with ANSI codes when ``color``."""
     cols = ["paper", "item", "quantity", "condition", "published", "reproduced", "unit",
-            "relative_error", "tolerance", "verdict"]
+            "relative_error", "tolerance", "verdict", "explained", "cause"]
     rows = [[_plain(r[c], c) for c in cols] for r in sc.to_dict("records")]
     widths = [min(40, max([len(c)] + [len(row[i]) for row in rows])) for i, c in enumerate(cols)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True)).rstrip()]
+    v = cols.index("verdict")
     for row in rows:
-        cells = [v[:w].ljust(w) for v, w in zip(row, widths, strict=True)]
-        cells[-1] = _paint(cells[-1], row[-1], color)
-        lines.append("  ".join(cells))
+        cells = [val[:w].ljust(w) for val, w in zip(row, widths, strict=True)]
+        cells[v] = _paint(cells[v], row[v], color)
+        lines.append("  ".join(cells).rstrip())
     counts = verdict_counts(sc) if len(sc) else {}
     lines.append("")
     lines.append(", ".join(f"{n} {v}" for v, n in counts.items()) or "no rows")
