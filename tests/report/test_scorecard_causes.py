@@ -161,3 +161,15 @@ def test_phrase_columns_are_checked_against_the_vocabulary():
         scorecard_frame([row | {"threshold_source": "mine"}])
     failing = claim_row("a", "§5", "P and R similar", "CTC", similar(10.0, 13.0))
     assert failing["verdict"] == "fails" and failing["explained"] == "unexplained"
+
+
+def test_a_value_row_testing_about_n_uses_the_vocabulary_band():
+    ok = value_row("a", "Abstract", "gain", "all", 35.0, 30.0, "%", phrase="about",
+                   threshold_source="ours")
+    assert ok["verdict"] == "match" and len(scorecard_frame([ok])) == 1
+    loose = value_row("a", "Abstract", "gain", "all", 35.0, 30.0, "%", tolerance=0.25,
+                      phrase="about", threshold_source="ours")
+    with pytest.raises(ValueError, match="band 0.15, not the row's tolerance 0.25"):
+        scorecard_frame([loose])
+    # a table value without a phrase keeps its own tolerance
+    assert len(scorecard_frame([loose | {"phrase": "", "threshold_source": ""}])) == 1

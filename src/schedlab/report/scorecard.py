@@ -78,6 +78,8 @@ EXPLAINED = tuple(EXPLAINED_RULES)
 NOT_ATTRIBUTED = {"cause": "not yet attributed", "evidence": "no reading tried",
                   "explained": "unexplained"}
 EVIDENCE_VERDICTS = ("", "match", "close", "differs", "holds", "fails")
+#: Phrases whose band is a value tolerance: a value row testing one uses exactly that band.
+BANDED_PHRASES = ("about", "up_to", "times")
 
 VERDICT_RULES = {
     "match": "numeric: |relative error| ≤ the row's tolerance (default 15%)",
@@ -386,6 +388,11 @@ def phrase_problem(r: Mapping[str, Any]) -> str | None:
     if phrase and source != PHRASES[phrase].source:
         return (f"phrase {phrase!r} has a threshold of source {PHRASES[phrase].source!r}, "
                 f"not {source!r}")
+    band = PHRASES[phrase].threshold if phrase in BANDED_PHRASES else None
+    tol = r.get("tolerance")
+    if band is not None and not _missing(tol) and not math.isclose(float(tol), band):
+        return (f"phrase {phrase!r} is tested with the vocabulary's band {band:g}, not the row's "
+                f"tolerance {float(tol):g}")
     return None
 
 
