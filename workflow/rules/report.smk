@@ -9,12 +9,18 @@ rule report:
         studied_traces=expand(
             "results/traces/{trace}/{kind}.parquet", trace=STUDY_TRACES, kind=["clean", "jobs"]
         ),
+        claims=[
+            f"config/papers/{paper}_claims.tsv"
+            for paper in PAPERS_RUN
+            if Path(f"config/papers/{paper}_claims.tsv").is_file()
+        ],
     output:
         html="results/report/index.html",
         scorecard="results/scorecard.parquet",
     params:
         papers=list(PAPERS_RUN),
         studied_traces={t: REGISTRY[t].machine_size for t in STUDY_TRACES},
+        claims_dir="config/papers",
     conda:
         "../envs/schedlab.yaml"
     log:

@@ -41,9 +41,12 @@ def read_scorecard(path: Path) -> pd.DataFrame:
 
 
 def cmd_scorecard(args: argparse.Namespace) -> int:
-    from ..report.html import format_scorecard_terminal, format_summary_terminal
+    from ..report.html import claim_coverage, format_scorecard_terminal, format_summary_terminal
 
     sc = read_scorecard(Path(args.file))
+    claims_dir = Path(args.claims)
+    covs = (claim_coverage(claims_dir, list(dict.fromkeys(sc["paper"])), sc)
+            if claims_dir.is_dir() else {})
     if args.paper:
         unknown = set(args.paper) - set(sc["paper"])
         if unknown:
@@ -56,7 +59,8 @@ def cmd_scorecard(args: argparse.Namespace) -> int:
             sc = sc[sc["verdict"].isin(args.verdict)]
         print(format_scorecard_terminal(sc, color=color))
     else:
-        print(format_summary_terminal(sc, color=color))
+        covs = {p: c for p, c in covs.items() if p in set(sc["paper"])}
+        print(format_summary_terminal(sc, color=color, covs=covs))
     return 0
 
 
@@ -70,4 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="print the rows with this verdict (repeatable)")
     p.add_argument("--rows", action="store_true", help="print every row, not the summary")
     p.add_argument("--color", choices=["auto", "always", "never"], default="auto")
+    p.add_argument("--claims", default="config/papers", metavar="DIR",
+                   help="where the claim inventories <paper>_claims.tsv are (coverage in the "
+                        "summary; skipped when DIR does not exist)")
     p.set_defaults(func=cmd_scorecard)

@@ -21,19 +21,31 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..errors import ConfigError
 from ..pipeline.io import read_parquet, read_parquet_metadata, write_parquet, write_text
 from ..trace_studies import STUDIES
 from ..traces.lookup import trace_characteristics
 from ..traces.swf import SWFHeader, SWFTrace
+from .claims import Coverage, coverage, coverage_table, load_inventories
 from .compare import item_of_table, items_with_numbers, side_by_side
 from .scorecard import (
     COLUMNS,
+    EXPLAINED_RULES,
     VERDICT_RULES,
     VERDICTS,
     headlines,
     scorecard_frame,
     sort_rows,
     verdict_summary,
+)
+from .why import (
+    STATUS_COLORS,
+    coverage_line,
+    headline_cause,
+    headlines_table,
+    why_counts,
+    why_section,
+    why_terminal,
 )
 
 #: Human titles of the papers (key = results/<key>/).
@@ -68,6 +80,15 @@ figure img{max-width:560px;border:1px solid #d0d7de}figcaption{font-size:.85em}
 p.side{margin:.2em 0;font-weight:600}
 nav a{margin-right:1em}img.missing{outline:3px solid #cf222e;min-width:200px;min-height:40px}
 #studies table{display:block;overflow-x:auto;max-width:100%}#studies td.t{white-space:nowrap}
+.scroll{overflow-x:auto;max-width:100%}td.t{overflow-wrap:anywhere;max-width:36em}
+body>h1{margin:-.8em 0 .2em;font-size:1.6em}#summary h2{margin:.3em 0 .2em;font-size:1.3em}
+#summary h3{margin:.3em 0 .1em;font-size:1.05em}
+table.headlines{table-layout:fixed;width:100%;margin:.2em 0 1em;font-size:.8em;line-height:1.2}
+table.headlines td{padding:1px 6px}table.headlines th{text-align:left}
+table.headlines td{white-space:nowrap;overflow-wrap:normal}table.headlines .verdict{padding:0 5px}
+table.headlines td.line{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:none}
+table.headlines col.c-paper{width:9.5em}table.headlines col.c-verdict{width:5.5em}
+.bad{color:#cf222e}ol.causes{margin:.3em 0 .8em}p.coverage{font-size:.9em}
 """
 # Marks the page with how many figures loaded (a reader sees broken ones outlined in red; the
 # browser test reads the counts).
@@ -77,7 +98,12 @@ document.body.dataset.figuresLoaded=im.filter(function(i){return i.complete&&i.n
 document.body.dataset.tables=document.querySelectorAll('table').length;
 var top=function(sel){var e=document.querySelector(sel);return e?e.getBoundingClientRect().top:-1;};
 document.body.dataset.summaryTop=top('#summary');
-document.body.dataset.headlinesTop=top('table.headlines');});</script>"""
+document.body.dataset.headlinesTop=top('table.headlines');
+var causes=Array.from(document.querySelectorAll('table.headlines td.cause'));
+document.body.dataset.causes=causes.length;
+document.body.dataset.causesBottom=Math.max.apply(null,causes.map(function(c){return c.getBoundingClientRect().bottom;}).concat([-1]));
+document.body.dataset.scrollWidth=document.documentElement.scrollWidth;
+document.body.dataset.clientWidth=document.documentElement.clientWidth;});</script>"""
 
 
 @dataclass
@@ -99,12 +125,22 @@ def collect(results_dir: Path, papers: Sequence[str]) -> list[PaperResults]:
         found = [p for p in (base / "scorecard.parquet",
                              *(results_dir / x for x in EXTRA_SCORECARDS.get(key, ()))) if p.exists()]
         if found:
-            pr.scorecard = pd.concat([read_parquet(p)[0] for p in found], ignore_index=True)
+            pr.scorecard = pd.concat([_scorecard_file(p) for p in found], ignore_index=True)
         for t in sorted((base / "tables").glob("*.parquet")):
             pr.tables[t.stem] = read_parquet(t)[0]
         pr.figures = sorted((base / "figures").glob("*.png"))
         out.append(pr)
     return out
+
+
+def _scorecard_file(path: Path) -> pd.DataFrame:
+    """A paper's scorecard parquet; ConfigError when it predates columns of the scorecard."""
+    sc = read_parquet(path)[0]
+    missing = [c for c in COLUMNS if c not in sc.columns]
+    if missing:
+        raise ConfigError(f"{path}: written without the scorecard column(s) {', '.join(missing)}: "
+                          "rebuild it (snakemake --forcerun the rule that writes it)")
+    return sc
 
 
 @dataclass
@@ -177,16 +213,19 @@ def _fmt(x: object) -> str:
     return html.escape(str(x))
 
 
-def html_table(df: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS, cls: str = "") -> str:
-    """A plain HTML table (numbers right-aligned, text left); long tables are cut with a note."""
+def html_table(df: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS, cls: str = "",
+               scroll: bool = True) -> str:
+    """A plain HTML table (numbers right-aligned, text left); long tables are cut with a note.
+    ``scroll``: in a box that scrolls sideways when the table is wider than the page (so the page
+    itself never does)."""
     shown = df.head(max_rows)
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
     rows = []
     for rec in shown.itertuples(index=False):
         cells = []
         for c, v in zip(shown.columns, rec, strict=True):
-            if c == "verdict":
-                color = VERDICT_COLORS.get(str(v), "#6e7781")
+            if c in ("verdict", "explained") and str(v):
+                color = (VERDICT_COLORS if c == "verdict" else STATUS_COLORS).get(str(v), "#6e7781")
                 cells.append(f'<td class="t"><span class="verdict" style="background:{color}">'
                              f"{html.escape(str(v))}</span></td>")
             elif isinstance(v, int | float) and not isinstance(v, bool):
@@ -197,7 +236,8 @@ def html_table(df: pd.DataFrame, max_rows: int = MAX_TABLE_ROWS, cls: str = "") 
         rows.append("<tr>" + "".join(cells) + "</tr>")
     more = (f'<p class="note">{len(df) - max_rows:,} more rows in the parquet file.</p>'
             if len(df) > max_rows else "")
-    return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>{more}'
+    table = f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return (f'<div class="scroll">{table}</div>' if scroll else table) + more
 
 
 def _figure_html(png: Path, rel_dir: str) -> str:
@@ -291,25 +331,34 @@ def published_beside_reproduced(sc: pd.DataFrame, tables: Mapping[str, pd.DataFr
                 if files else "")
         parts.append(f"<h4>{html.escape(item)}{also}</h4>")
         parts.append('<div class="pair"><div><p class="side">Published</p>'
-                     + html_table(pub.reset_index(), cls="published")
+                     + html_table(pub.reset_index(), cls="published", scroll=False)
                      + '</div><div><p class="side">Reproduced here</p>'
-                     + html_table(rep.reset_index(), cls="reproduced") + "</div></div>")
+                     + html_table(rep.reset_index(), cls="reproduced", scroll=False)
+                     + "</div></div>")
     return parts
 
 
-def paper_section(pr: PaperResults, figure_prefix: str) -> str:
-    """HTML for one paper: verdict summary, scorecard by item, tables, figures."""
+#: The scorecard columns shown in a paper's section (the rest are in the parquet file).
+SHOWN_COLUMNS = ["item", "quantity", "condition", "published", "reproduced", "unit",
+                 "relative_error", "tolerance", "verdict", "explained", "cause", "evidence",
+                 "phrase", "threshold_source", "check", "note"]
+
+
+def paper_section(pr: PaperResults, figure_prefix: str, cov: Coverage | None = None) -> str:
+    """HTML for one paper: why it differs and its claim coverage, verdict summary, scorecard by
+    item, tables, figures."""
     title = PAPER_TITLES.get(pr.key, pr.key)
     parts = [f'<section id="{pr.key}"><h2>{html.escape(title)}</h2>']
     if pr.scorecard is not None and len(pr.scorecard):
+        parts.append(why_section(pr.scorecard))
+        parts.append(coverage_line(cov))
         counts = verdict_counts(pr.scorecard)
         parts.append('<p class="summary">' + "".join(
             f'<span><span class="verdict" style="background:{VERDICT_COLORS[v]}">{v}</span> {n}</span>'
             for v, n in counts.items()) + "</p>")
         parts.append("<h3>Scorecard: published vs reproduced</h3>")
         run = pr.scorecard[pr.scorecard["verdict"] != "not_run"]
-        parts.append(html_table(run.drop(columns=["paper", "headline"]), max_rows=500,
-                                cls="scorecard"))
+        parts.append(html_table(run[SHOWN_COLUMNS], max_rows=500, cls="scorecard"))
         if len(run) < len(pr.scorecard):
             parts.append(f'<p class="note">{len(pr.scorecard) - len(run)} rows not run here are '
                          f'listed at the end (<a href="#not-run">not run</a>).</p>')
@@ -325,33 +374,52 @@ def _badge(v: str) -> str:
     return f'<span class="verdict" style="background:{VERDICT_COLORS.get(v, "#6e7781")}">{v}</span>'
 
 
-def summary_section(overall: pd.DataFrame) -> str:
-    """The first screen: per paper the number of rows of each verdict and the paper's headline
-    claims with their verdicts and one-line reasons; then the verdict rules."""
+def summary_section(overall: pd.DataFrame, covs: Mapping[str, Coverage] | None = None) -> str:
+    """The first screen: the papers' headline claims, each with its verdict and cause in one line;
+    then per paper the number of rows of each verdict, the deviating rows by cause status and the
+    claim inventories' coverage; then the rules."""
     parts = ['<section id="summary"><h2>Summary: does each paper reproduce?</h2>']
     if not len(overall):
         parts.append('<p class="note">No scorecard rows yet.</p></section>')
         return "\n".join(parts)
+    if len(headlines(overall)):
+        parts.append("<h3>Headline claims</h3>")
+        parts.append(headlines_table(overall, PAPER_TITLES, _badge))
     counts = verdict_summary(overall)
+    why = why_counts(overall)
+    statuses = [c for c in why.columns if c != "deviating"]
     head = "".join(f"<th>{_badge(v)}</th>" for v in VERDICTS)
+    whyhead = "".join(f"<th>{html.escape(s)}</th>" for s in statuses)
     body = "".join(
         f'<tr><td class="t"><a href="#{html.escape(p)}">{html.escape(PAPER_TITLES.get(p, p).split(" — ")[0])}</a></td>'
         + "".join(f"<td>{int(counts.loc[p, v])}</td>" for v in VERDICTS)
-        + f"<td>{int(counts.loc[p, 'rows'])}</td></tr>" for p in counts.index)
-    parts.append(f'<table class="verdict-summary"><thead><tr><th>paper</th>{head}<th>rows</th>'
-                 f"</tr></thead><tbody>{body}</tbody></table>")
-    h = headlines(overall)
-    if len(h):
-        parts.append("<h3>Headline claims</h3>")
-        parts.append(html_table(h[["paper", "item", "quantity", "condition", "published",
-                                   "reproduced", "unit", "verdict", "note"]],
-                                max_rows=100, cls="headlines"))
+        + f"<td>{int(counts.loc[p, 'rows'])}</td>"
+        + "".join(f"<td>{int(why.loc[p, s])}</td>" for s in statuses) + "</tr>"
+        for p in counts.index)
+    parts.append(f'<div class="scroll"><table class="verdict-summary"><thead><tr><th rowspan="2">'
+                 f'paper</th><th colspan="{len(VERDICTS) + 1}">rows by verdict</th><th colspan='
+                 f'"{len(statuses)}">close / differs / fails rows: why</th></tr><tr>{head}'
+                 f"<th>rows</th>{whyhead}</tr></thead><tbody>{body}</tbody></table></div>")
+    if covs:
+        parts.append("<h3>Claim inventories</h3>")
+        parts.append(html_table(coverage_table(covs), cls="coverage"))
     rules = "".join(f"<li>{_badge(v)} {html.escape(r)}</li>" for v, r in VERDICT_RULES.items())
-    parts.append(f'<details><summary>How verdicts are decided</summary><ul class="note">{rules}'
-                 "</ul><p class=\"note\">Each row's tolerance is in its <code>tolerance</code> "
-                 "column (set per paper in <code>config/papers/&lt;paper&gt;.yaml</code>); relative "
-                 "error = (reproduced − published) / |published|.</p></details></section>")
+    why_rules = "".join(f"<li><b>{html.escape(k)}</b>: {html.escape(r)}</li>"
+                        for k, r in EXPLAINED_RULES.items())
+    parts.append(f'<details><summary>How verdicts and causes are decided</summary><ul class="note">'
+                 f"{rules}</ul><p class=\"note\">Each row's tolerance is in its "
+                 "<code>tolerance</code> column (set per paper in <code>config/papers/&lt;paper"
+                 "&gt;.yaml</code>); relative error = (reproduced − published) / |published|. "
+                 "Every close, differs and fails row says why (<code>explained</code>):</p>"
+                 f'<ul class="note">{why_rules}<li><b>not attributed</b>: the gap marker of a '
+                 "row nobody has attributed yet (no reading tried), not a result</li></ul>"
+                 "</details></section>")
     return "\n".join(parts)
+
+
+#: The columns of the not-run rows at the end of the page.
+NOT_RUN_COLUMNS = ["paper", "item", "quantity", "condition", "published", "reproduced", "unit",
+                   "verdict", "explained", "cause", "evidence", "check", "note"]
 
 
 def not_run_section(overall: pd.DataFrame) -> str:
@@ -361,25 +429,28 @@ def not_run_section(overall: pd.DataFrame) -> str:
         return ""
     return ('<section id="not-run"><h2>Not run here</h2><p class="note">Rows that could not be '
             "reproduced in this run, each with its reason from the closed list.</p>"
-            + html_table(nr.drop(columns=["headline"]), max_rows=1000, cls="not-run")
+            + html_table(nr[NOT_RUN_COLUMNS], max_rows=1000, cls="not-run")
             + "</section>")
 
 
 def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenance: dict,
-                studied: Sequence[StudiedTrace] | None = None) -> str:
-    """The whole page (the "Studies on other logs" section when ``studied`` is not None)."""
+                studied: Sequence[StudiedTrace] | None = None,
+                covs: Mapping[str, Coverage] | None = None) -> str:
+    """The whole page (the "Studies on other logs" section when ``studied`` is not None; each
+    paper's claim coverage from ``covs``)."""
+    covs = covs or {}
     nav = "".join(f'<a href="#{p.key}">{html.escape(p.key)}</a>' for p in papers)
     if studied is not None:
         nav += '<a href="#studies">studies on other logs</a>'
     prov = "".join(f"<li>{html.escape(k)}: {html.escape(str(v))}</li>" for k, v in provenance.items())
-    body = "\n".join(paper_section(p, "figures") for p in papers)
+    body = "\n".join(paper_section(p, "figures", covs.get(p.key)) for p in papers)
     if studied is not None:
         body += "\n" + studies_section(studied, "figures")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>schedlab reproduction report</title>
 <style>{_CSS}</style></head><body>
 <h1>schedlab reproduction report</h1>
-{summary_section(overall)}
+{summary_section(overall, covs)}
 <nav>{nav}</nav>
 <ul class="note">{prov}</ul>
 {body}
@@ -390,14 +461,17 @@ def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenanc
 
 
 def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_scorecard: Path,
-                 provenance: dict, studied_traces: Mapping[str, int | None] | None = None) -> None:
+                 provenance: dict, studied_traces: Mapping[str, int | None] | None = None,
+                 claims_dir: Path | None = None) -> None:
     """Collect outputs, write the combined scorecard parquet and the HTML page (+ figure copies).
 
     ``studied_traces``: the studied logs, config ``study_traces`` (name -> registry machine size) whose
-    studies form the last section; ``None`` leaves the section out."""
+    studies form the last section; ``None`` leaves the section out. ``claims_dir``: where the
+    claim inventories are (``config/papers``; None: no coverage shown)."""
     found = collect(results_dir, papers)
     studied = collect_studies(results_dir, studied_traces) if studied_traces is not None else None
     overall = combine_scorecards(p.scorecard for p in found)
+    covs = claim_coverage(claims_dir, papers, overall) if claims_dir is not None else {}
     write_parquet(out_scorecard, overall, provenance)
     fig_dir = out_html.parent / "figures"
     copies = [(png, fig_dir / p.key) for p in found for png in p.figures]
@@ -408,7 +482,14 @@ def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_s
             if src.exists():
                 dest_dir.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(src, dest_dir / src.name)
-    write_text(out_html, render_html(found, overall, provenance, studied))
+    write_text(out_html, render_html(found, overall, provenance, studied, covs))
+
+
+def claim_coverage(claims_dir: Path, papers: Sequence[str], sc: pd.DataFrame
+                   ) -> dict[str, Coverage]:
+    """Each paper's claim inventory (``claims_dir``) against the combined scorecard ``sc``."""
+    return {p: coverage(p, claims, sc if p in set(sc["paper"]) else None)
+            for p, claims in load_inventories(claims_dir, papers).items()}
 
 
 _ANSI = {"match": "32", "holds": "32", "close": "33", "differs": "33", "fails": "31",
@@ -419,9 +500,11 @@ def _paint(text: str, verdict: str, color: bool) -> str:
     return f"\x1b[{_ANSI.get(verdict.strip(), '0')}m{text}\x1b[0m" if color else text
 
 
-def format_summary_terminal(sc: pd.DataFrame, color: bool = True) -> str:
-    """The report's first screen as text: verdict counts per paper, then each paper's headline
-    claims with verdict and one-line reason."""
+def format_summary_terminal(sc: pd.DataFrame, color: bool = True,
+                            covs: Mapping[str, Coverage] | None = None) -> str:
+    """The report's first screen as text: verdict counts per paper, the deviating rows by cause
+    status, the claim inventories' coverage (``covs``), then each paper's headline claims with
+    verdict and cause (or note) in one line."""
     if not len(sc):
         return "no scorecard rows"
     counts = verdict_summary(sc)
@@ -434,6 +517,7 @@ def format_summary_terminal(sc: pd.DataFrame, color: bool = True) -> str:
     tot = counts.sum()
     lines.append("all".ljust(w) + "".join(f"{int(tot[v]):>9}" for v in VERDICTS)
                  + f"{int(tot['rows']):>9}")
+    lines += why_terminal(sc, covs)
     h = headlines(sc)
     for p, rows in h.groupby("paper", sort=False):
         lines += ["", f"{p}: headline claims"]
@@ -444,22 +528,24 @@ def format_summary_terminal(sc: pd.DataFrame, color: bool = True) -> str:
                         f"{_plain(r['reproduced'], '')}{(' ' + r['unit']) if r['unit'] else ''}]")
             lines.append(f"  {_paint(r['verdict'].ljust(8), r['verdict'], color)} {r['item']}: "
                          f"{r['quantity']} ({r['condition']}){nums}")
-            if r["note"]:
-                lines.append(f"           {r['note'][:160]}")
+            why = headline_cause(r)
+            if why or r["note"]:
+                lines.append(f"           {((why and 'cause: ' + why) or r['note'])[:160]}")
     return "\n".join(lines)
 
 
 def format_scorecard_terminal(sc: pd.DataFrame, color: bool = True) -> str:
     """The scorecard rows as aligned text, verdicts colored with ANSI codes when ``color``."""
     cols = ["paper", "item", "quantity", "condition", "published", "reproduced", "unit",
-            "relative_error", "tolerance", "verdict"]
+            "relative_error", "tolerance", "verdict", "explained", "cause"]
     rows = [[_plain(r[c], c) for c in cols] for r in sc.to_dict("records")]
     widths = [min(40, max([len(c)] + [len(row[i]) for row in rows])) for i, c in enumerate(cols)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True)).rstrip()]
+    v = cols.index("verdict")
     for row in rows:
-        cells = [v[:w].ljust(w) for v, w in zip(row, widths, strict=True)]
-        cells[-1] = _paint(cells[-1], row[-1], color)
-        lines.append("  ".join(cells))
+        cells = [val[:w].ljust(w) for val, w in zip(row, widths, strict=True)]
+        cells[v] = _paint(cells[v], row[v], color)
+        lines.append("  ".join(cells).rstrip())
     counts = verdict_counts(sc) if len(sc) else {}
     lines.append("")
     lines.append(", ".join(f"{n} {v}" for v, n in counts.items()) or "no rows")

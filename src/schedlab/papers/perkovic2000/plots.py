@@ -25,10 +25,34 @@ FIGURE_TITLES = {
 }
 
 
+NG = "no guarantees (-NG)"
+
+
+def _pair_bars(ax, hues: list[str]) -> None:
+    """A policy's bars with and without guarantees share a colour; the -NG bar is hatched (the
+    colour is the hue without its variant: the experiment, or one colour when the hue is only the
+    variant). Rebuilds a legend the axes already has."""
+    import seaborn as sns
+    from matplotlib.patches import Patch
+
+    bases = list(dict.fromkeys(h.replace(NG, "").replace("guarantees", "").strip(" /")
+                               for h in hues))
+    palette = sns.color_palette(n_colors=len(bases))
+    styles = {}
+    for h in hues:
+        color = palette[bases.index(h.replace(NG, "").replace("guarantees", "").strip(" /"))]
+        styles[h] = {"facecolor": color, "hatch": "///" if NG in h else "", "edgecolor": "0.25"}
+    for cont, h in zip(ax.containers, hues, strict=False):
+        for bar in cont:
+            bar.set(**styles[h])
+    if ax.get_legend() is not None:
+        ax.legend([Patch(**styles[h]) for h in hues], hues, fontsize=6)
+
+
 def _axis_frame(df: pd.DataFrame) -> pd.DataFrame:
     d = df.copy()
     d["queue order"] = d["order"].map(lambda o: "BF/D" if o == "D" else o)
-    d["variant "] = np.where(d["guarantees"], "guarantees", "no guarantees (-NG)")
+    d["variant "] = np.where(d["guarantees"], "guarantees", NG)
     return d
 
 
@@ -84,6 +108,7 @@ def make_figure(name: str, frame: pd.DataFrame, pub: Mapping[str, Any] | None = 
                 hues = list(dict.fromkeys(dd[hue]))
                 sns.barplot(data=dd, x="queue order", y=col, hue=hue, order=xorder, ax=ax,
                             errorbar=err, hue_order=hues)
+                _pair_bars(ax, hues)
                 ax.set_ylabel(UNITS[m] + (" (ratio to BF)" if r else ""))
                 ax.set_xlabel("queue order (Table 4)")
                 if r:
@@ -91,14 +116,14 @@ def make_figure(name: str, frame: pd.DataFrame, pub: Mapping[str, Any] | None = 
                     if name == "fig3":
                         _overlay(ax, xorder, [(a.split("-")[0], v) for (mm, a), v in pubr.items()
                                               if mm == m], "published (§5)", hues,
-                                 "no guarantees (-NG)")
+                                 NG)
                     if name == "fig9" and pub and m == "bounded_slowdown":
                         ax.axhline(float(pub["combined_bsd_ratio"]), color="k", ls="--", lw=1,
                                    label="published (~15%, §7.1)")
                     if name == "fig9" and pub and m == "delay":
                         _overlay(ax, xorder, [("R/L", float(pub["rl_ng_delay_ratio"]))],
                                  "published (R/L-NG, §7.1)", hues,
-                                 "half_widen_spec / no guarantees (-NG)")
+                                 f"half_widen_spec / {NG}")
                 leg = ax.get_legend()
                 if leg is not None and (r, c) != (0, 0) and not (r and name in ("fig3", "fig9")):
                     leg.remove()
@@ -109,15 +134,15 @@ def make_figure(name: str, frame: pd.DataFrame, pub: Mapping[str, Any] | None = 
                         ax.legend(*zip(*keep, strict=True), fontsize=6)
                     elif leg is not None:
                         leg.remove()
-                elif leg is not None:
-                    ax.legend(fontsize=6)
     elif name == "fig4":
         fig, axes = new_figure(2, 4, width=3.4, height=3.0, squeeze=False)
         for c, g in enumerate(GROUPS):
             for r, col in enumerate(("bounded_slowdown", "bounded_slowdown_ratio")):
                 ax = axes[r][c]
+                hues = list(dict.fromkeys(d[hue]))
                 sns.barplot(data=d[d["group"] == g], x="queue order", y=col, hue=hue,
-                            order=xorder, ax=ax, errorbar=err)
+                            order=xorder, ax=ax, errorbar=err, hue_order=hues)
+                _pair_bars(ax, hues)
                 ax.set_title(g if r == 0 else "")
                 ax.set_ylabel("bounded slowdown" + (" (ratio to BF)" if r else ""))
                 ax.set_xlabel("queue order (Table 4)")
@@ -125,11 +150,12 @@ def make_figure(name: str, frame: pd.DataFrame, pub: Mapping[str, Any] | None = 
                     ax.get_legend().remove()
     else:  # fig5, fig6: sweep over the speculation percentage
         fig, axes = new_figure(1, 2, width=5.0, height=3.6, squeeze=False)
-        d["algorithm "] = d["algorithm"]
+        # a policy and its -NG variant: one colour (the queue order), two line styles
         for c, col in enumerate(("bounded_slowdown", "bounded_slowdown_improvement")):
             ax = axes[0][c]
-            sns.lineplot(data=d, x="percentage", y=col, hue="algorithm ", marker="o", ax=ax,
-                         errorbar=err)
+            sns.lineplot(data=d, x="percentage", y=col, hue="queue order", hue_order=xorder,
+                         style="variant ", style_order=["guarantees", NG], markers=True,
+                         dashes=True, ax=ax, errorbar=err)
             ax.set_xlabel("speculation percentage (speculated / estimated time)")
             ax.set_ylabel("bounded slowdown" if c == 0 else
                           "improvement in bounded slowdown (fraction)")
