@@ -1,8 +1,8 @@
 """Compiled kernels of conservative backfilling (issue 17: CTC-SP2 conservative at >= 50x pyss).
 
 The same algorithm as :class:`~schedlab.sim.profile.Profile` and
-:func:`~schedlab.sim.schedulers.conservative.compress` (Cirne 2001 §2.2.1; Mu'alem & Feitelson
-2001), compiled with numba (from wheels, ``requirements.lock``) over state that lives in int64
+:func:`~schedlab.sim.schedulers.compression.compress` (Cirne 2001 §2.2.1; Mu'alem & Feitelson
+2001; one pass or until stable, :mod:`~schedlab.sim.schedulers.compression`), compiled with numba (from wheels, ``requirements.lock``) over state that lives in int64
 arrays, so a compression pass, a placement or the collection of due jobs is one call with no
 conversion of Python lists (measured: converting the profile and the queue per pass, 69 k passes
 on CTC-SP2, would cost about as much as the pass itself).
@@ -232,13 +232,15 @@ def earliest_move(prof, meta, procs, duration, current, stop):
 
 
 @njit(cache=True, nogil=True)
-def compress(prof, queue, meta, now):
-    """:func:`~schedlab.sim.schedulers.conservative.compress` over the whole queue, in arrival
-    order: every job that can start earlier moves to its first-fit slot at once (new stamp).
-    Same exact pruning: the window must lie wholly before the reservation unless the step just
-    before it has ``procs`` free, and dominance between jobs that found no window."""
+def _pass(prof, queue, meta, now, first_only):
+    """One pass of :func:`~schedlab.sim.schedulers.compression.compress` in arrival order: every
+    job that can start earlier moves to its first-fit slot at once (new stamp); with
+    ``first_only`` the pass stops after the first move. Returns the number of moves. Same exact
+    pruning: the window must lie wholly before the reservation unless the step just before it has
+    ``procs`` free, and dominance between jobs that found no window."""
     t, free = prof[T], prof[FREE]
     fail_procs, fail_d, fail_s = 0, 0, -1
+    moves = 0
     for k in range(meta[M]):
         s = queue[RES, k]
         if s <= now:
@@ -270,9 +272,27 @@ def compress(prof, queue, meta, now):
             meta[STAMP] += 1
             queue[SEQ, k] = meta[STAMP]
             fail_s = -1
+            moves += 1
+            if first_only:
+                break
         elif bounded:
             fail_procs, fail_d, fail_s = procs, d, s
+    return moves
+
+
+@njit(cache=True, nogil=True)
+def compress(prof, queue, meta, now, until_stable):
+    """:func:`~schedlab.sim.schedulers.compression.compress` over the whole queue: one pass, or
+    (``until_stable``) the first job that can move promoted, again and again from the head of the
+    queue until none can (Cirne §2.2.1). Returns the number of moves."""
+    if until_stable:
+        moves = 0
+        while _pass(prof, queue, meta, now, True):
+            moves += 1
+    else:
+        moves = _pass(prof, queue, meta, now, False)
     _set_next(queue, meta)
+    return moves
 
 
 @njit(cache=True, nogil=True)
@@ -286,12 +306,12 @@ def _set_next(queue, meta):
 
 
 @njit(cache=True, nogil=True)
-def arrive(prof, queue, meta, now, dirty, procs, estimate, jid):
+def arrive(prof, queue, meta, now, dirty, until_stable, procs, estimate, jid):
     """A job arrives: compress first if ``dirty``, then place it first fit and append it to the
     queue. Returns its reservation."""
     advance(prof, meta, now)
     if dirty:
-        compress(prof, queue, meta, now)
+        compress(prof, queue, meta, now, until_stable)
     s = earliest_start(prof, meta, procs, estimate, now)
     add(prof, meta, s, s + estimate, -procs, -1)  # first fit: always free
     m = meta[M]
@@ -305,13 +325,13 @@ def arrive(prof, queue, meta, now, dirty, procs, estimate, jid):
 
 
 @njit(cache=True, nogil=True)
-def due(prof, queue, meta, now, dirty, out):
+def due(prof, queue, meta, now, dirty, until_stable, out):
     """Compress if ``dirty``, then take the jobs whose reservation has come out of the queue:
     their ids go to ``out`` in (reservation, stamp) order. Returns their number, or ``-1 - k``
     if the job at queue index ``k`` missed its reservation."""
     advance(prof, meta, now)
     if dirty:
-        compress(prof, queue, meta, now)
+        compress(prof, queue, meta, now, until_stable)
     m = meta[M]
     c = 0
     w = 0
