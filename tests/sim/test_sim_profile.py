@@ -244,3 +244,15 @@ def test_conservative_refuses_fractional_times():
     with pytest.raises(SimulationError, match=r"job 1: times must be whole seconds"):
         simulate(jobs, 4, Conservative())
     assert simulate(jobs, 4, ListConservative()).jobs.start.tolist() == [0, 1]
+
+
+def test_warm_compiles_every_kernel_conservative_calls():
+    """``make setup`` runs ``cbf_kernel.warm()`` so that the first simulation loads the kernels
+    from numba's cache: afterwards each kernel the scheduler calls has a compiled signature, one
+    per compression mode where the mode is an argument."""
+    from schedlab.sim import cbf_kernel as k
+
+    k.warm()
+    for name in ("add", "arrive", "release", "due", "advance", "compress", "withdraw"):
+        assert getattr(k, name).signatures, name
+    assert len(k.compress.signatures) == 1  # one signature serves both modes (a boolean)
