@@ -107,12 +107,12 @@ class _Probe(Conservative):
             prof, queue, meta = (a.copy() for a in self.state)
             k.advance(prof, meta, ctx.now)
             if self.probe == "every" and self.owed < owed:  # a termination at the estimate
-                if k.compress(prof, queue, meta, ctx.now, False):
+                if k.compress(prof, queue, meta, ctx.now, False, True):
                     self.first = ctx.now
             elif self.probe == "until_stable":
                 p1, q1, m1 = prof.copy(), queue.copy(), meta.copy()
-                k.compress(p1, q1, m1, ctx.now, False)
-                k.compress(prof, queue, meta, ctx.now, True)
+                k.compress(p1, q1, m1, ctx.now, False, True)
+                k.compress(prof, queue, meta, ctx.now, True, True)
                 if not (q1[k.RES, : m1[k.M]] == queue[k.RES, : meta[k.M]]).all():
                     self.first = ctx.now
         return due

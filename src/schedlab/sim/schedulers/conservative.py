@@ -195,7 +195,7 @@ class Conservative(_Compressing):
     def _compress(self, p, now: int) -> None:
         """Compress the queue now (:func:`~.compression.compress`, compiled)."""
         prof, queue, meta = self.state
-        self.kernel.compress(prof, queue, meta, now, self.until_stable)
+        self.kernel.compress(prof, queue, meta, now, self.until_stable, True)
         self.dirty = False
 
     # --- hooks -------------------------------------------------------------------------------
@@ -254,9 +254,10 @@ class Conservative(_Compressing):
         prof, queue, meta = self._state(ctx)
         k = self.kernel
         starts: list[Start] = []
+        full = self.dirty  # a released slot: else a termination at the estimate (cbf_kernel)
         squeeze = self._compress_due(ctx)
         if squeeze or (meta[k.M] and meta[k.NEXT] <= now):
-            c = k.due(prof, queue, meta, now, squeeze, self.until_stable, self.out)
+            c = k.due(prof, queue, meta, now, squeeze, self.until_stable, full, self.out)
             self.dirty = False
             if c < 0:  # pragma: no cover - would break the guarantee
                 raise SimulationError(
