@@ -68,8 +68,8 @@ def test_points_of_the_shipped_settings(monkeypatch):
     s = C.settings({}, ENV)
     ids = [p.id for p in C.points(s)]
     kinds = pd.Series([p.spec["kind"] for p in C.points(s)]).value_counts().to_dict()
-    # 100 workloads, 2 sweep workloads per parameter, 5 readings x 2 workloads, no SP2 times
-    assert kinds == {"single": 100, "sweep": 4, "attribution": 10}
+    # 100 workloads, 2 sweep workloads per parameter, 7 readings x 2 workloads, no SP2 times
+    assert kinds == {"single": 100, "sweep": 4, "attribution": 14}
     assert len(set(ids)) == len(ids) and all(re.fullmatch(r"[A-Za-z0-9_.\-/]+", i) for i in ids)
     quick = C.settings({"quick": True}, ENV)
     assert [p.id for p in C.points(quick)] == ["single/w0", "single/w1", "sweep/kappa_L/w0",
