@@ -13,6 +13,9 @@ $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements.lock
 	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+	# compile conservative backfilling's kernels into numba's cache now (~2.5 s), not in the
+	# first simulation a user runs (schedlab.sim.cbf_kernel.warm)
+	$(BIN)/python -c "import schedlab.sim.cbf_kernel as k; k.warm()"
 	touch $@
 
 setup: $(STAMP)

@@ -4,7 +4,9 @@ Engine speed-ups must leave every schedule exactly identical. Before a change:
 ``benchmarks/golden_schedules.py save DIR``; after it: ``benchmarks/golden_schedules.py check DIR``
 (exit 1 and the first differing job if any start time moved). Cases: conservative and EASY on
 KTH-SP2, CTC-SP2, SDSC-SP2 and lublin_256 under both ``completions_first`` and ``per_event``.
-Needs ``SCHEDLAB_TRACE_MIRROR`` (or the traces in the registry's cache).
+``--options key=value ...`` passes scheduler options to every policy that takes them (e.g.
+``compress_on=early`` checks conservative backfilling under another compression reading against
+schedules saved under it). Needs ``SCHEDLAB_TRACE_MIRROR`` (or the traces in the registry's cache).
 """
 
 from __future__ import annotations
@@ -33,7 +35,10 @@ def main() -> int:
     ap.add_argument("--traces", nargs="*", default=TRACES)
     ap.add_argument("--policies", nargs="*", default=POLICIES)
     ap.add_argument("--rules", nargs="*", default=RULES)
+    ap.add_argument("--options", nargs="*", default=[], metavar="KEY=VALUE",
+                    help="scheduler options (conservative: compress_on, compress_passes)")
     args = ap.parse_args()
+    options = dict(o.split("=", 1) for o in args.options)
     args.dir.mkdir(parents=True, exist_ok=True)
     bad = 0
     for trace in args.traces:
@@ -42,7 +47,9 @@ def main() -> int:
         for policy in args.policies:
             for rule in args.rules:
                 c0 = time.process_time()
-                res = simulate(norm.jobs, norm.machine_size, make_scheduler(policy), tie_rule=rule)
+                opts = options if policy == "conservative" else {}
+                res = simulate(norm.jobs, norm.machine_size, make_scheduler(policy, **opts),
+                               tie_rule=rule)
                 cpu = time.process_time() - c0
                 start = res.jobs["start"].to_numpy()
                 path = args.dir / f"{trace}.{policy}.{rule}.npy"

@@ -1,6 +1,8 @@
-"""Golden cases for Cirne 2001's experiments (issue 18): frames saved from the code before the move
-of its single-target experiments onto the engine (commit 549f5ea: the experiments' own loop,
-``CBMachine``), re-run by tests/papers/test_cirne2001_golden.py.
+"""Golden cases for Cirne 2001's experiments (issue 18), re-run by
+tests/papers/test_cirne2001_golden.py: frames of the experiments under the configured compression
+(config/papers/cirne2001_sa.yaml ``compression``: §2.2.1's early ends, until no job moves). Under a
+single pass per early end they equal the frames of the experiments' own former loop
+(``CBMachine``, commit 549f5ea).
 
     PYTHONPATH=src python tests/papers/cirne_golden_cases.py save   # writes tests/fixtures/golden/cirne/
 """

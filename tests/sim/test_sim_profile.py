@@ -201,7 +201,10 @@ def test_conservative_release_over_machine_is_an_error():
 
 
 # the compiled conservative backfilling against the list implementation, with withdrawn jobs
-# (waiting and running), under every event order; SA (a subclass planning on the view) too
+# (waiting and running), under every event order and every compression reading (the four
+# combinations of compress_on and compress_passes); SA (a subclass planning on the view) too
+READINGS = [("every", "one"), ("early", "one"), ("early", "until_stable"),
+            ("every", "until_stable")]
 cons_workloads = st.lists(
     st.tuples(st.integers(0, 20), st.integers(1, 60), st.integers(0, 200), st.integers(1, 8),
               st.one_of(st.none(), st.integers(0, 150))),
@@ -209,10 +212,11 @@ cons_workloads = st.lists(
 )  # fmt: skip
 
 
+@pytest.mark.parametrize("reading", READINGS)
 @pytest.mark.parametrize("tie_rule", ["completions_first", "arrivals_first", "per_event"])
 @settings(max_examples=40, deadline=None)
 @given(spec=cons_workloads)
-def test_compiled_conservative_equals_list_implementation(tie_rule, spec):
+def test_compiled_conservative_equals_list_implementation(tie_rule, reading, spec):
     import pandas as pd
 
     from schedlab.sim import SimJob, simulate
@@ -223,8 +227,9 @@ def test_compiled_conservative_equals_list_implementation(tie_rule, spec):
         t += gap
         jobs.append(SimJob(i, t, run, run + over, procs,
                            cancel_time=None if cancel is None else t + cancel))  # fmt: skip
-    fast = Conservative(record_reservations=True)
-    ref = ListConservative(record_reservations=True)
+    on, passes = reading
+    fast = Conservative(record_reservations=True, compress_on=on, compress_passes=passes)
+    ref = ListConservative(record_reservations=True, compress_on=on, compress_passes=passes)
     a = simulate(jobs, 8, fast, tie_rule=tie_rule).jobs
     b = simulate(jobs, 8, ref, tie_rule=tie_rule).jobs
     pd.testing.assert_frame_equal(a, b)
@@ -239,3 +244,15 @@ def test_conservative_refuses_fractional_times():
     with pytest.raises(SimulationError, match=r"job 1: times must be whole seconds"):
         simulate(jobs, 4, Conservative())
     assert simulate(jobs, 4, ListConservative()).jobs.start.tolist() == [0, 1]
+
+
+def test_warm_compiles_every_kernel_conservative_calls():
+    """``make setup`` runs ``cbf_kernel.warm()`` so that the first simulation loads the kernels
+    from numba's cache: afterwards each kernel the scheduler calls has a compiled signature, one
+    per compression mode where the mode is an argument."""
+    from schedlab.sim import cbf_kernel as k
+
+    k.warm()
+    for name in ("add", "arrive", "release", "due", "advance", "compress", "withdraw"):
+        assert getattr(k, name).signatures, name
+    assert len(k.compress.signatures) == 1  # one signature serves both modes (a boolean)

@@ -235,40 +235,55 @@ def test_conservative_never_later_than_first_reservation(tie_rule, spec):
 
 
 class NaiveConservative(ListConservative):
-    """Reference: compression re-places every waiting job with release + earliest_start."""
+    """Reference: compression re-places every waiting job with release + earliest_start, in
+    arrival order; under ``until_stable`` it starts again from the head after every move."""
 
     def _compress(self, p, now):
         self.dirty = False
-        for jid, job in self.queue.items():
-            s = self.res[jid]
-            if s <= now:
-                continue
-            p.release(s, job.estimate, job.procs)
-            s2 = p.earliest_start(job.procs, job.estimate, now)
-            p.reserve(s2, job.estimate, job.procs)
-            if s2 != s:
-                self.res[jid] = s2
-                self.seq += 1
-                heappush(self.due, (s2, self.seq, jid))
+        moved = True
+        while moved:
+            moved = False
+            for jid, job in self.queue.items():
+                s = self.res[jid]
+                if s <= now:
+                    continue
+                p.release(s, job.estimate, job.procs)
+                s2 = p.earliest_start(job.procs, job.estimate, now)
+                p.reserve(s2, job.estimate, job.procs)
+                if s2 != s:
+                    self.res[jid] = s2
+                    self.seq += 1
+                    heappush(self.due, (s2, self.seq, jid))
+                    if self.until_stable:
+                        moved = True
+                        break
 
 
+READINGS = [("every", "one"), ("early", "one"), ("early", "until_stable")]
+
+
+@pytest.mark.parametrize("reading", READINGS)
 @pytest.mark.parametrize("tie_rule", ["completions_first", "per_event"])
 @settings(max_examples=40, deadline=None)
 @given(spec=st.lists(st.tuples(st.integers(0, 20), st.integers(1, 60), st.integers(0, 200),
                                st.integers(1, 8)), min_size=1, max_size=40))  # fmt: skip
-def test_conservative_pruning_is_exact(tie_rule, spec):
+def test_conservative_pruning_is_exact(tie_rule, reading, spec):
     jobs, t = [], 0
     for i, (gap, run, over, procs) in enumerate(spec):
         t += gap
         jobs.append(SimJob(i, t, run, run + over, procs))  # estimates well above runtimes
-    fast = simulate(jobs, SIZE, Conservative(), tie_rule=tie_rule).jobs
-    naive = simulate(jobs, SIZE, NaiveConservative(), tie_rule=tie_rule).jobs
+    on, passes = reading
+    fast = simulate(jobs, SIZE, Conservative(compress_on=on, compress_passes=passes),
+                    tie_rule=tie_rule).jobs
+    naive = simulate(jobs, SIZE, NaiveConservative(compress_on=on, compress_passes=passes),
+                     tie_rule=tie_rule).jobs
     pd.testing.assert_frame_equal(fast, naive)
 
 
 @pytest.mark.mirror
+@pytest.mark.parametrize("reading", READINGS)
 @pytest.mark.parametrize("tie_rule", ["completions_first", "per_event"])
-def test_conservative_pruning_is_exact_on_a_real_log(mirror, tie_rule):
+def test_conservative_pruning_is_exact_on_a_real_log(mirror, tie_rule, reading):
     # the first 4,000 jobs of CTC-SP2 (long queues, many early ends): every pruning rule and the
     # dominance between jobs are exercised thousands of times (benchmarks/golden_schedules.py
     # checks whole logs)
@@ -277,7 +292,11 @@ def test_conservative_pruning_is_exact_on_a_real_log(mirror, tie_rule):
 
     tr = load_trace("CTC-SP2-1996-3.1-cln")
     norm = normalize(tr.jobs.iloc[:4000], tr.header)
-    fast = simulate(norm.jobs, norm.machine_size, Conservative(), tie_rule=tie_rule).jobs
-    naive = simulate(norm.jobs, norm.machine_size, NaiveConservative(), tie_rule=tie_rule).jobs
+    on, passes = reading
+    fast = simulate(norm.jobs, norm.machine_size,
+                    Conservative(compress_on=on, compress_passes=passes), tie_rule=tie_rule).jobs
+    naive = simulate(norm.jobs, norm.machine_size,
+                     NaiveConservative(compress_on=on, compress_passes=passes),
+                     tie_rule=tie_rule).jobs
     assert (fast.start != fast.submit).sum() > 1000  # a loaded stretch: many jobs wait
     pd.testing.assert_frame_equal(fast, naive)

@@ -1,8 +1,8 @@
 """Compiled kernels of conservative backfilling (issue 17: CTC-SP2 conservative at >= 50x pyss).
 
 The same algorithm as :class:`~schedlab.sim.profile.Profile` and
-:func:`~schedlab.sim.schedulers.conservative.compress` (Cirne 2001 §2.2.1; Mu'alem & Feitelson
-2001), compiled with numba (from wheels, ``requirements.lock``) over state that lives in int64
+:func:`~schedlab.sim.schedulers.compression.compress` (Cirne 2001 §2.2.1; Mu'alem & Feitelson
+2001; one pass or until stable, :mod:`~schedlab.sim.schedulers.compression`), compiled with numba (from wheels, ``requirements.lock``) over state that lives in int64
 arrays, so a compression pass, a placement or the collection of due jobs is one call with no
 conversion of Python lists (measured: converting the profile and the queue per pass, 69 k passes
 on CTC-SP2, would cost about as much as the pass itself).
@@ -19,7 +19,9 @@ State (owned by :class:`~schedlab.sim.schedulers.conservative.Conservative`):
   due at the same time start in the order their reservations were made, as the heap of the list
   implementation does) and ``JID``;
 * ``meta``: ``N`` (profile steps), ``M`` (queued jobs), ``STAMP`` (last stamp), ``NEXT`` (earliest
-  reservation in the queue, -1 if empty), ``PMV`` (valid prefix maxima).
+  reservation in the queue, -1 if empty), ``PMV`` (valid prefix maxima), ``LOOSE`` (only the jobs
+  before this queue position can have become movable since the last compression: see
+  :func:`compress`).
 
 Capacity: the profile has at most ``1 + running + 2 * queued`` steps (+4 during a move); the caller
 grows the arrays before an arrival (:func:`capacity_needed`). Every kernel first drops the
@@ -37,8 +39,8 @@ from .profile import ProfileView
 
 T, FREE, PM = 0, 1, 2  # rows of prof
 PROCS, EST, RES, SEQ, JID = 0, 1, 2, 3, 4  # rows of queue
-N, M, STAMP, NEXT, PMV = 0, 1, 2, 3, 4  # fields of meta
-META_SIZE = 5
+N, M, STAMP, NEXT, PMV, LOOSE = 0, 1, 2, 3, 4, 5  # fields of meta
+META_SIZE = 6
 
 
 def new_state(machine_size: int, origin: int, capacity: int = 64):
@@ -232,14 +234,21 @@ def earliest_move(prof, meta, procs, duration, current, stop):
 
 
 @njit(cache=True, nogil=True)
-def compress(prof, queue, meta, now):
-    """:func:`~schedlab.sim.schedulers.conservative.compress` over the whole queue, in arrival
-    order: every job that can start earlier moves to its first-fit slot at once (new stamp).
+def _pass(prof, queue, meta, now, first_only, stop_at):
+    """One pass of :func:`~schedlab.sim.schedulers.compression.compress` in arrival order: every
+    job that can start earlier moves to its first-fit slot at once (new stamp); with
+    ``first_only`` the pass stops after the first move; it stops at queue position ``stop_at``
+    if no job before it moved (the caller knows the jobs from there on cannot move then). Returns
+    the number of moves; ``meta[LOOSE]`` becomes the position of the last job moved (0 if none).
     Same exact pruning: the window must lie wholly before the reservation unless the step just
     before it has ``procs`` free, and dominance between jobs that found no window."""
     t, free = prof[T], prof[FREE]
     fail_procs, fail_d, fail_s = 0, 0, -1
+    moves = 0
+    last = 0
     for k in range(meta[M]):
+        if k == stop_at and moves == 0:
+            break
         s = queue[RES, k]
         if s <= now:
             continue
@@ -270,9 +279,41 @@ def compress(prof, queue, meta, now):
             meta[STAMP] += 1
             queue[SEQ, k] = meta[STAMP]
             fail_s = -1
+            moves += 1
+            last = k
+            if first_only:
+                break
         elif bounded:
             fail_procs, fail_d, fail_s = procs, d, s
+    meta[LOOSE] = last
+    return moves
+
+
+@njit(cache=True, nogil=True)
+def compress(prof, queue, meta, now, until_stable, full=True):
+    """:func:`~schedlab.sim.schedulers.compression.compress` over the queue: one pass, or
+    (``until_stable``) the first job that can move promoted, again and again from the head of the
+    queue until none can (Cirne §2.2.1). Returns the number of moves.
+
+    ``full=False`` (a compression no released slot triggered: a termination at the estimate
+    under ``compress_on="every"``) gives the same result faster. Since the last compression only
+    time passed (which only shortens the windows), jobs arrived (which only take room: each was
+    placed first fit) and jobs started (their slots were already taken): a job can move only if
+    it could at the end of the last compression, i.e. only if it lies before the last job that
+    pass moved (a job is re-placed at its first fit when visited; only the moves after its visit
+    can make room for it): ``meta[LOOSE]``, kept through the queue's changes. If none of those
+    moves, neither can the later ones, and the pass stops there."""
+    if not full and meta[LOOSE] == 0:
+        return 0  # no job can move
+    if until_stable:
+        moves = 0
+        while _pass(prof, queue, meta, now, True, -1):
+            moves += 1
+        meta[LOOSE] = 0  # no job can move
+    else:
+        moves = _pass(prof, queue, meta, now, False, -1 if full else meta[LOOSE])
     _set_next(queue, meta)
+    return moves
 
 
 @njit(cache=True, nogil=True)
@@ -286,12 +327,12 @@ def _set_next(queue, meta):
 
 
 @njit(cache=True, nogil=True)
-def arrive(prof, queue, meta, now, dirty, procs, estimate, jid):
-    """A job arrives: compress first if ``dirty``, then place it first fit and append it to the
-    queue. Returns its reservation."""
+def arrive(prof, queue, meta, now, dirty, until_stable, procs, estimate, jid):
+    """A job arrives: compress first if ``dirty`` (a released slot), then place it first fit and
+    append it to the queue. Returns its reservation."""
     advance(prof, meta, now)
     if dirty:
-        compress(prof, queue, meta, now)
+        compress(prof, queue, meta, now, until_stable, True)
     s = earliest_start(prof, meta, procs, estimate, now)
     add(prof, meta, s, s + estimate, -procs, -1)  # first fit: always free
     m = meta[M]
@@ -305,13 +346,14 @@ def arrive(prof, queue, meta, now, dirty, procs, estimate, jid):
 
 
 @njit(cache=True, nogil=True)
-def due(prof, queue, meta, now, dirty, out):
-    """Compress if ``dirty``, then take the jobs whose reservation has come out of the queue:
+def due(prof, queue, meta, now, squeeze, until_stable, full, out):
+    """Compress if ``squeeze`` (``full``: after a released slot; else a termination at the
+    estimate, :func:`compress`), then take the jobs whose reservation has come out of the queue:
     their ids go to ``out`` in (reservation, stamp) order. Returns their number, or ``-1 - k``
     if the job at queue index ``k`` missed its reservation."""
     advance(prof, meta, now)
-    if dirty:
-        compress(prof, queue, meta, now)
+    if squeeze:
+        compress(prof, queue, meta, now, until_stable, full)
     m = meta[M]
     c = 0
     w = 0
@@ -331,12 +373,16 @@ def due(prof, queue, meta, now, dirty, out):
     if c:
         for z in range(c):
             out[z] = queue[JID, out[z]]
+        loose = 0
         for k in range(m):
             if queue[RES, k] > now:
                 for row in range(5):
                     queue[row, w] = queue[row, k]
                 w += 1
+                if k < meta[LOOSE]:
+                    loose = w
         meta[M] = w
+        meta[LOOSE] = loose
         _set_next(queue, meta)
     return c
 
@@ -352,6 +398,8 @@ def withdraw(queue, meta, jid):
                 for row in range(5):
                     queue[row, z] = queue[row, z + 1]
             meta[M] = m - 1
+            if k < meta[LOOSE]:
+                meta[LOOSE] -= 1
             _set_next(queue, meta)
             return s
     return -1
@@ -361,3 +409,22 @@ def profile_view(prof: np.ndarray, meta: np.ndarray) -> ProfileView:
     """Read access to the profile arrays with :class:`~schedlab.sim.profile.Profile`'s query API
     (SA's request choice and the tests read it; it follows the arrays as the kernels update them)."""
     return ProfileView(prof[T], prof[FREE], meta, N)
+
+
+def warm() -> None:
+    """Compile every kernel conservative backfilling calls, both compression modes, into numba's
+    cache (``cache=True``: ``__pycache__`` beside this file, or numba's user cache directory where
+    that is read-only). ``make setup`` runs it, so the first simulation after a checkout loads the
+    kernels (~0.2 s) instead of compiling them (~2.5 s)."""
+    for until_stable in (False, True):
+        prof, queue, meta = new_state(4, 0, 64)
+        out = np.zeros(64, dtype=np.int64)
+        add(prof, meta, 0, 10, -4, -1)  # a running job
+        arrive(prof, queue, meta, 0, False, until_stable, 2, 10, 1)
+        arrive(prof, queue, meta, 0, True, until_stable, 4, 5, 2)
+        release(prof, meta, 1, 1, 10, 4, 4)
+        due(prof, queue, meta, 1, True, until_stable, True, out)
+        advance(prof, meta, 2)
+        compress(prof, queue, meta, 2, until_stable, False)
+        compress(prof, queue, meta, 2, until_stable, True)
+        withdraw(queue, meta, 2)

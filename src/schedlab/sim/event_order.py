@@ -52,8 +52,9 @@ identical start times for 100.00% of 28,476 jobs under EASY and conservative (me
 the batch order ``completions_first`` gives 98.35% (EASY) and 97.50% (conservative), the first
 divergence at job 722 (a submission's pass before a termination at the same second). [Before the
 EASY extra-nodes fix in :meth:`schedlab.sim.ends.EndList.shadow` the batch order gave 89.7%.]
-pyss's conservative scheduler also re-runs compression after a termination that frees nothing; ours
-compresses only after a release (identical schedules on KTH-SP2 either way).
+pyss's conservative scheduler also re-runs compression after a termination that frees nothing, as
+ours does under its default reading (``compress_on="every"``,
+:mod:`~schedlab.sim.schedulers.compression`), in that termination's pass.
 
 Default order (decision and evidence, issue 17). The papers do not state an event order; it is a
 simulator detail, so the default is a choice to be made by the fit. Batch ``completions_first``

@@ -9,6 +9,9 @@ Figure 9 combinations), on the first 3,000 jobs of the CTC-SP2 log at 430 nodes 
 workload of the scheduler tests; -NG with the one-day anti-starvation weight; the starvation
 workload. The adaptive experiments' fixtures (``*_adaptive``) were saved from the engine policy
 after the move: their alternatives are now whole seconds (see :mod:`schedlab.sim.schedulers.perkovic`).
+Every fixture is under §2's compression reading (early ends only, one pass: ``PKConfig``'s
+default) with a timer for a guaranteed start that falls where no job event happens; with
+compression at every termination and no timer they equal the former loop's.
 Regenerate (only when a documented reading changes): ``python tests/sim/schedulers/test_perkovic_golden.py [CASE..]``;
 ``... diff`` lists the points whose schedules differ from the fixtures.
 """

@@ -156,7 +156,8 @@ def test_sa_invariants(version, tie_rule):
     for j, (_, r) in zip(jobs, res.iterrows(), strict=True):
         requests = {(j.procs, j.estimate)} | {(a.procs, a.estimate) for a in j.alternatives}
         assert (r["procs"], r["estimate"]) in requests
-    assert sched.params() == {"version": version}
+    assert sched.params() == {"version": version, "compress_on": "early",
+                              "compress_passes": "until_stable"}  # Cirne §2.2.1's reading
 
 
 def test_sa_versions_choose_alike_and_bad_version_is_refused():
@@ -172,8 +173,9 @@ def test_sa_versions_choose_alike_and_bad_version_is_refused():
 def test_sa_from_the_cli_on_a_rigid_trace_is_conservative_backfilling(tmp_path):
     """``schedlab simulate --scheduler sa``: the same per-job output columns and metrics as the
     other policies; on a rigid trace (no alternatives) SA places every job as conservative
-    backfilling does."""
+    backfilling under the same compression reading (SA's default, Cirne's) does."""
     from schedlab.cli.main import main
+    from schedlab.cli.sim import load_sim_jobs, run_simulation
     from schedlab.pipeline.io import read_parquet
 
     rng = np.random.default_rng(4)
@@ -186,5 +188,8 @@ def test_sa_from_the_cli_on_a_rigid_trace_is_conservative_backfilling(tmp_path):
         assert main(["simulate", str(src), "--scheduler", name, "--out",
                      str(tmp_path / f"{name}.parquet")]) == 0
         out[name], _ = read_parquet(tmp_path / f"{name}.parquet")
-    pd.testing.assert_frame_equal(out["sa"], out["conservative"])
+    norm, header, _ = load_sim_jobs(str(src))
+    cirne, _, _ = run_simulation(norm, header, "conservative",
+                                 params={"compress_on": "early", "compress_passes": "until_stable"})
+    pd.testing.assert_frame_equal(out["sa"], cirne)
     assert (out["sa"]["wait"] > 0).sum() > 5  # a real queue

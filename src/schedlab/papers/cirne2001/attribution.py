@@ -26,7 +26,8 @@ def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
     (same seeds for every reading: common random numbers). A reading's ``jobs_per_workload``
     replaces the attribution's (the workload size the targets meet; its first jobs are the same
     jobs, its targets are drawn among more); its ``tie_rule`` replaces the experiments' same-time
-    order (:data:`TIE_RULE`)."""
+    order (:data:`TIE_RULE`) and its ``compression`` entries the configured compression's
+    (config ``compression``: when and how often conservative backfilling compresses)."""
     att = s.get("attribution") or {}
     readings = att.get("readings") or {}
     if reading not in readings:
@@ -40,7 +41,8 @@ def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
     if tie_rule not in TIE_RULES:
         raise ConfigError(f"{PAPER}: attribution.readings.{reading}.tie_rule must be one of "
                           f"{list(TIE_RULES)}, not {tie_rule!r}")
-    sub = _merge(s, {"tie_rule": tie_rule, "single_target": {
+    compression = {**(s.get("compression") or {}), **(overrides.pop("compression", None) or {})}
+    sub = _merge(s, {"tie_rule": tie_rule, "compression": compression, "single_target": {
         "jobs_per_workload": jobs,
         "targets_per_workload": int(att.get("targets_per_workload", 25)),
         "experiments": int(att.get("workloads", 1)) * int(att.get("targets_per_workload", 25))}})

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from ...errors import ConfigError
+from ...sim.schedulers.compression import CIRNE, COMPRESS_ON, COMPRESS_PASSES
 from .. import switches
 
 PAPER = "cirne2001"
@@ -54,8 +55,23 @@ def resolve_settings(cfg: dict[str, Any], quick: bool = False, scale: str = "def
             raise ConfigError(f"{PAPER}: single_target.{key} must be a positive integer")
     if s.get("sa_version", "cb") not in ("cb", "g"):
         raise ConfigError(f"{PAPER}: sa_version must be 'cb' or 'g'")
+    s["compression"] = _compression(s.get("compression"))
     s["n_workloads"] = math.ceil(st["experiments"] / st["targets_per_workload"])
     return s
+
+
+def _compression(cfg: Any) -> dict[str, str]:
+    """Config ``compression`` checked and completed with §2.2.1's reading (early ends, until no
+    job moves; :mod:`schedlab.sim.schedulers.compression`)."""
+    cfg = cfg or {}
+    if not isinstance(cfg, dict) or set(cfg) - {"compress_on", "compress_passes"}:
+        raise ConfigError(f"{PAPER}: compression takes compress_on and compress_passes only")
+    out = {"compress_on": cfg.get("compress_on", CIRNE[0]),
+           "compress_passes": cfg.get("compress_passes", CIRNE[1])}
+    if out["compress_on"] not in COMPRESS_ON or out["compress_passes"] not in COMPRESS_PASSES:
+        raise ConfigError(f"{PAPER}: compression.compress_on must be one of {list(COMPRESS_ON)} "
+                          f"and compress_passes one of {list(COMPRESS_PASSES)}, not {cfg}")
+    return out
 
 
 def _yaml(path: str | Path) -> dict[str, Any]:

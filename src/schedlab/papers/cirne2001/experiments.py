@@ -16,10 +16,17 @@ reservation at its *first fit* in the availability list computed with requested 
 ends early or is cancelled the queue is traversed once in submission order and each job moves to
 its first fit if that is earlier) and SA on top of it (:class:`~schedlab.sim.schedulers.sa.SA`,
 SAcb or SAg). A job runs for ``min(runtime, estimate)`` (killed at its requested time); cancelled
-jobs leave at their cancellation time, waiting or running (§3.5). One pass of compression per
-release, as Mu'alem & Feitelson; the other reading of "the process stops only when no more
-backfilling can be done" (repeat passes until no job moves) was an option of the former private
-loop, never used by a rule, and is not carried over.
+jobs leave at their cancellation time, waiting or running (§3.5). Compression follows §2.2.1:
+"Whenever a job finishes using less time than it required, conservative backfilling traverses the
+queue (in submission order) and 'promotes' the first job that fits ... The process stops only when
+no more backfilling can be done": early ends only, promoting until no job moves (config
+``compression``, :mod:`schedlab.sim.schedulers.compression`; the attribution readings
+``compress_one_pass`` and ``compress_pyss`` run the other two readings). Theorem 1 (SAcb and SAg
+choose the same request) needs it: with every job running to its requested time (SA's
+assumption) an ``early`` compression never runs, and after an ``until_stable`` one no job can
+move, so the availability list is the future SAg simulates; under pyss's reading (a pass at every
+termination, one pass each) a termination at the requested time can still move a job and the two
+versions can disagree (tests/sim/schedulers/test_sa.py).
 
 Same-time order (``TIE_RULE``): the single-target and §5.4 experiments run the engine's batch
 order ``"completions_first"`` — at one instant completions and cancellations, then arrivals in
@@ -85,7 +92,16 @@ from ...sim.job import SimJob
 from ...sim.schedulers.conservative import Conservative
 from ...sim.schedulers.sa import INF, SA
 from .config import PAPER
-from .machine import TIE_RULE, fork_start, load_at, machine_run, rigid, sa_choice, sim_jobs
+from .machine import (
+    TIE_RULE,
+    compression_options,
+    fork_start,
+    load_at,
+    machine_run,
+    rigid,
+    sa_choice,
+    sim_jobs,
+)
 from .workload import Workload
 
 
@@ -142,7 +158,8 @@ def _job_info(wl: Workload, k: int) -> dict[str, Any]:
 
 def single_target_experiments(wl: Workload, machine_procs: int, targets: np.ndarray,
                               sa_version: str = "cb", check_theorem1: bool = True,
-                              tie_rule: str = TIE_RULE) -> pd.DataFrame:
+                              tie_rule: str = TIE_RULE,
+                              compression: dict[str, str] | None = None) -> pd.DataFrame:
     """§5.1 and §6.1 on one workload: for each target job, its turn-around with every request in
     the static workload (user / SA / best), and with SA / user request in the adaptive workload
     (Table 17). One row per target; columns ``{request}_{tt,wait,te,procs,cr}`` for request in user,
@@ -151,7 +168,7 @@ def single_target_experiments(wl: Workload, machine_procs: int, targets: np.ndar
     jobs = sim_jobs(wl)
     rows: dict[int, dict[str, Any]] = {int(k): _job_info(wl, int(k)) for k in targets}
     for scenario, policy in (("static", "user"), ("adaptive", "sa")):
-        base = machine_run(jobs, machine_procs, policy, sa_version, tie_rule)
+        base = machine_run(jobs, machine_procs, policy, sa_version, tie_rule, compression)
         # the request the base run itself submits the target with needs no fork: its outcome is
         # read from the base run once the target has started (below)
         own: dict[int, tuple[int, list[str], Simulation | None]] = {}
@@ -206,14 +223,16 @@ def single_target_experiments(wl: Workload, machine_procs: int, targets: np.ndar
     return df
 
 
-def whole_workload_run(wl: Workload, machine_procs: int, policy: str) -> pd.DataFrame:
+def whole_workload_run(wl: Workload, machine_procs: int, policy: str,
+                       compression: dict[str, str] | None = None) -> pd.DataFrame:
     """§6.2: every job submitted with SA (``policy="sa"``) or its user request, simulated on the
-    engine (:func:`~schedlab.sim.engine.simulate`, its default same-time order). Per-job
-    outcomes; ``completed`` excludes cancelled jobs; ``used`` = processor-seconds actually used
-    (their sum is the offered load of §6.2)."""
+    engine (:func:`~schedlab.sim.engine.simulate`, its default same-time order; compression as
+    :func:`~.machine.machine_run`). Per-job outcomes; ``completed`` excludes cancelled jobs;
+    ``used`` = processor-seconds actually used (their sum is the offered load of §6.2)."""
     if policy not in ("sa", "user"):
         raise ConfigError(f"{PAPER}: unknown policy {policy!r}")
-    sched = SA() if policy == "sa" else Conservative()
+    opts = compression_options(compression)
+    sched = SA(**opts) if policy == "sa" else Conservative(**opts)
     res = simulate(sim_jobs(wl), machine_procs, sched, record_timeline=False)
     j = res.jobs.set_index("job_id").loc[wl.job_id]
     start = j["start"].to_numpy(float)

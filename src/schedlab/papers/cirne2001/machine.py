@@ -14,6 +14,7 @@ import numpy as np
 from ...errors import ConfigError
 from ...sim.engine import Simulation
 from ...sim.job import Alternative, SimJob
+from ...sim.schedulers.compression import CIRNE
 from ...sim.schedulers.conservative import Conservative
 from ...sim.schedulers.sa import INF, SA, Choice, load_per_processor, sacb_choice, sag_choice
 from .config import PAPER
@@ -46,15 +47,27 @@ def rigid(job: SimJob, procs: int, runtime: float, estimate: float) -> SimJob:
 
 
 def machine_run(jobs: list[SimJob], machine_procs: int, policy: str = "user",
-                sa_version: str = "cb", tie_rule: str = TIE_RULE) -> Simulation:
+                sa_version: str = "cb", tie_rule: str = TIE_RULE,
+                compression: dict[str, str] | None = None) -> Simulation:
     """Conservative backfilling (§2.2.1) of ``jobs`` on the engine, every job submitted with its
     user request (``policy="user"``: :class:`~schedlab.sim.schedulers.conservative.Conservative`)
     or with SA's (``"sa"``: :class:`~schedlab.sim.schedulers.sa.SA`, ``sa_version`` "cb" = SAcb,
-    "g" = SAg), as a :class:`~schedlab.sim.engine.Simulation` to pause and fork."""
+    "g" = SAg), as a :class:`~schedlab.sim.engine.Simulation` to pause and fork. ``compression``:
+    ``compress_on`` / ``compress_passes`` (default §2.2.1's reading, early ends until no job
+    moves: :func:`compression_options`)."""
     if policy not in ("user", "sa") or sa_version not in ("cb", "g"):
         raise ConfigError(f"{PAPER}: unknown policy {policy!r} or SA version {sa_version!r}")
-    sched = SA(sa_version) if policy == "sa" else Conservative()
+    opts = compression_options(compression)
+    sched = SA(sa_version, **opts) if policy == "sa" else Conservative(**opts)
     return Simulation(jobs, machine_procs, sched, tie_rule=tie_rule)  # type: ignore[arg-type]
+
+
+def compression_options(compression: dict[str, str] | None) -> dict[str, str]:
+    """The schedulers' keyword arguments for conservative backfilling's compression
+    (:mod:`schedlab.sim.schedulers.compression`): §2.2.1's reading ("Whenever a job finishes
+    using less time than it required ... The process stops only when no more backfilling can be
+    done": early ends, until no job moves) with ``compression``'s entries on top."""
+    return {"compress_on": CIRNE[0], "compress_passes": CIRNE[1], **(compression or {})}
 
 
 def sa_choice(sim: Simulation, job: SimJob, version: str = "cb",

@@ -37,12 +37,13 @@ def run_single_workload(s: dict[str, Any], w: int, model: dict[str, Any] | None 
                                   model=model)
     targets = pick_targets(wl, n_targets, np.random.default_rng(_seed(s, 2, w)))
     df = single_target_experiments(wl, s["machine_procs"], targets, s.get("sa_version", "cb"),
-                                   tie_rule=s.get("tie_rule", TIE_RULE))
+                                   tie_rule=s.get("tie_rule", TIE_RULE),
+                                   compression=s.get("compression"))
     df.insert(0, "workload", w)
     meta = {"paper": PAPER, "workload": w, "seed_entropy": int(s["seed"]), "spawn_key": [0, w],
             "target_spawn_key": [2, w], "jobs": st["jobs_per_workload"],
             "machine_procs": s["machine_procs"], "sa_version": s.get("sa_version", "cb"),
-            "tie_rule": s.get("tie_rule", TIE_RULE),
+            "tie_rule": s.get("tie_rule", TIE_RULE), "compression": s.get("compression"),
             "workload_info": info}
     return df, meta
 
@@ -59,7 +60,7 @@ def run_sweep_point(s: dict[str, Any], param: str, value: float, w: int,
                                   model=model, **kw)
     frames = []
     for pol in ("sa", "user"):
-        df = whole_workload_run(wl, s["machine_procs"], pol)
+        df = whole_workload_run(wl, s["machine_procs"], pol, s.get("compression"))
         df.insert(0, "policy", pol)
         frames.append(df)
     out = pd.concat(frames, ignore_index=True)

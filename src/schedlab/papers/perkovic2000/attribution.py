@@ -33,7 +33,12 @@ quick; the numbers are in docs/papers/perkovic2000.md). Readings compared:
   0.72 (0.77). The same jobs spread evenly over the flurry's 120 hours leave the queue at 197: it
   is the burst, not the job count. Delayed jobs under BF rise to 30,892 (what 61% implies), so
   "< 20,000" stays unexplained under the literal reading. The default stays the cleaned log (the
-  flurry's per-job shape is reconstructed, not known).
+  flurry's per-job shape is reconstructed, not known);
+* conservative backfilling's compression (config ``compression``; §2 "Whenever a job finishes
+  earlier than estimated ... reschedule each waiting job in the arrival order", early ends and one
+  pass, the default): ``compress_every`` (pyss's reading, a pass at every termination) and
+  ``compress_until_stable`` (Cirne's, passes until no job moves); they move BF's and 1/L's
+  numbers (the -NG orders re-plan every pass) and so the §5 reductions vs BF and 1/L.
 """
 
 from __future__ import annotations

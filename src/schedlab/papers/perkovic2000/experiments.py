@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from ...sim.schedulers.compression import PERKOVIC
 from ...sim.schedulers.perkovic import PKConfig
 from ...sim.schedulers.queue_orders import ORDERS, QueueOrder, anti_starvation_weight, label, slug
 from ...sim.schedulers.speculative import Speculation
@@ -143,9 +144,11 @@ def pk_config(point: RunPoint, s: dict[str, Any], median_estimate: float) -> PKC
                                   length_s=float(t["length_s"]),
                                   max_length_s=float(t["max_length_s"]),
                                   max_test_runs=int(t["max_test_runs"]))
+    comp = {"compress_on": PERKOVIC[0], "compress_passes": PERKOVIC[1],
+            **(s.get("compression") or {})}
     return PKConfig(order=QueueOrder(point.order, point.guarantees, weight),
                     speculation=speculation, adaptation=adaptation, widening=widening,
-                    widen_factors=tuple(int(f) for f in s["widen_factors"]))
+                    widen_factors=tuple(int(f) for f in s["widen_factors"]), **comp)
 
 
 def seed_for(entropy: int, point: RunPoint) -> np.random.SeedSequence:

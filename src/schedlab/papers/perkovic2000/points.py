@@ -81,6 +81,8 @@ def attribution_run(s: Mapping[str, Any], point: Point, trace: pd.DataFrame,
     s = dict(s)
     if "starvation_horizon_s" in reading:
         s["starvation_horizon_s"] = reading["starvation_horizon_s"]
+    if "compression" in reading:
+        s["compression"] = {**(s.get("compression") or {}), **reading["compression"]}
     jobs, _ = attribution_jobs(trace, header, reading, source, s.get("flurry"),
                                s["published"]["table1"])
     rows = []

@@ -9,12 +9,13 @@ reservations only move earlier:
 
 * when a job ends before its estimate (or a running job is cancelled, or a waiting one withdrawn),
   its unused slot is released and the queue is *compressed*: each waiting job, in arrival
-  (submission) order, is taken out and re-placed at the first slot where it fits (Cirne §2.2.1:
-  "traverses the queue (in submission order) and promotes the first job that fits in the
-  just-made-available slot … the process stops only when no more backfilling can be done";
-  Perković §2: "attempts to reschedule each waiting job in the arrival order to an earlier than its
-  current guaranteed start-time"). A job keeps its slot unless the new one is earlier.
-* a job that ends exactly at its estimate frees nothing the profile did not already show free.
+  (submission) order, is taken out and re-placed at the first slot where it fits. A job keeps its
+  slot unless the new one is earlier.
+* when and how often: ``compress_on`` (``"every"`` termination, pyss's, the default; or only
+  ``"early"`` ones, Perković's and Cirne's text) and ``compress_passes`` (``"one"`` pass, pyss's and
+  Perković's, the default; or ``"until_stable"``, Cirne's), each source quoted in
+  :mod:`~schedlab.sim.schedulers.compression`. A job that ends exactly at its estimate frees
+  nothing the profile did not already show free; under ``"every"`` its pass still compresses.
 
 A reservation may fall at a time when no job event happens (the job whose expected end defined it
 ended early, and the waiting job could not move because of something placed before it since): the
@@ -24,8 +25,8 @@ Exactness-preserving speed-ups: compression skips a job that provably cannot mov
 :func:`compress`), finds the new slot of the others without modifying the profile
 (:meth:`~schedlab.sim.profile.Profile.earliest_move`), moves a reservation by changing only the
 non-overlapping parts of its two slots (:meth:`~schedlab.sim.profile.Profile.shift`), and is
-skipped entirely when nothing was released. Compression happens before any new arrival is placed,
-so the older jobs see a released slot first. Schedules are checked identical to the unpruned
+skipped entirely when nothing triggered it. A released slot's compression happens before any new
+arrival is placed, so the older jobs see it first. Schedules are checked identical to the unpruned
 re-placement (tests/sim/test_sim_schedulers.py, random workloads and 4,000 CTC-SP2 jobs) and, whole
 logs, to the schedules before each speed-up (``benchmarks/golden_schedules.py``).
 
@@ -33,12 +34,13 @@ Two implementations of the same algorithm: :class:`Conservative` (registry name
 ``conservative``) runs it compiled (:mod:`schedlab.sim.cbf_kernel`, numba from wheels), with the
 profile and the queue in int64 arrays that one kernel call per arrival, release or scheduling pass
 updates in place; :class:`ListConservative` is the pure-Python statement on the list
-:class:`~schedlab.sim.profile.Profile` and :func:`compress` (which Flex and Cirne's ``CBMachine``
-share), kept as the reference the compiled one is tested against job for job (random workloads
+:class:`~schedlab.sim.profile.Profile` and :func:`~.compression.compress` (which Flex and
+Perković's orders share), kept as the reference the compiled one is tested against job for job (random workloads
 with withdrawn jobs under every event order in tests/sim/test_sim_profile.py; whole logs with
 ``benchmarks/golden_schedules.py``). Speed (issue 17, ``make bench``, CPU s, per_event): CTC-SP2
 5.4 -> 1.4 (78x pyss; target 50x), KTH-SP2 0.72 -> 0.37 (13x; target 10x), SDSC-SP2 2.2 -> 0.64;
-why compiled and what pure-Python work reached first is in docs/engine.md.
+why compiled and what pure-Python work reached first is in docs/engine.md (also the command
+line's wall times under each reading).
 
 ``allocation="contiguous"`` is not supported by this count-based plan (a start could fail on
 fragmentation): use Tang's contiguous scheduler for BG/P-style machines.
@@ -47,8 +49,6 @@ fragmentation): use Tang's contiguous scheduler for BG/P-style machines.
 from __future__ import annotations
 
 import copy
-from bisect import bisect_left, bisect_right
-from collections.abc import Hashable, Iterable, Iterator
 from heapq import heapify, heappop, heappush
 from typing import Any, ClassVar
 
@@ -59,29 +59,89 @@ from ..job import SimJob
 from ..profile import Profile
 from ..scheduler import Scheduler, Start
 from ..state import MachineView, Run
+from .compression import PYSS, check_compression, compress
 
 
-class Conservative(Scheduler):
-    """Conservative backfilling with compression in arrival order, compiled: the profile and the
-    queue live in int64 arrays that the kernels of :mod:`schedlab.sim.cbf_kernel` update in place
-    (one call per arrival, release or scheduling pass). Schedules identical to
-    :class:`ListConservative`."""
+class _Compressing(Scheduler):
+    """What both implementations share: the options ``compress_on`` / ``compress_passes``
+    (:mod:`~schedlab.sim.schedulers.compression`) and when a compression is due.
+
+    ``dirty``: a slot was released (or, under the batch orders, a job ended at its estimate under
+    ``"every"``): compress before the next placement or in the next pass. ``owed``: under
+    ``per_event``, terminations at the estimate whose own pass (after the same-time arrivals, as
+    in pyss) is still to come; a pass pays one unless it is an arrival's (``placed``)."""
 
     name = "conservative"
-    #: :mod:`schedlab.sim.cbf_kernel`, imported on first use (a class attribute: forks deep-copy
-    #: the instance)
-    kernel: ClassVar[Any] = None
 
-    def __init__(self, record_reservations: bool = False) -> None:
+    def __init__(self, record_reservations: bool = False, compress_on: str = PYSS[0],
+                 compress_passes: str = PYSS[1]) -> None:
+        check_compression(compress_on, compress_passes, self.name)
+        self.compress_on, self.compress_passes = compress_on, compress_passes
+        self.until_stable = compress_passes == "until_stable"
         #: job id -> first reservation (tests check the guarantee)
         self.first_reservations: dict[int, int] | None = {} if record_reservations else None
         self.reset()
 
+    def params(self) -> dict[str, Any]:
+        return {"compress_on": self.compress_on, "compress_passes": self.compress_passes}
+
     def reset(self) -> None:
+        self.dirty = False
+        self.owed = 0
+        self.owed_at = 0
+        self.placed = False
+        self.timer_at: int | None = None
+
+    def _ended_on_estimate(self, ctx: MachineView) -> None:
+        """A termination that released nothing: under ``"every"`` it still gets a compression."""
+        if self.compress_on != "every":
+            return
+        if getattr(ctx, "tie_rule", "per_event") == "per_event":
+            self.owed += 1
+            self.owed_at = ctx.now
+        else:
+            self.dirty = True
+
+    def _compress_due(self, ctx: MachineView) -> bool:
+        """Whether this scheduling pass compresses (consumes the trigger)."""
+        arrival_pass, self.placed = self.placed, False
+        if self.dirty:
+            return True
+        if self.owed and not arrival_pass:
+            if ctx.now != self.owed_at:  # pragma: no cover - an engine event-order change
+                raise SimulationError(
+                    f"{self.name}: the compression pass of a termination at {self.owed_at} "
+                    f"did not come before t={ctx.now}"
+                )
+            self.owed -= 1
+            return True
+        return False
+
+    def sync(self, ctx: MachineView) -> None:
+        super().sync(ctx)
+        self.placed = False  # re-placed, not arrived: the next pass is no arrival's
+
+    def on_killed(self, ctx: MachineView, run: Run) -> None:
+        self.on_completion(ctx, run, False)
+        self.on_arrival(ctx, run.job)
+        self.placed = False  # a requeue, not an arrival: the kill's own pass is still to come
+
+
+class Conservative(_Compressing):
+    """Conservative backfilling with compression in arrival order, compiled: the profile and the
+    queue live in int64 arrays that the kernels of :mod:`schedlab.sim.cbf_kernel` update in place
+    (one call per arrival, release or scheduling pass). Schedules identical to
+    :class:`ListConservative` under every reading (``compress_on``, ``compress_passes``: see
+    :mod:`~schedlab.sim.schedulers.compression`; default pyss's, every termination and one pass)."""
+
+    #: :mod:`schedlab.sim.cbf_kernel`, imported on first use (a class attribute: forks deep-copy
+    #: the instance)
+    kernel: ClassVar[Any] = None
+
+    def reset(self) -> None:
+        super().reset()
         self.state: tuple | None = None  # (prof, queue, meta) arrays, see cbf_kernel
         self.queue: dict[int, SimJob] = {}  # arrival order
-        self.dirty = False
-        self.timer_at: int | None = None
 
     def _state(self, ctx: MachineView) -> tuple:
         if self.state is None:
@@ -133,9 +193,9 @@ class Conservative(Scheduler):
         return self.kernel.profile_view(prof, meta)
 
     def _compress(self, p, now: int) -> None:
-        """Compress the queue now (:func:`compress`, compiled)."""
+        """Compress the queue now (:func:`~.compression.compress`, compiled)."""
         prof, queue, meta = self.state
-        self.kernel.compress(prof, queue, meta, now)
+        self.kernel.compress(prof, queue, meta, now, self.until_stable, True)
         self.dirty = False
 
     # --- hooks -------------------------------------------------------------------------------
@@ -157,9 +217,10 @@ class Conservative(Scheduler):
             prof, queue = k.grown(prof, need), k.grown(queue, need)
             self.state = (prof, queue, meta)
             self.out = np.zeros(queue.shape[1], dtype=np.int64)
-        s = k.arrive(prof, queue, meta, int(now), self.dirty, int(job.procs), int(est),
-                     int(job.job_id))
+        s = k.arrive(prof, queue, meta, int(now), self.dirty, self.until_stable, int(job.procs),
+                     int(est), int(job.job_id))
         self.dirty = False
+        self.placed = True
         self.queue[job.job_id] = job
         if self.first_reservations is not None:
             self.first_reservations.setdefault(job.job_id, s)
@@ -176,10 +237,8 @@ class Conservative(Scheduler):
     def on_completion(self, ctx: MachineView, run: Run, killed_at_estimate: bool) -> None:
         if run.expected_end > ctx.now:
             self._give_back(ctx, ctx.now, run.expected_end, run.procs)
-
-    def on_killed(self, ctx: MachineView, run: Run) -> None:
-        self.on_completion(ctx, run, False)
-        self.on_arrival(ctx, run.job)
+        else:
+            self._ended_on_estimate(ctx)
 
     def on_cancel(self, ctx: MachineView, job: SimJob, run: Run | None) -> None:
         if run is not None:
@@ -195,8 +254,10 @@ class Conservative(Scheduler):
         prof, queue, meta = self._state(ctx)
         k = self.kernel
         starts: list[Start] = []
-        if self.dirty or (meta[k.M] and meta[k.NEXT] <= now):
-            c = k.due(prof, queue, meta, now, self.dirty, self.out)
+        full = self.dirty  # a released slot: else a termination at the estimate (cbf_kernel)
+        squeeze = self._compress_due(ctx)
+        if squeeze or (meta[k.M] and meta[k.NEXT] <= now):
+            c = k.due(prof, queue, meta, now, squeeze, self.until_stable, full, self.out)
             self.dirty = False
             if c < 0:  # pragma: no cover - would break the guarantee
                 raise SimulationError(
@@ -216,7 +277,7 @@ class Conservative(Scheduler):
 
 def _kernel():
     """The compiled kernels, imported on first use (numba's import and cache load cost ~0.3 s;
-    :func:`compress` users and the CLI do not pay it)."""
+    :func:`~.compression.compress` users and the CLI's other policies do not pay it)."""
     try:
         from .. import cbf_kernel
     except ModuleNotFoundError as e:  # an environment made before numba joined the lock
@@ -226,26 +287,18 @@ def _kernel():
     return cbf_kernel
 
 
-class ListConservative(Scheduler):
-    """Conservative backfilling on the list :class:`Profile` and :func:`compress`: the pure-Python
-    statement of the algorithm that :class:`Conservative` compiles (tests check them identical;
-    the tests' unpruned reference subclasses this one)."""
-
-    name = "conservative"
-
-    def __init__(self, record_reservations: bool = False) -> None:
-        #: job id -> first reservation (tests check the guarantee)
-        self.first_reservations: dict[int, int] | None = {} if record_reservations else None
-        self.reset()
+class ListConservative(_Compressing):
+    """Conservative backfilling on the list :class:`Profile` and :func:`~.compression.compress`:
+    the pure-Python statement of the algorithm that :class:`Conservative` compiles (tests check
+    them identical under every reading; the tests' unpruned reference subclasses this one)."""
 
     def reset(self) -> None:
+        super().reset()
         self.profile: Profile | None = None
         self.queue: dict[int, SimJob] = {}  # arrival order
         self.res: dict[int, int] = {}  # job id -> reserved start
         self.due: list[tuple[int, int, int]] = []  # (start, arrival seq, job id), lazy
         self.seq = 0
-        self.dirty = False
-        self.timer_at: int | None = None
 
     def _profile(self, ctx: MachineView) -> Profile:
         p = self.profile
@@ -259,11 +312,6 @@ class ListConservative(Scheduler):
         else:
             p.advance(ctx.now)
         return p
-
-    def sync(self, ctx: MachineView) -> None:
-        self.reset()
-        for job in list(ctx.waiting.values()):
-            self.on_arrival(ctx, job)
 
     def fork(self) -> ListConservative:
         """A copy with its own profile, queue and reservations (shallow: jobs are immutable);
@@ -294,6 +342,7 @@ class ListConservative(Scheduler):
             self._compress(p, ctx.now)
         self.queue[job.job_id] = job
         self._place(p, job, ctx.now)
+        self.placed = True
         if self.first_reservations is not None:
             self.first_reservations.setdefault(job.job_id, self.res[job.job_id])
 
@@ -301,13 +350,11 @@ class ListConservative(Scheduler):
         if run.expected_end > ctx.now:
             self._profile(ctx).release(ctx.now, run.expected_end - ctx.now, run.procs)
             self.dirty = True
+        else:
+            self._ended_on_estimate(ctx)
 
     def on_completion(self, ctx: MachineView, run: Run, killed_at_estimate: bool) -> None:
         self._release_run(ctx, run)
-
-    def on_killed(self, ctx: MachineView, run: Run) -> None:
-        self._release_run(ctx, run)
-        self.on_arrival(ctx, run.job)
 
     def on_cancel(self, ctx: MachineView, job: SimJob, run: Run | None) -> None:
         if run is not None:
@@ -321,12 +368,12 @@ class ListConservative(Scheduler):
 
     # --- compression and starts ----------------------------------------------------------------
     def _compress(self, p: Profile, now: int) -> None:
-        """Re-place every waiting job, in arrival order, at its earliest slot (never later):
-        :func:`compress` over the queue."""
+        """Move waiting jobs, in arrival order, to earlier slots (never later):
+        :func:`~.compression.compress` over the queue, one pass or until stable."""
         self.dirty = False
         res, queue = self.res, self.queue
         waiting = ((jid, job.procs, job.estimate, res[jid]) for jid, job in queue.items())
-        for jid, s2 in compress(p, now, waiting):
+        for jid, s2 in compress(p, now, waiting, self.compress_passes):
             res[jid] = s2
             self.seq += 1
             heappush(self.due, (s2, self.seq, jid))
@@ -334,7 +381,7 @@ class ListConservative(Scheduler):
     def schedule(self, ctx: MachineView) -> list[Start]:
         now = ctx.now
         p = self._profile(ctx)
-        if self.dirty:
+        if self._compress_due(ctx):
             self._compress(p, now)
         due, res, starts = self.due, self.res, []
         while due and due[0][0] <= now:
@@ -351,49 +398,3 @@ class ListConservative(Scheduler):
             self.timer_at = due[0][0]
             ctx.set_timer(self.timer_at, "reservation")
         return starts
-
-
-def compress(
-    p: Profile, now: float, waiting: Iterable[tuple[Hashable, int, float, float]]
-) -> Iterator[tuple[Hashable, float]]:
-    """One compression pass of conservative backfilling (Cirne §2.2.1, Mu'alem & Feitelson 2001).
-
-    ``waiting`` gives ``(key, procs, estimate, reserved start)`` in arrival order (read lazily, so
-    a caller may update its own state between items); each job that can start earlier is moved to
-    its first-fit slot on ``p`` at once (:meth:`Profile.shift`) and ``(key, new start)`` is
-    yielded. Used by :class:`Conservative` (and so by SA and all of Cirne's experiments).
-
-    Exact pruning (a job is skipped only if it provably cannot move):
-
-    * a job can start before its reservation ``s`` only at a time before ``s`` with ``procs``
-      processors free; and unless the step just before ``s`` has them (a window reaching
-      ``s``), only in a window of its whole estimate lying before ``s``, which needs
-      ``estimate <= s - now`` and a step starting by ``s - estimate`` with ``procs`` free
-      (the profile's cached prefix maxima: O(1));
-    * dominance: once a job ``(procs_a, d_a, s_a)`` found no such window, none exists for a job
-      with ``procs >= procs_a``, ``d >= d_a`` and ``s <= s_a`` either (its windows would contain
-      one for the first job) until the profile changes, i.e. until the next job moves.
-    """
-    t, free = p.t, p.free  # p.t / p.free are updated in place
-    fail_procs, fail_d, fail_s = 0, 0, -1  # the last job that found no window (dominance)
-    for key, procs, d, s in waiting:
-        if s <= now:
-            continue
-        latest = None
-        if free[bisect_left(t, s) - 1] < procs:  # only a window wholly before s
-            latest = s - d  # its latest start
-            if latest < now or (procs >= fail_procs and d >= fail_d and s <= fail_s):
-                continue
-            j = bisect_right(t, latest) - 1
-            pm = p._pm
-            if j >= len(pm):
-                pm = p.prefix_max(j + 1)
-            if pm[j] < procs:
-                continue
-        s2 = p.earliest_move(procs, d, s, latest)
-        if s2 != s:
-            p.shift(procs, d, s, s2)
-            fail_s = -1
-            yield key, s2
-        elif latest is not None:
-            fail_procs, fail_d, fail_s = procs, d, s

@@ -39,8 +39,12 @@ Our reading, precisely (every choice is a constructor option where cheap):
 * **Termination / cancellation.** There is no new job to insert; the queue is re-planned in its
   current order by compression (each job, in order, moves to its earliest start given all other
   reservations, which is never later than before), as conservative backfilling does (Mu'alem &
-  Feitelson 2001). Every deadline therefore stays met. (This runs at every termination, also
-  one at the estimated end: the queue order chosen at an arrival may have left holes.)
+  Feitelson 2001). Every deadline therefore stays met. When and how often are the options
+  ``compress_on`` and ``compress_passes`` of :mod:`~schedlab.sim.schedulers.compression`; the
+  default is pyss's reading, the Feitelson lab's simulator (every termination, also one at the
+  estimated end: the queue order chosen at an arrival may have left holes; one pass). Flex
+  compresses inside its planner when the engine reports the termination (under ``per_event`` a
+  termination at the estimate is reported before the same-time arrivals).
 * With ``slack_factor = 0`` no job may start later than its conservative guarantee. With the
   ``"guarantee"`` reference Flex may still reorder the queue when no job ends up later than its
   guarantee (a job moved earlier by compression can be pushed back towards it); with the ``"plan"``
@@ -86,7 +90,7 @@ from ..options import BSLD_BOUND
 from ..profile import Profile
 from ..scheduler import Scheduler, Start
 from ..state import MachineView, Run
-from .conservative import compress
+from .compression import PYSS, check_compression, compress
 
 SLACK_BASES = ("mean_wait", "estimate", "constant")
 SLACK_REFERENCES = ("guarantee", "plan")
@@ -114,7 +118,11 @@ class FlexPlanner:
 
     def __init__(self, machine_size: int, slack_factor: float = 3.0, slack_base: str = "mean_wait",
                  cost: str = "wait", slack_constant: float = 0.0,
-                 slack_reference: str = "guarantee") -> None:
+                 slack_reference: str = "guarantee", compress_on: str = PYSS[0],
+                 compress_passes: str = PYSS[1]) -> None:
+        check_compression(compress_on, compress_passes, "flex")
+        self.compress_every = compress_on == "every"
+        self.compress_passes = compress_passes
         if slack_reference not in SLACK_REFERENCES:
             raise ValueError(f"Flex slack_reference must be one of {SLACK_REFERENCES}, "
                              f"got {slack_reference!r}")
@@ -217,14 +225,16 @@ class FlexPlanner:
         return self._start_due(now)
 
     def finish(self, job_id: int, now: int) -> list[int]:
-        """A running job terminated at ``now`` (<= its estimated end): compress, start what is due."""
+        """A running job terminated at ``now`` (<= its estimated end): compress (if it ended early,
+        or at every termination under ``compress_on="every"``), start what is due."""
         start, job = self.running.pop(job_id)
         end = start + job.estimate
         self.profile.advance(now)
         self.profile.release(now, end - now, job.procs)
         self.base.advance(now)
         self.base.release(now, end - now, job.procs)
-        self._compress(now)
+        if end > now or self.compress_every:
+            self._compress(now)
         return self._start_due(now)
 
     def cancel(self, job_id: int, now: int) -> list[int]:
@@ -243,7 +253,7 @@ class FlexPlanner:
         the profile is advanced to ``now`` by the caller."""
         res = self.res
         waiting = ((x, x.procs, x.estimate, res[x.job_id]) for x in self.queue)
-        for x, s in compress(self.profile, now, waiting):
+        for x, s in compress(self.profile, now, waiting, self.compress_passes):
             old = res[x.job_id]
             res[x.job_id] = s
             if self.plan_reference:   # the margin to the deadline follows the plan
@@ -281,14 +291,17 @@ class Flex(Scheduler):
     name = "flex"
 
     def __init__(self, slack_factor: float = 3.0, slack_base: str = "mean_wait", cost: str = "wait",
-                 slack_constant: float = 0.0, slack_reference: str = "guarantee") -> None:
+                 slack_constant: float = 0.0, slack_reference: str = "guarantee",
+                 compress_on: str = PYSS[0], compress_passes: str = PYSS[1]) -> None:
         self._opts = {"slack_factor": float(slack_factor), "slack_base": slack_base, "cost": cost,
-                      "slack_constant": float(slack_constant), "slack_reference": slack_reference}
+                      "slack_constant": float(slack_constant), "slack_reference": slack_reference,
+                      "compress_on": compress_on, "compress_passes": compress_passes}
         FlexPlanner(1, **self._opts)  # validates the options now
         self.planner: FlexPlanner | None = None
         self._due: list[int] = []
         self._slacks: dict[int, int] = {}
         self._stats = (0.0, 0)
+        self._timer_at: int | None = None
 
     def params(self) -> dict[str, Any]:
         return dict(self._opts)
@@ -347,7 +360,17 @@ class Flex(Scheduler):
         else:
             self._due += pl.finish(job.job_id, ctx.now)
 
+    def on_timer(self, ctx: MachineView, key: Any) -> None:
+        if key == "reservation" and self.planner is not None:
+            self._due += self.planner._start_due(ctx.now)
+
     def schedule(self, ctx: MachineView) -> list[Start]:
         due, self._due = self._due, []
         waiting = ctx.waiting
+        res = self.planner.res if self.planner is not None else None
+        if res:  # a reservation may fall where no job event happens (as in Conservative)
+            nxt = min(res.values())
+            if nxt > ctx.now and nxt != self._timer_at:
+                self._timer_at = nxt
+                ctx.set_timer(nxt, "reservation")
         return [Start(waiting[j]) for j in due]

@@ -5,9 +5,12 @@ covering the paper's Figure 2 flow. At every event time it runs
 
 1. *queue sorting* (§3, Table 4; :mod:`.queue_orders`),
 2. the *regular backfilling pass* — conservative backfilling with guarantees (§2: every job gets the
-   earliest start time not delaying any guaranteed job when it arrives; when a job ends earlier than
-   estimated the queue is compressed, each job moved to its earliest start no later than its
-   guarantee, in queue order: :func:`.conservative.compress`) or without guarantees (§4, ``-NG``:
+   earliest start time not delaying any guaranteed job when it arrives; "Whenever a job finishes
+   earlier than estimated, conservative backfilling attempts to reschedule each waiting job in the
+   arrival order to an earlier than its current guaranteed start-time": the queue is compressed,
+   each job moved to its earliest start no later than its guarantee, in queue order,
+   :func:`.compression.compress`; ``PKConfig.compress_on`` / ``compress_passes``, default the
+   paper's reading: early ends only, one pass, :mod:`.compression`) or without guarantees (§4, ``-NG``:
    the whole queue is re-planned from the running jobs in queue order, sorted by
    ``criterion + Weight × Delay``; jobs planned to start now start),
 3. *speculative backfilling* and *test runs* (§6, §6.1; :mod:`.speculative`), then
@@ -81,7 +84,7 @@ from ..scheduler import Scheduler, Start
 from ..state import MachineView, Run
 from . import adaptation as adapt
 from . import speculative as specmod
-from .conservative import compress
+from .compression import PERKOVIC, check_compression, compress
 from .queue_orders import (
     ORDERS,
     STARVATION_HORIZON_S,
@@ -105,8 +108,12 @@ class PKConfig:
     adaptation: str = "none"
     widening: bool = False
     widen_factors: tuple[int, ...] = (2,)
+    #: compression with guarantees (:mod:`.compression`): §2's reading, early ends and one pass
+    compress_on: str = PERKOVIC[0]
+    compress_passes: str = PERKOVIC[1]
 
     def __post_init__(self) -> None:
+        check_compression(self.compress_on, self.compress_passes, "perkovic")
         if self.adaptation not in adapt.MODES:
             raise ValueError(
                 f"unknown adaptation {self.adaptation!r}; expected one of {', '.join(adapt.MODES)}"
@@ -153,7 +160,8 @@ class Perkovic(Scheduler):
         return {"order": o.order, "guarantees": o.guarantees, "weight": o.weight,
                 "speculation": None if s is None else s.percentage,
                 "test_runs": bool(s and s.test_runs), "adaptation": self.cfg.adaptation,
-                "widening": self.cfg.widening, "seed": self.seed.entropy,
+                "widening": self.cfg.widening, "compress_on": self.cfg.compress_on,
+                "compress_passes": self.cfg.compress_passes, "seed": self.seed.entropy,
                 "seed_spawn_key": list(self.seed.spawn_key)}
 
     def reset(self) -> None:
@@ -178,6 +186,7 @@ class Perkovic(Scheduler):
         self.running: dict[int, tuple[int, int, int, str]] = {}  # start, allotted, procs, kind
         self.profile: Profile | None = None
         self.freed = False
+        self.timer_at: int | None = None
         self.new: list[int] = []
         self.ended: list[tuple[int, bool]] = []
         self.pending: list[int] = []  # launched in this pass, in launch order
@@ -236,13 +245,21 @@ class Perkovic(Scheduler):
             self.profile = Profile(ctx.machine_size, now)
         self.profile.advance(now)
         self.freed = False
+        self.timer_due = not self.ended and self.timer_at == now
         if self.ended:
             for k, finished in sorted(self.ended):
                 self._end(k, now, finished)
             self.ended = []
         new, self.new = self.new, []
-        if self.g:
+        if self.g and self.timer_due and not new and not self.freed:
+            self._start_guaranteed(now)  # only a guaranteed start has come: no pass (§2)
+        elif self.g:
             self._pass_guarantee(now, new)
+            if self.resv:  # a guaranteed start may fall where no job event happens
+                nxt = min(r[0] for r in self.resv.values())
+                if nxt > now and nxt != self.timer_at:
+                    self.timer_at = nxt
+                    ctx.set_timer(nxt, "reservation")
         else:
             self.queue.update(dict.fromkeys(new))
             self._pass_no_guarantee(now, ctx.machine_size)
@@ -267,9 +284,12 @@ class Perkovic(Scheduler):
             self.profile.reserve(now, alloc, p)  # guarantees its reservation already does)
 
     def _end(self, k: int, now: int, finished: bool) -> None:
+        """Job k's attempt ended; ``freed``: compress in this pass (a slot was given back, or
+        every termination under ``compress_on="every"``)."""
         start, alloc, p, kind = self.running.pop(k)
         self.profile.release(start, alloc, p)  # the rest of its slot (before now is gone)
-        self.freed = True
+        if start + alloc > now or self.cfg.compress_on == "every":
+            self.freed = True
         if finished:
             if kind != "regular":
                 self.queue.pop(k, None)
@@ -277,6 +297,7 @@ class Perkovic(Scheduler):
                 r = self.resv.pop(k, None)
                 if r is not None:
                     self.profile.release(*r)
+                    self.freed = True
             return
         # killed speculative or test run: requeue (a guaranteed copy kept its slot)
         if kind == "spec":
@@ -345,20 +366,27 @@ class Perkovic(Scheduler):
         order = self._sorted_queue(now, [k for k in self.queue if k not in self.suspended])
         resv = self.resv
         if self.freed:  # compression in queue order
+            passes = self.cfg.compress_passes
             if self.cfg.adaptation != "greedy":  # one alternative: the shared compression pass
                 waiting = ((k, r[2], r[1], r[0]) for k in order for r in (resv[k],))
-                for k, s2 in compress(prof, now, waiting):
+                for k, s2 in compress(prof, now, waiting, passes):
                     _, d, p = resv[k]
                     resv[k] = (s2, d, p)
-            else:
-                for k in order:
-                    s, d, p = resv[k]
-                    if s <= now:
-                        continue
-                    prof.release(s, d, p)
-                    r = self._plan(prof, k, now, latest=s)
-                    prof.reserve(*r)
-                    resv[k] = r
+            else:  # each job re-planned over its alternatives; until stable: again from the head
+                moved = True
+                while moved:
+                    moved = False
+                    for k in order:
+                        s, d, p = resv[k]
+                        if s <= now:
+                            continue
+                        prof.release(s, d, p)
+                        r = self._plan(prof, k, now, latest=s)
+                        prof.reserve(*r)
+                        resv[k] = r
+                        if passes == "until_stable" and r != (s, d, p):
+                            moved = True  # start or end strictly earlier: this terminates
+                            break
         started = []
         for k in order:
             s, d, p = resv[k]
@@ -373,6 +401,18 @@ class Perkovic(Scheduler):
                     self._try_speculate(prof, k, now, resv[k][0] - now)
         if self.cfg.widening:
             self._widen(prof, started, now)
+
+    def _start_guaranteed(self, now: int) -> None:
+        """Start the jobs whose guaranteed start is ``now``, in arrival order: the timer set for
+        a guarantee that falls where no job arrives or ends (under ``compress_on="early"`` a
+        termination at the estimate runs no compression, so a job may wait for its guarantee
+        while the machine has room; the paper's pass runs "every time a new job arrives or a
+        running job finishes earlier than it expected", so this is no pass: no sorting, no
+        random draw, no speculation)."""
+        for k in [k for k in self.queue if k not in self.suspended and self.resv[k][0] <= now]:
+            del self.resv[k]
+            del self.queue[k]
+            self._launch(k, now, self.est[k], self.p[k], "regular")
 
     # ---------------------------------------------------------------- no-guarantee pass
     def _pass_no_guarantee(self, now: int, machine: int) -> None:
@@ -526,13 +566,14 @@ def simulate_pk(submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray, p
 def perkovic(order: str = "D", guarantees: bool = True, weight: float | None = None,
              speculation: float | None = None, test_runs: bool = False, adaptation: str = "none",
              widening: bool = False, seed: int = 0, median_estimate: float = 10800.0,
-             starvation_horizon_s: float = STARVATION_HORIZON_S) -> Perkovic:
+             starvation_horizon_s: float = STARVATION_HORIZON_S, compress_on: str = PERKOVIC[0],
+             compress_passes: str = PERKOVIC[1]) -> Perkovic:
     """A :class:`Perkovic` scheduler from plain options (the CLI's ``perkovic``)."""
     if weight is None:
         weight = anti_starvation_weight(order, guarantees, median_estimate, starvation_horizon_s)
     spec = specmod.Speculation(speculation, test_runs=test_runs) if speculation else None
-    return Perkovic(PKConfig(QueueOrder(order, guarantees, weight), spec, adaptation, widening),
-                    seed)
+    return Perkovic(PKConfig(QueueOrder(order, guarantees, weight), spec, adaptation, widening,
+                             compress_on=compress_on, compress_passes=compress_passes), seed)
 
 
 def _factory(order: str, guarantees: bool):

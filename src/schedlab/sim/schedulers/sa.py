@@ -43,6 +43,7 @@ from ..errors import SimulationError
 from ..job import Alternative, SimJob
 from ..scheduler import Start
 from ..state import MachineView, Run
+from .compression import CIRNE
 from .conservative import Conservative
 
 INF = float("inf")
@@ -209,18 +210,20 @@ class SA(Conservative):
     (``version="cb"``, §2.2.2, the default) or SAg's forked simulations (``version="g"``, §2.1);
     Theorem 1: the same request. Rigid jobs are placed as usual. The job is queued, reserved and
     compressed with the chosen request's processors and estimate, and started with
-    ``Start(job, alternative=...)``. Registry name: ``sa``."""
+    ``Start(job, alternative=...)``. Registry name: ``sa``. Compression: Cirne's §2.2.1 reading
+    by default (early ends only, until no job moves; :mod:`.compression`)."""
 
     name = "sa"
 
-    def __init__(self, version: str = "cb", record_reservations: bool = False) -> None:
+    def __init__(self, version: str = "cb", record_reservations: bool = False,
+                 compress_on: str = CIRNE[0], compress_passes: str = CIRNE[1]) -> None:
         if version not in ("cb", "g"):
             raise SimulationError(f"sa: version must be 'cb' or 'g', not {version!r}")
         self.version = version
-        super().__init__(record_reservations)
+        super().__init__(record_reservations, compress_on, compress_passes)
 
     def params(self) -> dict[str, Any]:
-        return {"version": self.version}
+        return {"version": self.version, **super().params()}
 
     def reset(self) -> None:
         super().reset()
