@@ -195,7 +195,7 @@ class Conservative(_Compressing):
     def _compress(self, p, now: int) -> None:
         """Compress the queue now (:func:`~.compression.compress`, compiled)."""
         prof, queue, meta = self.state
-        self.kernel.compress(prof, queue, meta, now, self.until_stable, True)
+        self.kernel.compress(prof, queue, meta, int(now), self.until_stable, True)
         self.dirty = False
 
     # --- hooks -------------------------------------------------------------------------------
