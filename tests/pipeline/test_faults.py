@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -466,6 +467,12 @@ def test_lock_of_a_live_run_stays(tmp_path):
     live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "snakemake"],
                             cwd=tmp_path)
     try:
+        from schedlab.pipeline.locks import snakemake_processes
+
+        for _ in range(100):  # until /proc shows the new process (a loaded machine may lag)
+            if live.pid in snakemake_processes(tmp_path):
+                break
+            time.sleep(0.1)
         line = clear_stale_lock(tmp_path)
     finally:
         live.kill()
