@@ -13,7 +13,7 @@ def main(sm):
     build_report(Path("results"), sm.params.papers, out_html, Path(sm.output.scorecard),
                  {"schedlab_version": __version__, "papers": ", ".join(sm.params.papers)},
                  studied_traces=dict(sm.params.studied_traces),
-                 claims_dir=Path(sm.params.claims_dir))
+                 claims_dir=Path(sm.input.claims[0]).parent if sm.input.claims else None)
 
 
 smk.run(main, snakemake)

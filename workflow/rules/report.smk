@@ -20,7 +20,6 @@ rule report:
     params:
         papers=list(PAPERS_RUN),
         studied_traces={t: REGISTRY[t].machine_size for t in STUDY_TRACES},
-        claims_dir="config/papers",
     conda:
         "../envs/schedlab.yaml"
     log:
