@@ -2,7 +2,7 @@
 
 from schedlab import __version__
 from schedlab.pipeline import smk
-from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.io import read_parquet, write_parquet
 from schedlab.report.plotting import save_figure
 from schedlab.traces.flurry import FlurrySettings, detect_flurries, plot_activity
 

@@ -8,7 +8,7 @@ from schedlab.models.arrival import PUBLISHED_POLYNOMIALS
 from schedlab.models.fit import fit_all
 from schedlab.models.plots import fit_figures
 from schedlab.pipeline import smk
-from schedlab.pipeline.io import read_parquet, write_json
+from schedlab.io import read_parquet, write_json
 from schedlab.report.plotting import save_figure
 from schedlab.traces.swf import SWFHeader
 

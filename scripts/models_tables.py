@@ -8,7 +8,7 @@ from schedlab import __version__
 from schedlab.models.compare import comparison_tables, scorecard_rows
 from schedlab.models.fit import fit_all, select_period
 from schedlab.pipeline import smk
-from schedlab.pipeline.io import (
+from schedlab.io import (
     read_json,
     read_parquet,
     read_parquet_metadata,

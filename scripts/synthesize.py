@@ -13,7 +13,7 @@ from schedlab.models.synth import (
     swf_workload,
 )
 from schedlab.pipeline import smk
-from schedlab.pipeline.io import read_json, write_parquet
+from schedlab.io import read_json, write_parquet
 from schedlab.traces.swf import write_swf
 
 

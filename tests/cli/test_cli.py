@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from schedlab.cli.main import main
-from schedlab.pipeline.io import read_parquet
+from schedlab.io import read_parquet
 
 SWF = "; MaxProcs: 8\n; UnixStartTime: 0\n" + "".join(
     f"{i} {i * 60} 0 100 2 -1 -1 2 200 -1 1 {i % 2} 1 -1 1 -1 -1 -1\n" for i in range(1, 11)

@@ -21,7 +21,7 @@ from schedlab.models.synth import (
     params_from_dict,
     rigid_workload,
 )
-from schedlab.pipeline.io import write_parquet
+from schedlab.io import write_parquet
 
 SEED = 20010601
 
@@ -171,7 +171,7 @@ def test_small_machine_caps_sizes():
 
 def test_cli_synth_writes_readable_files(tmp_path, capsys):
     from schedlab.cli.main import main
-    from schedlab.pipeline.io import read_parquet
+    from schedlab.io import read_parquet
     from schedlab.traces.swf import read_swf
 
     assert main(["synth", str(tmp_path / "w"), "--n-jobs", "300", "--seed", "4"]) == 0

@@ -16,7 +16,7 @@ from schedlab.errors import ConfigError
 from schedlab.papers import Env, trace_jobs
 from schedlab.papers import cirne2001 as C
 from schedlab.papers.runner import read_point, run_paper
-from schedlab.pipeline.io import write_parquet
+from schedlab.io import write_parquet
 from schedlab.traces.swf import SWFHeader
 
 ROOT = Path(__file__).resolve().parents[2]

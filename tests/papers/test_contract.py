@@ -84,7 +84,7 @@ def test_every_paper_follows_the_contract(paper):
 
 
 def test_outputs_record_their_provenance(tmp_path):
-    from schedlab.pipeline.io import read_parquet_metadata
+    from schedlab.io import read_parquet_metadata
 
     run_paper(toy(), "toy", {"scale": 10}, tmp_path)
     table = read_parquet_metadata(tmp_path / "toy/tables/total.parquet")

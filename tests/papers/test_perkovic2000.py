@@ -22,7 +22,7 @@ from schedlab.papers.perkovic2000.runs import simulate, summarize
 from schedlab.papers.perkovic2000.scoring import paper_rows, section8_rows
 from schedlab.papers.perkovic2000.tabulate import figure_frames, table1, table2, table3, views
 from schedlab.papers.runner import read_point, run_paper
-from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.io import read_parquet, write_parquet
 from schedlab.report.scorecard import COLUMNS
 
 

@@ -23,7 +23,7 @@ from schedlab.papers.schroeder2004.scoring import (
     service_order_attribution,
 )
 from schedlab.papers.schroeder2004.workload import service_trace, table1_row, workload_halves
-from schedlab.pipeline.io import write_parquet
+from schedlab.io import write_parquet
 from schedlab.report.scorecard import COLUMNS
 
 REPO = Path(__file__).resolve().parents[2]

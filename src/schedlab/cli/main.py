@@ -88,7 +88,7 @@ def _load(args: argparse.Namespace):
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    from ..pipeline.io import check_output_path, write_parquet
+    from ..io import check_output_path, write_parquet
     from ..traces.swf import header_metadata
 
     check_output_path(args.out)

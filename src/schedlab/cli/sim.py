@@ -104,7 +104,7 @@ def run_simulation(
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from ..pipeline.io import check_output_path, write_parquet
+    from ..io import check_output_path, write_parquet
 
     if args.out:
         check_output_path(args.out, what="--out")

@@ -48,7 +48,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import ConfigError
-from ..pipeline.io import read_parquet
+from ..io import read_parquet
 
 #: The papers, in report order (package names under schedlab.papers).
 PAPERS: tuple[str, ...] = ("schroeder2004", "talby2005", "tang2013", "perkovic2000", "cirne2001")

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .. import __version__
 from ..errors import ConfigError
-from ..pipeline.io import read_json, read_parquet, read_parquet_metadata, write_json, write_parquet
+from ..io import read_json, read_parquet, read_parquet_metadata, write_json, write_parquet
 from . import Inputs, Point
 
 DONE = "done.json"

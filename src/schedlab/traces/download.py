@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import DownloadError
-from ..pipeline.io import atomic_path
+from ..io import atomic_path
 from .entries import MIRROR_ENV, Registry, TraceEntry, record_lock
 
 

@@ -474,7 +474,7 @@ def format_swf(trace: SWFTrace | pd.DataFrame, header: SWFHeader | None = None) 
 def write_swf(path: str | os.PathLike[str], trace: SWFTrace | pd.DataFrame,
               header: SWFHeader | None = None) -> None:
     """Atomically write an SWF file (gzipped when the name ends in ``.gz``)."""
-    from ..pipeline.io import atomic_path
+    from ..io import atomic_path
 
     text = format_swf(trace, header)
     path = Path(path)

@@ -7,7 +7,7 @@ import pytest
 
 from schedlab.cli.main import main
 from schedlab.errors import ConfigError
-from schedlab.pipeline.io import read_parquet
+from schedlab.io import read_parquet
 from schedlab.sim import SimJob, simulate
 from schedlab.sim.profile import ContiguousProfile, Profile
 from schedlab.sim.schedulers import make_scheduler

@@ -146,7 +146,7 @@ def test_cli_simulate(tmp_path, capsys, name):
     # the metadata, the same schedule as make_scheduler with the defaults.
     from schedlab.cli.main import main
     from schedlab.cli.sim import load_sim_jobs
-    from schedlab.pipeline.io import read_parquet
+    from schedlab.io import read_parquet
 
     jobs, _ = _workload(60)
     swf = tmp_path / "w.swf"

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from schedlab.cli.main import main
-from schedlab.pipeline.io import read_parquet
+from schedlab.io import read_parquet
 from schedlab.sim.engine import simulate
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers import queue_orders as qo

@@ -174,7 +174,7 @@ def test_sa_from_the_cli_on_a_rigid_trace_is_conservative_backfilling(tmp_path):
     other policies; on a rigid trace (no alternatives) SA places every job as conservative
     backfilling does."""
     from schedlab.cli.main import main
-    from schedlab.pipeline.io import read_parquet
+    from schedlab.io import read_parquet
 
     rng = np.random.default_rng(4)
     lines = [f"{i} {i * 40} 0 {int(rng.integers(10, 300))} {int(rng.integers(1, 9))} -1 -1 "
