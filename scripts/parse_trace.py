@@ -1,7 +1,7 @@
 """Snakemake adapter: parse a fetched trace into results/traces/{trace}/jobs.parquet."""
 
-from schedlab.pipeline import smk
 from schedlab.io import write_parquet
+from schedlab.pipeline import smk
 from schedlab.traces.download import sha256_file
 from schedlab.traces.lookup import with_registry_machine_size
 from schedlab.traces.registry import load_registry

@@ -2,8 +2,8 @@
 
 from schedlab.cli.sim import run_simulation
 from schedlab.errors import ConfigError
-from schedlab.pipeline import smk
 from schedlab.io import read_parquet, write_json, write_parquet
+from schedlab.pipeline import smk
 from schedlab.traces.normalize import normalize
 from schedlab.traces.swf import SWFHeader
 

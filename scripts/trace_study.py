@@ -7,8 +7,8 @@ from pathlib import Path
 import yaml
 
 from schedlab import __version__
-from schedlab.pipeline import smk
 from schedlab.io import read_parquet, write_json, write_parquet
+from schedlab.pipeline import smk
 from schedlab.report.plotting import save_figure
 from schedlab.trace_studies import StudyInputs, load, study_settings
 from schedlab.traces.swf import SWFHeader

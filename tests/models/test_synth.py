@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 from schedlab.errors import ConfigError
+from schedlab.io import write_parquet
 from schedlab.models.arrival import MINUTES_PER_DAY, PUBLISHED_POLYNOMIALS
 from schedlab.models.distributions import UniformLog
 from schedlab.models.downey import c_max, speedup
@@ -21,7 +22,6 @@ from schedlab.models.synth import (
     params_from_dict,
     rigid_workload,
 )
-from schedlab.io import write_parquet
 
 SEED = 20010601
 

@@ -13,10 +13,10 @@ import yaml
 from test_cirne2001_nas import _swf
 
 from schedlab.errors import ConfigError
+from schedlab.io import write_parquet
 from schedlab.papers import Env, trace_jobs
 from schedlab.papers import cirne2001 as C
 from schedlab.papers.runner import read_point, run_paper
-from schedlab.io import write_parquet
 from schedlab.traces.swf import SWFHeader
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from schedlab.sim import Alternative, Scheduler, SimJob, SimulationError, Start, simulate
-from schedlab.sim.engine import simulate_from
+from schedlab.sim.fork import simulate_from
 from schedlab.sim.machine import ContiguousMachine
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers.easy import EASY

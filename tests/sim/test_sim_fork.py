@@ -1,4 +1,4 @@
-"""The engine's pause-and-fork primitive (:class:`schedlab.sim.engine.Simulation`, issue 18): a run
+"""The engine's pause-and-fork primitive (:class:`schedlab.sim.fork.Simulation`, issue 18): a run
 paused before an arrival and resumed is the uninterrupted run, under every tie rule; a fork is
 independent of its base and, with the next arrival replaced, is the run of the changed workload."""
 
@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from schedlab.sim.engine import Simulation, simulate
+from schedlab.sim.engine import simulate
 from schedlab.sim.errors import SimulationError
+from schedlab.sim.fork import Simulation
 from schedlab.sim.job import Alternative, SimJob
 from schedlab.sim.options import TIE_RULES
 from schedlab.sim.schedulers import make_scheduler

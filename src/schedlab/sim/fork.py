@@ -23,9 +23,9 @@ from collections.abc import Iterable, Sequence
 from heapq import heapify
 from typing import Literal
 
-from .core import CANCEL, END
+from .engine import INF, Engine
+from .engine_state import CANCEL, END
 from .errors import SimulationError
-from .event_order import INF, Engine
 from .job import SimJob
 from .options import Allocation, TieRule
 from .result import SimResult
@@ -92,7 +92,7 @@ def starts_from(
     ``snapshot`` in which it is the only new arrival, run until it starts — :func:`simulate_from`
     with ``sync=False`` (``scheduler`` is a ``fork()`` taken with the snapshot) and
     ``stop_when_started``, built once and forked per variant
-    (:meth:`~schedlab.sim.core.EngineState.fork`), without result frames. ``cancellations=False`` drops the waiting jobs' cancellations from the fork (SAg,
+    (:meth:`~schedlab.sim.engine_state.EngineState.fork`), without result frames. ``cancellations=False`` drops the waiting jobs' cancellations from the fork (SAg,
     Cirne §2.1: SA does not know them)."""
     if not variants:
         return []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-#: Event orders (see :mod:`schedlab.sim.event_order`).
+#: Event orders (see :mod:`schedlab.sim.engine`).
 TIE_RULES: tuple[str, ...] = ("completions_first", "arrivals_first", "per_event")
 TieRule = Literal["completions_first", "arrivals_first", "per_event"]
 #: Bounded-slowdown threshold (s), the one for every policy and metric: Perković §2, Tang §4.2,
@@ -15,7 +15,7 @@ BSLD_BOUND = 10
 ALLOCATIONS: tuple[str, ...] = ("any", "contiguous")
 Allocation = Literal["any", "contiguous"]
 
-#: The engine's default event order (decision and evidence: :mod:`schedlab.sim.event_order`).
+#: The engine's default event order (decision and evidence: :mod:`schedlab.sim.engine`).
 DEFAULT_TIE_RULE = "per_event"
 #: Environment variable overriding :data:`DEFAULT_TIE_RULE` for every simulation of a process
 #: (the workflow sets it from config ``sim: {tie_rule: ...}``, so papers' engine runs follow it).

@@ -27,7 +27,7 @@ and the per-job records; you own the policy. Minimal FCFS::
 Rules of the game:
 
 1. **Event order.** Under the batch tie rules the engine delivers every event due at a time (in
-   the order fixed by ``tie_rule``, see :mod:`schedlab.sim.event_order`), then calls
+   the order fixed by ``tie_rule``, see :mod:`schedlab.sim.engine`), then calls
    :meth:`schedule` **once**; under ``tie_rule="per_event"`` (pyss's order) it calls :meth:`schedule` after every
    single event, so several passes can happen at the same ``ctx.now``. The starts you return happen
    at ``ctx.now``. There is no pass at a time when nothing happens: if you need one (e.g. a
@@ -47,7 +47,7 @@ Rules of the game:
    from ``ctx.running`` (``Run.expected_end``) and your own reservations.
 6. **Timers.** ``ctx.set_timer(t, key)`` -> ``on_timer(ctx, key)`` at ``t`` (PBAS time frames, Tang's
    checking interval C_i, periodic sampling).
-7. **Forks / probes.** ``ctx.snapshot()`` + :func:`schedlab.sim.engine.simulate_from` simulate from
+7. **Forks / probes.** ``ctx.snapshot()`` + :func:`schedlab.sim.fork.simulate_from` simulate from
    the current state with another scheduler instance (``self.fork()`` for "the current policy") —
    e.g. Tang's fair start time (no later arrivals), Cirne's SAg (one extra submission), PBAS
    candidates (the next time frame's arrivals). A fork never changes the real run.

@@ -5,7 +5,7 @@ from :meth:`MachineView.set_timer`; schedulers change the world only by returnin
 :class:`~schedlab.sim.scheduler.Start` decisions from ``schedule``.
 
 :meth:`MachineView.snapshot` freezes the current state into a :class:`Snapshot`, from which
-:func:`schedlab.sim.engine.simulate_from` runs a *forked* simulation (Tang §4.2 fair start time,
+:func:`schedlab.sim.fork.simulate_from` runs a *forked* simulation (Tang §4.2 fair start time,
 Cirne §2.1 SAg, Talby's PBAS candidates) without touching the real run.
 """
 
@@ -98,7 +98,7 @@ class MachineView(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The machine frozen at ``now``: input for :func:`schedlab.sim.engine.simulate_from`.
+    """The machine frozen at ``now``: input for :func:`schedlab.sim.fork.simulate_from`.
 
     Running jobs keep their start, request, node block and ``expected_end``; in the fork they end at
     ``expected_end`` (``runtimes="estimate"``: nothing known about actual run times, as SAg and

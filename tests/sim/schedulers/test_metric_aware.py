@@ -455,7 +455,7 @@ def test_overrun_grace_allows_and_predicts_overruns():
 def test_fork_without_per_job_table_gives_the_same_answer():
     """``simulate_from(per_job=False)`` (the fair-start probes) returns None and runs the same
     fork: the scheduler's record of the probed job's start equals the table's."""
-    from schedlab.sim.engine import simulate_from
+    from schedlab.sim.fork import simulate_from
     from schedlab.sim.state import Snapshot
 
     jobs = [SimJob(0, 0, 100, 100, 10), SimJob(1, 1, 100, 100, 10), SimJob(2, 2, 10, 10, 10)]

@@ -34,8 +34,8 @@ their runs the two orders differ little (engine docstring: Cirne's verdicts iden
 
 Speed (design): a single-target experiment needs the target's start only, and everything before the
 target's arrival is identical for its ``nu + 1`` variants; so one *base* run per workload
-(:class:`~schedlab.sim.engine.Simulation`) is paused just before each target's arrival and forked
-(:meth:`~schedlab.sim.engine.Simulation.fork`: a copy of the engine's and the scheduler's state,
+(:class:`~schedlab.sim.fork.Simulation`) is paused just before each target's arrival and forked
+(:meth:`~schedlab.sim.fork.Simulation.fork`: a copy of the engine's and the scheduler's state,
 the next arrival replaced by the target with one request) once per request, each fork running only
 until the target starts. Unlike ``simulate_from`` the fork keeps every future arrival and the
 scheduler's exact state (no re-placement of the queue). SA's request in a static workload is one of
@@ -80,7 +80,8 @@ import numpy as np
 import pandas as pd
 
 from ...errors import ConfigError
-from ...sim.engine import Simulation, simulate
+from ...sim.engine import simulate
+from ...sim.fork import Simulation
 from ...sim.job import SimJob
 from ...sim.schedulers.conservative import Conservative
 from ...sim.schedulers.sa import INF, SA

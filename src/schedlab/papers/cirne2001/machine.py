@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from ...errors import ConfigError
-from ...sim.engine import Simulation
+from ...sim.fork import Simulation
 from ...sim.job import Alternative, SimJob
 from ...sim.schedulers.conservative import Conservative
 from ...sim.schedulers.sa import INF, SA, Choice, load_per_processor, sacb_choice, sag_choice
@@ -50,7 +50,7 @@ def machine_run(jobs: list[SimJob], machine_procs: int, policy: str = "user",
     """Conservative backfilling (§2.2.1) of ``jobs`` on the engine, every job submitted with its
     user request (``policy="user"``: :class:`~schedlab.sim.schedulers.conservative.Conservative`)
     or with SA's (``"sa"``: :class:`~schedlab.sim.schedulers.sa.SA`, ``sa_version`` "cb" = SAcb,
-    "g" = SAg), as a :class:`~schedlab.sim.engine.Simulation` to pause and fork."""
+    "g" = SAg), as a :class:`~schedlab.sim.fork.Simulation` to pause and fork."""
     if policy not in ("user", "sa") or sa_version not in ("cb", "g"):
         raise ConfigError(f"{PAPER}: unknown policy {policy!r} or SA version {sa_version!r}")
     sched = SA(sa_version) if policy == "sa" else Conservative()

@@ -30,7 +30,7 @@ Choices where the thesis is silent (each an option of ``nas_validation`` where c
   (``unrestricted_scaling: ideal``). ``unrestricted_scaling: measured`` uses the measured sizes only.
 * **Which jobs surround the target**: the whole log (the thesis' reference workloads) in one
   conservative-backfilling run per log, paused at each target's arrival and forked once per request
-  (:meth:`~schedlab.sim.engine.Simulation.fork`; every fork runs only until the target starts).
+  (:meth:`~schedlab.sim.fork.Simulation.fork`; every fork runs only until the target starts).
   ``warmup_jobs: N`` instead starts a fresh (empty) machine N jobs before a target when the
   previous run is further behind — cheaper for few targets, at the cost of a warm-up from an
   empty machine.
@@ -59,7 +59,7 @@ import pandas as pd
 
 from ...errors import ConfigError
 from ...models.fit import select_period
-from ...sim.engine import Simulation
+from ...sim.fork import Simulation
 from ...sim.job import Alternative, SimJob
 from ...traces.normalize import normalize
 from .config import PAPER

@@ -84,7 +84,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import simulate_from
+from ..fork import simulate_from
 from ..job import SimJob
 from ..options import BSLD_BOUND
 from ..scheduler import Scheduler, Start

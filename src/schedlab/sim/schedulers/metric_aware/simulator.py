@@ -1,11 +1,11 @@
 """The experiment driver of Tang et al. 2013: :class:`MetricAwareSimulator` runs a trace through
 :func:`~schedlab.sim.engine.simulate` and computes the fair start times with
-:func:`~schedlab.sim.engine.simulate_from` forks.
+:func:`~schedlab.sim.fork.simulate_from` forks.
 
 Fair start time (§4.2, after Sabin et al.): at a job's submission, the current state (running
 jobs, queue up to and including the job, the policy in force) is simulated with no later
 arrivals; the job is unfair if it really starts after that time. The probe is an engine fork
-(:func:`~schedlab.sim.engine.simulate_from`) run *after* the real simulation from the state at
+(:func:`~schedlab.sim.fork.simulate_from`) run *after* the real simulation from the state at
 the submission rebuilt from the real schedule (running jobs, the queue up to the job), so it
 cannot disturb the real run. It is fast because (a) a job that started at its submission is fair and needs no
 probe, (b) a probe stops as soon as the job starts *or* its clock passes the job's real start
@@ -29,7 +29,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ....errors import ConfigError
-from ...engine import simulate, simulate_from
+from ...engine import simulate
+from ...fork import simulate_from
 from ...job import SimJob
 from ...state import Run, Snapshot
 from .policy import INF, Policy, Tuning, pass_time

@@ -4,8 +4,8 @@
 event heap, the waiting and running jobs and the per-job records; it is the
 :class:`~schedlab.sim.state.MachineView` the schedulers see, applies their starts and delivers
 single events (an arrival, an end, a cancellation) to them. In which order the events of one time
-are delivered and when the scheduling passes run is :mod:`.event_order`'s part
-(:class:`~schedlab.sim.event_order.Engine`); pausing and forking a run is :mod:`.fork`'s.
+are delivered and when the scheduling passes run is the event loops' part
+(:class:`~schedlab.sim.engine.Engine`); pausing and forking a run is :mod:`.fork`'s.
 
 Machine
 -------
@@ -48,7 +48,7 @@ _PER_JOB = ("start", "first_start", "end", "attempts", "run_procs", "run_runtime
 
 
 class EngineState:
-    """One simulation run (without its event loop: :class:`~schedlab.sim.event_order.Engine`);
+    """One simulation run (without its event loops: :class:`~schedlab.sim.engine.Engine`);
     implements :class:`~schedlab.sim.state.MachineView` for schedulers.
 
     ``now``, ``machine_size``, ``allocation``, ``free``, ``running`` and ``waiting`` are plain
