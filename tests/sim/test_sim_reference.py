@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from schedlab.sim import simulate
+from schedlab.sim.options import SimOptions
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.traces.normalize import normalize
 from schedlab.traces.swf import read_swf
@@ -67,7 +68,7 @@ def compare(kth, reference: Path, scheduler: str, csv: str, tie_rule: str) -> tu
     """(share of jobs with pyss's start time, relative mean-wait difference)."""
     ref = pd.read_csv(reference / csv).set_index("job_id")
     res = simulate(
-        kth.jobs, kth.machine_size, make_scheduler(scheduler), tie_rule=tie_rule,
+        kth.jobs, kth.machine_size, make_scheduler(scheduler), options=SimOptions(tie_rule=tie_rule),
         record_timeline=False,
     ).jobs.set_index("job_id")  # fmt: skip
     ours = res.loc[ref.index]

@@ -7,23 +7,15 @@ Python traceback. Outputs are written atomically by the library, so a failed job
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import SchedlabError
-from ..sim.options import TIE_RULE_ENV
 
 
 def run(main: Callable[[Any], None], snakemake: Any) -> None:
-    """Run ``main(snakemake)``; turn user errors into one line on stderr and exit status 1.
-
-    Config ``sim: {tie_rule: ...}`` becomes the job's default event order (``$SCHEDLAB_TIE_RULE``,
-    :func:`schedlab.sim.options.default_tie_rule`), so the papers' engine runs follow it."""
-    tie_rule = ((getattr(snakemake, "config", None) or {}).get("sim") or {}).get("tie_rule")
-    if tie_rule:
-        os.environ[TIE_RULE_ENV] = tie_rule
+    """Run ``main(snakemake)``; turn user errors into one line on stderr and exit status 1."""
     rule = getattr(snakemake, "rule", "?")
     wildcards = dict(getattr(snakemake, "wildcards", {}) or {})
     try:

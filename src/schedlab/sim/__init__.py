@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import lazy_getattr
-from .options import ALLOCATIONS, TIE_RULES
+from .options import ALLOCATIONS, TIE_RULES, SimOptions
 
 if TYPE_CHECKING:
     from .engine import simulate
@@ -60,6 +60,7 @@ __all__ = [
     "Run",
     "Scheduler",
     "SimJob",
+    "SimOptions",
     "SimResult",
     "Simulation",
     "SimulationError",

@@ -65,12 +65,11 @@ one row per event time (after its last pass). Checked job for job against pyss's
 the normalized KTH-SP2 log (``tests/sim/test_sim_reference.py``; ``/work/shared/reference``):
 identical start times for 100.00% of 28,476 jobs under EASY and conservative (mean waits equal);
 the batch order ``completions_first`` gives 98.35% (EASY) and 97.50% (conservative), the first
-divergence at job 722 (a submission's pass before a termination at the same second). [Before the
-EASY extra-nodes fix in :meth:`schedlab.sim.ends.EndList.shadow` the batch order gave 89.7%.]
+divergence at job 722 (a submission's pass before a termination at the same second).
 pyss's conservative scheduler also re-runs compression after a termination that frees nothing; ours
 compresses only after a release (identical schedules on KTH-SP2 either way).
 
-Default order (decision and evidence, issue 17). The papers do not state an event order; it is a
+Default order (decision and evidence). The papers do not state an event order; it is a
 simulator detail, so the default is a choice to be made by the fit. Batch ``completions_first``
 versus ``per_event``, same normalized logs (``normalize`` defaults), share of jobs with identical
 start times and the change of mean wait / mean bounded slowdown when switching to ``per_event``:
@@ -91,13 +90,15 @@ Which papers' simulations go through this choice: Talby & Feitelson 2005 (every 
 also its trace study on other logs) and Cirne 2001 §6.2 (``whole_workload_run``: the κ sweeps, SA
 and user requests on the engine's conservative backfilling). Tang's metric-aware policy, the
 Perković family and Cirne's single-target and §5.4 experiments run on this engine too, but each
-always under ``completions_first``, which their drivers pass (the order of the loops they replaced:
-e.g. :data:`schedlab.papers.cirne2001.TIE_RULE`; golden schedules in ``tests/fixtures/golden/``), and
-Schroeder's distributed-server simulator is a different model: the engine setting does not reach
-them. Each paper's whole target run under both orders (``snakemake --profile
-workflow/profiles/quick --config "sim={tie_rule: RULE}" talby2005 cirne2001``; config ``sim:
-{tie_rule: ...}`` sets ``$SCHEDLAB_TIE_RULE`` for every job, :func:`~schedlab.sim.options.default_tie_rule`),
-scorecard verdicts (match / close / differs / holds / fails / not_run):
+pins ``completions_first`` in its settings file (``sim: {tie_rule: completions_first}`` in
+config/papers/tang2013.yaml, perkovic2000.yaml and cirne2001_sa.yaml's ``single_target`` and
+``nas_validation``: the order of the loops they replaced; golden schedules in
+``tests/fixtures/golden/``), and Schroeder's distributed-server simulator is a different model:
+the workflow's setting does not reach them. Each paper's whole target run under both orders
+(``snakemake --profile workflow/profiles/quick --config "sim={tie_rule: RULE}" talby2005
+cirne2001``; config ``sim:`` becomes every paper's :class:`~schedlab.sim.options.SimOptions`
+where its settings file pins none), scorecard verdicts (match / close / differs / holds / fails /
+not_run):
 
 =========================  =====================  =====================  ===========================
 paper (profile)            completions_first      per_event              verdict changes
@@ -127,9 +128,9 @@ Perković engine, CLI, bad input: 430 tests) passes with it as the default.
 
 Decision: **``per_event`` is the default** — the only order that reproduces the literature's
 reference simulator job for job, and on the evidence above it changes no verdict for the worse.
-``completions_first`` / ``arrivals_first`` stay selectable (``--tie-rule``, config ``sim:
-{tie_rule: ...}``, ``$SCHEDLAB_TIE_RULE``). Cost: conservative the same CPU time within noise,
-EASY about 15% more (CTC-SP2 0.72 -> 0.85 s: a pass after every event).
+``completions_first`` / ``arrivals_first`` stay selectable
+(:class:`~schedlab.sim.options.SimOptions`: ``--tie-rule``, config ``sim: {tie_rule: ...}``, a
+paper's ``sim:`` block). Cost: conservative the same CPU time within noise, EASY about 15% more (CTC-SP2 0.72 -> 0.85 s: a pass after every event).
 """
 
 
@@ -142,7 +143,7 @@ from heapq import heappop
 from .engine_state import CANCEL, END, TIMER, EngineState
 from .errors import SimulationError
 from .job import SimJob
-from .options import Allocation, TieRule
+from .options import Allocation, SimOptions
 from .result import SimResult
 from .scheduler import Scheduler
 
@@ -156,7 +157,7 @@ class Engine(EngineState):
     tie rules (see the module docstring)."""
 
     def run(self, until: int | None, progress: Callable[[int, int], None] | None) -> None:
-        if self.tie_rule == "per_event":
+        if self.options.tie_rule == "per_event":
             self._run_per_event(until, progress)
         else:
             self._run_batch(until, progress)
@@ -290,7 +291,7 @@ class Engine(EngineState):
         k = self.next_arrival
         stop_k = self.stop_arrival
         sched = self.scheduler
-        arrivals_first = self.tie_rule == "arrivals_first"
+        arrivals_first = self.options.tie_rule == "arrivals_first"
         tl = self.tl if self.record_timeline else None
         stop_ids = self.stop_ids
         waiting = self.waiting
@@ -380,7 +381,7 @@ def simulate(
     scheduler: Scheduler,
     *,
     allocation: Allocation = "any",
-    tie_rule: TieRule | None = None,
+    options: SimOptions = SimOptions(),
     enforce_estimate: bool = True,
     record_timeline: bool = True,
     progress: Callable[[int, int], None] | None = None,
@@ -392,8 +393,8 @@ def simulate(
         machine_size: processors.
         scheduler: a fresh scheduler instance (it is mutated).
         allocation: ``"any"`` or ``"contiguous"`` (see :mod:`.engine_state`).
-        tie_rule: order of same-time events (see the module docstring); ``None``: the default
-            (:func:`~schedlab.sim.options.default_tie_rule`, ``$SCHEDLAB_TIE_RULE`` if set).
+        options: the engine's settings (:class:`~schedlab.sim.options.SimOptions`: the order of
+            same-time events, see the module docstring); default: the engine's defaults.
         enforce_estimate: kill attempts at ``start + estimate``.
         record_timeline: keep the per-event-time state rows.
         progress: optional callback ``(jobs_finished, jobs_total)``, called every few thousand events.
@@ -404,7 +405,7 @@ def simulate(
     """
     t0 = time.perf_counter()
     eng = Engine(
-        jobs, machine_size, scheduler, allocation, tie_rule, enforce_estimate, record_timeline
+        jobs, machine_size, scheduler, allocation, options, enforce_estimate, record_timeline
     )
     eng.run(None, progress)
     if eng.finished < len(eng.jobs):  # pragma: no cover - guarded by the deadlock check

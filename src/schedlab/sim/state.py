@@ -17,6 +17,7 @@ from typing import Protocol
 
 from .job import Alternative, SimJob
 from .machine import Machine
+from .options import SimOptions
 
 
 @dataclass(slots=True)
@@ -56,6 +57,10 @@ class MachineView(Protocol):
         now: current simulated time (s).
         machine_size: number of processors.
         allocation: ``"any"`` or ``"contiguous"``.
+        options: the run's :class:`~schedlab.sim.options.SimOptions` (its tie rule, …): a
+            scheduler that forks the run (:func:`~schedlab.sim.fork.simulate_from`,
+            :func:`~schedlab.sim.fork.starts_from`) passes them on, so the fork replays events
+            as the run does.
         free: processors idle right now.
         running: ``job_id -> Run`` for every running job (iteration order = start order).
         waiting: ``job_id -> SimJob`` for every submitted job that is neither running, finished nor
@@ -75,6 +80,7 @@ class MachineView(Protocol):
     now: int
     machine_size: int
     allocation: str
+    options: SimOptions
 
     @property
     def free(self) -> int: ...

@@ -33,7 +33,7 @@ Two implementations of the same algorithm: :class:`Conservative` (registry name
 ``conservative``) runs it compiled (:mod:`schedlab.sim.cbf_kernel`, numba from wheels), with the
 profile and the queue in int64 arrays that one kernel call per arrival, release or scheduling pass
 updates in place; :class:`ListConservative` is the pure-Python statement on the list
-:class:`~schedlab.sim.profile.Profile` and :func:`compress` (which Flex and Cirne's ``CBMachine``
+:class:`~schedlab.sim.profile.Profile` and :func:`compress` (which Flex and the Perković family
 share), kept as the reference the compiled one is tested against job for job (random workloads
 with withdrawn jobs under every event order in tests/sim/test_sim_profile.py; whole logs with
 ``benchmarks/golden_schedules.py``). Speed (issue 17, ``make bench``, CPU s, per_event): CTC-SP2

@@ -193,7 +193,7 @@ def sag_choice(ctx: MachineView, sched: Conservative, job: SimJob,
     variants = [replace(job, procs=a.procs, runtime=a.runtime, estimate=a.estimate,
                         cancel_time=None, alternatives=()) for a in alts]
     starts = starts_from(snap, fork, variants, runtimes="estimate", cancellations=False,
-                         tie_rule=getattr(ctx, "tie_rule", None))
+                         options=ctx.options)
 
     def expected_completion(i: int) -> tuple[float, float]:
         st = starts[i]
