@@ -79,9 +79,9 @@ def test_talby_runs_and_pbas_forks_follow_the_workflow(tmp_path, engines, kind):
     assert len(engines) > (kind == "pbas") and set(engines) == {WORKFLOW}
 
 
-def test_tang_runs_and_fair_start_probes_follow_the_pin(engines):
+def test_tang_runs_probes_and_table4_follow_the_pin(engines):
     from schedlab.papers.tang2013.config import LogSpec
-    from schedlab.papers.tang2013.runs import run_sweep_point
+    from schedlab.papers.tang2013.runs import iteration_seconds, run_sweep_point
 
     cfg = load("tang2013").settings({}, env())["cfg"]
     rng = np.random.default_rng(np.random.SeedSequence(7))
@@ -91,6 +91,9 @@ def test_tang_runs_and_fair_start_probes_follow_the_pin(engines):
     spec = LogSpec("SP2", "synthetic", 40, 16, 1, "easy", "any", "Table 3", {}, False, None)
     run_sweep_point(jobs, spec, "bf0.5_w2", cfg)
     assert len(engines) > 1 and set(engines) == {PINNED}  # the run and its probes
+    engines.clear()
+    iteration_seconds(jobs, spec, [1, 2], SimOptions.from_mapping(cfg["sim"]))  # Table 4
+    assert engines == [PINNED, PINNED]
 
 
 def test_perkovic_runs_follow_the_pin(engines):

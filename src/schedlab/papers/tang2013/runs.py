@@ -135,9 +135,9 @@ def qd_threshold_min(base_series: pd.DataFrame, cfg: dict[str, Any],
 
 # ---------------------------------------------------------------- Table 4
 def iteration_seconds(jobs: pd.DataFrame, spec: LogSpec, windows: list[int],
-                      sim: SimOptions) -> pd.DataFrame:
-    """Per scheduling iteration (pass with a non-empty queue), BF = 1, under the engine options
-    ``sim``: the mean number of
+                      options: SimOptions) -> pd.DataFrame:
+    """Per scheduling iteration (pass with a non-empty queue), BF = 1, under the engine
+    ``options``: the mean number of
     placements tried (profile look-ups of Step 5's permutation search and Step 6's backfilling;
     deterministic, the cost measure the scorecard uses) and the mean wall time (a measurement
     on this machine, reported without a verdict)."""
@@ -146,7 +146,7 @@ def iteration_seconds(jobs: pd.DataFrame, spec: LogSpec, windows: list[int],
         sim = MetricAwareSimulator(jobs["submit"], jobs["runtime"], jobs["estimate"],
                                    jobs["procs"], spec.machine_size,
                                    Policy(1.0, w, spec.backfill, spec.allocation,
-                                          spec.search_windows), options=sim)
+                                          spec.search_windows), options=options)
         res = sim.run(timing=True)
         rows.append({"log": spec.label, "trace": spec.trace, "substitute": spec.substitute,
                      "window": w, "jobs": len(jobs), "iterations": res.busy_passes,
