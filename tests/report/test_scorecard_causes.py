@@ -169,7 +169,7 @@ def test_a_value_row_testing_about_n_uses_the_vocabulary_band():
     assert ok["verdict"] == "match" and len(scorecard_frame([ok])) == 1
     loose = value_row("a", "Abstract", "gain", "all", 35.0, 30.0, "%", tolerance=0.25,
                       phrase="about", threshold_source="ours")
-    with pytest.raises(ValueError, match="band 0.15, not the row's tolerance 0.25"):
+    with pytest.raises(ValueError, match=r"band 0\.15, not the row's tolerance 0\.25"):
         scorecard_frame([loose])
     # a table value without a phrase keeps its own tolerance
     assert len(scorecard_frame([loose | {"phrase": "", "threshold_source": ""}])) == 1

@@ -96,7 +96,7 @@ class _Compressing(Scheduler):
         """A termination that released nothing: under ``"every"`` it still gets a compression."""
         if self.compress_on != "every":
             return
-        if getattr(ctx, "tie_rule", "per_event") == "per_event":
+        if ctx.options.tie_rule == "per_event":
             self.owed += 1
             self.owed_at = ctx.now
         else:
@@ -195,7 +195,7 @@ class Conservative(_Compressing):
     def _compress(self, p, now: int) -> None:
         """Compress the queue now (:func:`~.compression.compress`, compiled)."""
         prof, queue, meta = self.state
-        self.kernel.compress(prof, queue, meta, now, self.until_stable, True)
+        self.kernel.compress(prof, queue, meta, int(now), self.until_stable, True)
         self.dirty = False
 
     # --- hooks -------------------------------------------------------------------------------
