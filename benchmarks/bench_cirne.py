@@ -86,8 +86,8 @@ def main() -> None:
 
 
 def _bench_nas(times: Path, experiments: int) -> None:
+    from schedlab.io import read_parquet
     from schedlab.papers.cirne2001 import nas as N
-    from schedlab.pipeline.io import read_parquet
     from schedlab.traces.swf import SWFHeader
 
     cfg = yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text())

@@ -36,7 +36,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from schedlab.sim import simulate
+from schedlab.sim import SimOptions, simulate
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.traces.lookup import load_trace
 from schedlab.traces.normalize import normalize
@@ -66,14 +66,15 @@ def timed(sched: str, jobs, size: int, rule: str, repeat: int) -> tuple[float, f
     best = (math.inf, math.inf)
     for _ in range(repeat):
         t0, c0 = time.perf_counter(), time.process_time()
-        simulate(jobs, size, make_scheduler(sched), tie_rule=rule, record_timeline=True)
+        simulate(jobs, size, make_scheduler(sched), options=SimOptions(tie_rule=rule),
+                 record_timeline=True)
         best = min(best, (time.perf_counter() - t0, time.process_time() - c0))
     return best
 
 
 def peak_memory(sched: str, jobs, size: int, rule: str) -> float:
     tracemalloc.start()
-    simulate(jobs, size, make_scheduler(sched), tie_rule=rule)
+    simulate(jobs, size, make_scheduler(sched), options=SimOptions(tie_rule=rule))
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     return peak
@@ -168,13 +169,13 @@ def cli_startup() -> list[tuple[str, float]]:
 
 def main() -> None:
     from schedlab.sim import TIE_RULES
-    from schedlab.sim.options import default_tie_rule
+    from schedlab.sim.options import DEFAULT_TIE_RULE
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--cases", nargs="*", help="scheduler:trace pairs (default: the table above)")
-    ap.add_argument("--tie-rule", choices=TIE_RULES, default=default_tie_rule(),
-                    help="event order (default: the engine's, $SCHEDLAB_TIE_RULE if set)")
+    ap.add_argument("--tie-rule", choices=TIE_RULES, default=DEFAULT_TIE_RULE,
+                    help=f"event order (default: the engine's, {DEFAULT_TIE_RULE})")
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--no-scaling", action="store_true")
     ap.add_argument("--no-cli", action="store_true")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from schedlab.pipeline.io import read_parquet, read_parquet_metadata
+from schedlab.io import read_parquet, read_parquet_metadata
 from schedlab.trace_studies import StudyInputs, load
 from schedlab.traces.registry import load_registry
 from schedlab.traces.swf import SWFHeader

@@ -1,4 +1,4 @@
-"""Save or check per-job start times of the engine's policies on the big logs (issue 17).
+"""Save or check per-job start times of the engine's policies on the big logs.
 
 Engine speed-ups must leave every schedule exactly identical. Before a change:
 ``benchmarks/golden_schedules.py save DIR``; after it: ``benchmarks/golden_schedules.py check DIR``
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from schedlab.sim import simulate
+from schedlab.sim import SimOptions, simulate
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.traces.lookup import load_trace
 from schedlab.traces.normalize import normalize
@@ -49,7 +49,7 @@ def main() -> int:
                 c0 = time.process_time()
                 opts = options if policy == "conservative" else {}
                 res = simulate(norm.jobs, norm.machine_size, make_scheduler(policy, **opts),
-                               tie_rule=rule)
+                               options=SimOptions(tie_rule=rule))
                 cpu = time.process_time() - c0
                 start = res.jobs["start"].to_numpy()
                 path = args.dir / f"{trace}.{policy}.{rule}.npy"

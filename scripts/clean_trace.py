@@ -5,8 +5,8 @@ flurry detector's candidates (config clean.remove_flurries)."""
 import pandas as pd
 
 from schedlab import __version__
+from schedlab.io import read_parquet, write_parquet
 from schedlab.pipeline import smk
-from schedlab.pipeline.io import read_parquet, write_parquet
 from schedlab.traces.clean import clean_jobs, filters_for, load_filters
 from schedlab.traces.flurry import remove_flurries
 from schedlab.traces.swf import SWFHeader

@@ -1,8 +1,8 @@
 """Snakemake adapter: flurry candidates (never removed here) + per-user activity plot."""
 
 from schedlab import __version__
+from schedlab.io import read_parquet, write_parquet
 from schedlab.pipeline import smk
-from schedlab.pipeline.io import read_parquet, write_parquet
 from schedlab.report.plotting import save_figure
 from schedlab.traces.flurry import FlurrySettings, detect_flurries, plot_activity
 

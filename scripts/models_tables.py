@@ -5,16 +5,16 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from schedlab import __version__
-from schedlab.models.compare import comparison_tables, scorecard_rows
-from schedlab.models.fit import fit_all, select_period
-from schedlab.pipeline import smk
-from schedlab.pipeline.io import (
+from schedlab.io import (
     read_json,
     read_parquet,
     read_parquet_metadata,
     write_json,
     write_parquet,
 )
+from schedlab.models.compare import comparison_tables, scorecard_rows
+from schedlab.models.fit import fit_all, select_period
+from schedlab.pipeline import smk
 from schedlab.report.scorecard import scorecard_frame
 from schedlab.traces.swf import SWFHeader
 

@@ -2,21 +2,24 @@
 
 from schedlab.cli.sim import run_simulation
 from schedlab.errors import ConfigError
+from schedlab.io import read_parquet, write_json, write_parquet
 from schedlab.pipeline import smk
-from schedlab.pipeline.io import read_parquet, write_json, write_parquet
+from schedlab.sim.options import SIM_OPTION_KEYS, SimOptions
 from schedlab.traces.normalize import normalize
 from schedlab.traces.swf import SWFHeader
 
-OPTIONS = {"procs_field", "cancelled", "tie_rule", "machine_size"}
+#: config ``sim:`` keys of the normalization; the others are the engine's (SimOptions)
+NORMALIZATION = ("procs_field", "cancelled", "machine_size")
 
 
 def main(sm):
     opts = dict(sm.params.options or {})
-    unknown = set(opts) - OPTIONS
+    unknown = set(opts) - {*NORMALIZATION, *SIM_OPTION_KEYS}
     if unknown:
-        raise ConfigError(
-            f"config sim: unknown option(s) {sorted(unknown)}; known: {sorted(OPTIONS)}"
-        )
+        raise ConfigError(f"config sim: unknown option(s) {sorted(unknown)}; known: "
+                          f"{sorted({*NORMALIZATION, *SIM_OPTION_KEYS})}")
+    engine = SimOptions.from_mapping({k: opts[k] for k in SIM_OPTION_KEYS if k in opts},
+                                     "config sim")
     table, meta = read_parquet(sm.input[0])
     header = SWFHeader.from_dict(meta.get("swf_header", {}))
     norm = normalize(
@@ -32,7 +35,7 @@ def main(sm):
         norm,
         header,
         sm.wildcards.scheduler,
-        tie_rule=opts.get("tie_rule"),
+        options=engine,
         provenance=prov,
     )
     write_parquet(sm.output.jobs, jobs, out_meta)

@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from schedlab import __version__
+from schedlab.io import read_json, write_parquet
 from schedlab.models.synth import (
     moldable_workload,
     params_from_dict,
@@ -13,7 +14,6 @@ from schedlab.models.synth import (
     swf_workload,
 )
 from schedlab.pipeline import smk
-from schedlab.pipeline.io import read_json, write_parquet
 from schedlab.traces.swf import write_swf
 
 

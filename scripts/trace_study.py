@@ -7,9 +7,10 @@ from pathlib import Path
 import yaml
 
 from schedlab import __version__
+from schedlab.io import read_parquet, write_json, write_parquet
 from schedlab.pipeline import smk
-from schedlab.pipeline.io import read_parquet, write_json, write_parquet
 from schedlab.report.plotting import save_figure
+from schedlab.sim.options import SimOptions
 from schedlab.trace_studies import StudyInputs, load, study_settings
 from schedlab.traces.swf import SWFHeader
 
@@ -26,7 +27,8 @@ def main(sm):
     inputs = StudyInputs(trace=trace, jobs=jobs, header=header,
                          machine_size=int(sm.params.machine_size or header.machine_size),
                          models_dir=Path(sm.input.models) if sm.input.models else None,
-                         paper=paper or {})
+                         paper=paper or {},
+                         sim=SimOptions.from_mapping(sm.params.sim, "config sim"))
     t0 = time.perf_counter()
     tables = module.run(inputs, settings)
     figures = module.figures(tables)

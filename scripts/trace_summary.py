@@ -3,8 +3,8 @@
 import pandas as pd
 
 from schedlab import __version__
+from schedlab.io import read_parquet, write_parquet
 from schedlab.pipeline import smk
-from schedlab.pipeline.io import read_parquet, write_parquet
 from schedlab.traces.lookup import trace_characteristics
 from schedlab.traces.registry import load_registry
 from schedlab.traces.swf import SWFHeader, SWFTrace

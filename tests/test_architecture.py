@@ -110,6 +110,72 @@ def long_modules(root: Path = SRC, package: str = "schedlab") -> dict[str, int]:
     return out
 
 
+#: The only environment variables the library reads: the user-facing paths of the trace registry
+#: and the trace mirror (documented in README.md), each in one place. Every setting of the engine,
+#: the papers and the pipeline travels as data.
+ENVIRONMENT_READS = {("schedlab.traces.entries", "MIRROR_ENV"): "SCHEDLAB_TRACE_MIRROR",
+                     ("schedlab.traces.registry", "REGISTRY_ENV"): "SCHEDLAB_REGISTRY"}
+_OS_ENVIRONMENT = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
+
+
+def environment_uses(root: Path = SRC, package: str = "schedlab") -> list[tuple[str, str]]:
+    """``(module, what)`` for every use of the process environment in ``package``: ``what`` is
+    the constant named by a read ``os.environ.get(NAME)`` / ``os.environ[NAME]`` /
+    ``os.getenv(NAME)`` (an assignment to ``os.environ[NAME]`` is no read), else the source text
+    of the use (a write, an import from ``os``, ...)."""
+    out = []
+    for path in sorted((root / package).rglob("*.py")):
+        mod = module_name(path, root)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        parent = {c: n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "os":
+                if any(a.name in _OS_ENVIRONMENT for a in node.names):
+                    out.append((mod, ast.unparse(node)))
+            elif (isinstance(node, ast.Attribute) and node.attr in _OS_ENVIRONMENT
+                  and isinstance(node.value, ast.Name) and node.value.id == "os"):
+                out.append((mod, _environment_read(node, parent)))
+    return sorted(out)
+
+
+def _environment_read(node: ast.Attribute, parent: dict) -> str:
+    up = parent.get(node)
+    call = parent.get(up) if isinstance(up, ast.Attribute) and up.attr == "get" else up
+    if node.attr == "getenv" or (isinstance(up, ast.Attribute) and up.attr == "get"):
+        if isinstance(call, ast.Call) and call.args and isinstance(call.args[0], ast.Name):
+            return call.args[0].id
+    elif (isinstance(up, ast.Subscript) and isinstance(up.ctx, ast.Load)
+          and isinstance(up.slice, ast.Name)):
+        return up.slice.id
+    return ast.unparse(call if isinstance(call, ast.Call | ast.Subscript | ast.Assign) else up)
+
+
+def test_environment_uses_finds_reads_writes_and_imports(tmp_path):
+    pkg = tmp_path / "schedlab"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "reads.py").write_text("import os\nA = os.environ.get(NAME)\nB = os.environ[KEY]\n"
+                                  "C = os.getenv(OTHER, 'x')\n")
+    (pkg / "writes.py").write_text("import os\ndef f(v):\n    os.environ['X'] = v\n")
+    (pkg / "imports.py").write_text("from os import environ\n")
+    assert environment_uses(tmp_path) == [
+        ("schedlab.imports", "from os import environ"), ("schedlab.reads", "KEY"),
+        ("schedlab.reads", "NAME"), ("schedlab.reads", "OTHER"),
+        ("schedlab.writes", "os.environ['X']")]
+
+
+def test_the_library_reads_no_settings_from_the_environment(repo):
+    """Settings travel as data; the only exceptions are :data:`ENVIRONMENT_READS`, user-facing
+    paths that README.md documents."""
+    import importlib
+
+    assert environment_uses() == sorted(ENVIRONMENT_READS)
+    readme = (repo / "README.md").read_text()
+    for (mod, name), variable in ENVIRONMENT_READS.items():
+        assert getattr(importlib.import_module(mod), name) == variable
+        assert variable in readme, variable
+
+
 def test_import_graph_sees_function_local_imports(tmp_path):
     pkg = tmp_path / "schedlab"
     (pkg / "sub").mkdir(parents=True)
@@ -142,9 +208,11 @@ def test_no_long_modules():
     assert long_modules() == {}
 
 
-def test_no_flat_library_modules_but_init_and_errors():
+def test_no_flat_library_modules_but_the_ground():
+    """Flat modules are the ground every stage uses: the error types and the atomic file I/O."""
     flat = sorted(p.name for p in (SRC / "schedlab").glob("*.py"))
-    assert flat == ["__init__.py", "errors.py"]
+    assert flat == ["__init__.py", "errors.py", "io.py"]
+    assert import_graph()["schedlab.io"] <= {"schedlab.errors"}
 
 
 def test_papers_are_served_by_the_generic_rule_family():

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from schedlab.cli.main import main
-from schedlab.pipeline.io import read_parquet
+from schedlab.io import read_parquet
 
 SWF = "; MaxProcs: 8\n; UnixStartTime: 0\n" + "".join(
     f"{i} {i * 60} 0 100 2 -1 -1 2 200 -1 1 {i % 2} 1 -1 1 -1 -1 -1\n" for i in range(1, 11)
@@ -84,13 +84,11 @@ def test_cli_choices_match_the_library():
     from schedlab.cli import report as cli_report
     from schedlab.cli import sim as cli_sim
     from schedlab.report import scorecard
-    from schedlab.sim import engine, options
     from schedlab.traces import normalize
 
     assert cli_report.VERDICTS == scorecard.VERDICTS
     assert cli_sim.PROCS_RULES == normalize.PROCS_RULES
     assert cli_sim.CANCELLED_RULES == normalize.CANCELLED_RULES
-    assert engine.TIE_RULES is options.TIE_RULES
     from schedlab.cli import report as cli_report
     from schedlab.report import scorecard
 

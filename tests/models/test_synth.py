@@ -9,6 +9,7 @@ import pytest
 from scipy import stats
 
 from schedlab.errors import ConfigError
+from schedlab.io import write_parquet
 from schedlab.models.arrival import MINUTES_PER_DAY, PUBLISHED_POLYNOMIALS, ArrivalPolynomial
 from schedlab.models.distributions import UniformLog
 from schedlab.models.downey import c_max, speedup
@@ -24,7 +25,6 @@ from schedlab.models.synth import (
     params_from_dict,
     rigid_workload,
 )
-from schedlab.pipeline.io import write_parquet
 
 SEED = 20010601
 
@@ -174,7 +174,7 @@ def test_small_machine_caps_sizes():
 
 def test_cli_synth_writes_readable_files(tmp_path, capsys):
     from schedlab.cli.main import main
-    from schedlab.pipeline.io import read_parquet
+    from schedlab.io import read_parquet
     from schedlab.traces.swf import read_swf
 
     assert main(["synth", str(tmp_path / "w"), "--n-jobs", "300", "--seed", "4"]) == 0

@@ -40,12 +40,13 @@ def test_attribution_runs_share_seeds_and_differ_by_reading():
     s["attribution"]["readings"]["bad"] = {"jobs_per_workload": 0}
     with pytest.raises(ConfigError, match=r"bad\.jobs_per_workload"):
         C.run_attribution_workload(s, "bad", 0)
-    # a reading may set the experiments' same-time order; the workload is the same
-    s["attribution"]["readings"]["pe"] = {"tie_rule": "per_event"}
+    # a reading may set the experiments' engine options (their pinned same-time order); the
+    # workload is the same
+    s["attribution"]["readings"]["pe"] = {"sim": {"tie_rule": "per_event"}}
     pe, mpe = C.run_attribution_workload(s, "pe", 0)
-    assert (ma["tie_rule"], mpe["tie_rule"]) == (C.TIE_RULE, "per_event")
+    assert (ma["sim"], mpe["sim"]) == ({"tie_rule": C.TIE_RULE}, {"tie_rule": "per_event"})
     assert list(pe["job_id"]) == list(a["job_id"]) and (pe["nu"] == a["nu"]).all()
-    s["attribution"]["readings"]["bad_rule"] = {"tie_rule": "whenever"}
-    with pytest.raises(ConfigError, match=r"bad_rule\.tie_rule"):
+    s["attribution"]["readings"]["bad_rule"] = {"sim": {"tie_rule": "whenever"}}
+    with pytest.raises(ConfigError, match=r"bad_rule\.sim: unknown tie_rule 'whenever'"):
         C.run_attribution_workload(s, "bad_rule", 0)
 

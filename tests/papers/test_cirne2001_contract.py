@@ -13,15 +13,17 @@ import yaml
 from test_cirne2001_nas import _swf
 
 from schedlab.errors import ConfigError
+from schedlab.io import write_parquet
 from schedlab.papers import Env, trace_jobs
 from schedlab.papers import cirne2001 as C
 from schedlab.papers.runner import read_point, run_paper
-from schedlab.pipeline.io import write_parquet
+from schedlab.sim import SimOptions
 from schedlab.traces.swf import SWFHeader
 
 ROOT = Path(__file__).resolve().parents[2]
 SA_YAML = ROOT / "config/papers/cirne2001_sa.yaml"
-ENV = Env(trace_local=lambda name: True, machine_size=lambda name: None, tie_rule="per_event")
+ENV = Env(trace_local=lambda name: True, machine_size=lambda name: None,
+          sim=SimOptions(tie_rule="arrivals_first"))
 NAS = {"logs": ["A"], "machine_procs": {"A": 16}, "experiments_per_benchmark": 4,
        "benchmarks": {"MG": {"constraint": "power_of_2"}, "EP": {"constraint": "unrestricted"}},
        "execution_times": {"MG": {4: 400.0, 8: 200.0, 16: 100.0}, "EP": {1: 900.0}}}
@@ -135,8 +137,11 @@ def test_without_sp2_times_table16_is_not_run(tmp_path):
 def test_settings_from_the_pipeline_config(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)  # the pipeline's working directory: config/ is read from there
     s = C.settings({}, ENV)
-    assert s == {**C.resolve_settings(yaml.safe_load(SA_YAML.read_text())),
-                 "model": s["model"], "sim_tie_rule": "per_event"}
+    file = C.resolve_settings(yaml.safe_load(SA_YAML.read_text()))
+    # the engine options: the file pins the single-target and §5.4 ones, §6.2 takes the workflow's
+    file["offered_load"]["sim"] = {"tie_rule": "arrivals_first"}
+    assert s == {**file, "model": s["model"]}
+    assert s["single_target"]["sim"] == s["nas_validation"]["sim"] == {"tie_rule": C.TIE_RULE}
     quick = C.settings({"quick": True}, ENV)
     assert quick["single_target"]["experiments"] < s["single_target"]["experiments"]
     assert C.settings({"papers": {"cirne2001": {"quick": True}}}, ENV) == quick

@@ -127,7 +127,7 @@ def test_pruned_static_search_equals_simulating_every_request(monkeypatch):
 
 
 def test_run_single_workload_is_byte_reproducible(tmp_path):
-    from schedlab.pipeline.io import write_parquet
+    from schedlab.io import write_parquet
 
     s = C.resolve_settings({"seed": 7, "machine_procs": 500, "sa_version": "cb",
                     "single_target": {"experiments": 2, "targets_per_workload": 2,

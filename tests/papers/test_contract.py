@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 from schedlab.errors import ConfigError
+from schedlab.io import CorruptFileError
 from schedlab.papers import PAPERS, Outputs, Point, load
 from schedlab.papers.runner import read_point, run_paper
-from schedlab.pipeline.io import CorruptFileError
 
 
 def toy(tables_declared=("total",), cyclic=False):
@@ -85,7 +85,7 @@ def test_every_paper_follows_the_contract(paper):
 
 
 def test_outputs_record_their_provenance(tmp_path):
-    from schedlab.pipeline.io import read_parquet_metadata
+    from schedlab.io import read_parquet_metadata
 
     run_paper(toy(), "toy", {"scale": 10}, tmp_path)
     table = read_parquet_metadata(tmp_path / "toy/tables/total.parquet")

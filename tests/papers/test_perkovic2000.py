@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from perkovic2000_cases import CFG, trace_table
 
+from schedlab.io import read_parquet, write_parquet
 from schedlab.papers import load, trace_jobs
 from schedlab.papers.perkovic2000.config import settings
 from schedlab.papers.perkovic2000.experiments import (
@@ -22,7 +23,6 @@ from schedlab.papers.perkovic2000.runs import simulate, summarize
 from schedlab.papers.perkovic2000.scoring import paper_rows, section8_rows
 from schedlab.papers.perkovic2000.tabulate import figure_frames, table1, table2, table3, views
 from schedlab.papers.runner import read_point, run_paper
-from schedlab.pipeline.io import read_parquet, write_parquet
 from schedlab.report.scorecard import COLUMNS
 
 

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from schedlab.io import write_parquet
 from schedlab.papers import Env, trace_jobs
 from schedlab.papers import schroeder2004 as s04
 from schedlab.papers.runner import run_paper
@@ -23,7 +24,6 @@ from schedlab.papers.schroeder2004.scoring import (
     service_order_attribution,
 )
 from schedlab.papers.schroeder2004.workload import service_trace, table1_row, workload_halves
-from schedlab.pipeline.io import write_parquet
 from schedlab.report.scorecard import COLUMNS
 
 REPO = Path(__file__).resolve().parents[2]

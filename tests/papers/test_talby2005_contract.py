@@ -8,8 +8,8 @@ import pytest
 import yaml
 from matplotlib import pyplot as plt
 
+from schedlab.io import write_parquet
 from schedlab.papers import Env, Inputs, load, trace_jobs
-from schedlab.pipeline.io import write_parquet
 from schedlab.traces.swf import parse_swf_text
 
 T = load("talby2005")

@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from schedlab.io import write_parquet
 from schedlab.models.synth import params_from_dict, rigid_workload, swf_workload
 from schedlab.papers import Env, load, trace_jobs
 from schedlab.papers.runner import run_paper
 from schedlab.papers.tang2013.config import SUBSTITUTE
 from schedlab.papers.tang2013.tabulate import ATTRIBUTION_TABLES
-from schedlab.pipeline.io import write_parquet
 
 REPO = Path(__file__).resolve().parents[2]
 T = load("tang2013")

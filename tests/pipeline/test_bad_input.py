@@ -26,7 +26,7 @@ import yaml
 
 from schedlab.cli.main import main
 from schedlab.errors import ConfigError, RegistryError, SWFFormatError
-from schedlab.pipeline.io import OutputPathError, read_json, read_parquet, write_json, write_parquet
+from schedlab.io import OutputPathError, read_json, read_parquet, write_json, write_parquet
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = "; MaxProcs: 8\n; UnixStartTime: 0\n"

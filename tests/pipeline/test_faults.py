@@ -24,7 +24,7 @@ import pytest
 import yaml
 
 from schedlab.errors import ConfigError, RegistryError
-from schedlab.pipeline.io import read_json, write_parquet
+from schedlab.io import read_json, write_parquet
 
 REPO = Path(__file__).resolve().parents[2]
 SWF_TEXT = "; MaxProcs: 8\n" + "".join(
@@ -141,8 +141,8 @@ def _toy_point(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def test_done_json_records_size_and_sha256_of_each_frame(tmp_path):
+    from schedlab.io import file_record
     from schedlab.papers.runner import read_point
-    from schedlab.pipeline.io import file_record
 
     done, frame = _toy_point(tmp_path)
     assert read_json(done)["files"] == {"jobs": file_record(frame)}
@@ -150,8 +150,8 @@ def test_done_json_records_size_and_sha256_of_each_frame(tmp_path):
 
 
 def test_truncated_or_changed_frame_is_named(tmp_path):
+    from schedlab.io import CorruptFileError
     from schedlab.papers.runner import read_point
-    from schedlab.pipeline.io import CorruptFileError
 
     done, frame = _toy_point(tmp_path)
     data = frame.read_bytes()
@@ -203,7 +203,7 @@ def test_consumer_of_a_truncated_frame_removes_the_point_so_it_is_rebuilt(tmp_pa
 
 
 def test_truncated_trace_parquet_is_named_and_removed(tmp_path, monkeypatch, capsys):
-    from schedlab.pipeline.io import read_parquet
+    from schedlab.io import read_parquet
 
     monkeypatch.chdir(tmp_path)
     jobs = Path("results/traces/T/jobs.parquet")

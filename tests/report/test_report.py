@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from schedlab.cli.main import main
-from schedlab.pipeline.io import read_parquet, write_parquet
+from schedlab.io import read_parquet, write_parquet
 from schedlab.report.attribution import data_gap
 from schedlab.report.html import build_report, combine_scorecards, format_scorecard_terminal
 from schedlab.report.plotting import new_figure, save_figure

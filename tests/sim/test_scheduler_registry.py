@@ -25,6 +25,7 @@ import pytest
 
 from schedlab.sim import SimJob, simulate
 from schedlab.sim.job import Alternative
+from schedlab.sim.options import SimOptions
 from schedlab.sim.scheduler import Scheduler
 from schedlab.sim.schedulers import SCHEDULERS, make_scheduler
 
@@ -119,7 +120,7 @@ def _handles_cancel(sched: Scheduler) -> bool:
 def test_invariants(name, tie_rule):
     sched = _build(name)
     jobs = workload(cancellations=_handles_cancel(sched))
-    res = simulate(jobs, SIZE, sched, tie_rule=tie_rule, record_timeline=False)
+    res = simulate(jobs, SIZE, sched, options=SimOptions(tie_rule=tie_rule), record_timeline=False)
     assert violations(res.jobs, jobs, SIZE, guarantees(sched)) == []
 
 

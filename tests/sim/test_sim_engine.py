@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from schedlab.sim import Alternative, Scheduler, SimJob, SimulationError, Start, simulate
-from schedlab.sim.engine import simulate_from
+from schedlab.sim.fork import simulate_from
 from schedlab.sim.machine import ContiguousMachine
+from schedlab.sim.options import SimOptions
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers.easy import EASY
 
@@ -96,28 +97,13 @@ class Recorder(Greedy):
 def test_tie_rule(rule):
     jobs = [SimJob(1, 0, 10, 10, 4), SimJob(2, 10, 5, 5, 4)]
     sched = Recorder()
-    simulate(jobs, 4, sched, tie_rule=rule)
+    simulate(jobs, 4, sched, options=SimOptions(tie_rule=rule))
     at10 = [e[:3] for e in sched.log if e[1] == 10]
     if rule == "completions_first":
         assert at10 == [("end", 10, 1), ("arrive", 10, 2)]
     else:
         assert at10 == [("arrive", 10, 2), ("end", 10, 1)]
-    with pytest.raises(SimulationError, match="tie_rule"):
-        simulate(jobs, 4, Recorder(), tie_rule="random")
 
-
-def test_default_tie_rule_from_environment(monkeypatch):
-    jobs = [SimJob(1, 0, 10, 10, 4), SimJob(2, 10, 5, 5, 4)]
-    monkeypatch.delenv("SCHEDLAB_TIE_RULE", raising=False)
-    assert simulate(jobs, 4, Recorder()).settings["tie_rule"] == "per_event"  # pyss's order
-    monkeypatch.setenv("SCHEDLAB_TIE_RULE", "completions_first")
-    assert simulate(jobs, 4, Recorder()).settings["tie_rule"] == "completions_first"
-    assert simulate(jobs, 4, Recorder(), tie_rule="arrivals_first").settings["tie_rule"] == (
-        "arrivals_first"
-    )
-    monkeypatch.setenv("SCHEDLAB_TIE_RULE", "random")
-    with pytest.raises(SimulationError, match="SCHEDLAB_TIE_RULE='random'"):
-        simulate(jobs, 4, Recorder())
 
 
 class PassRecorder(Recorder):
@@ -166,7 +152,7 @@ def test_per_event_order_is_pyss_order():
 
     sched = Starter()
     sched.log = []
-    res = simulate(jobs, 4, sched, tie_rule="per_event", record_timeline=True)
+    res = simulate(jobs, 4, sched, options=SimOptions(tie_rule="per_event"), record_timeline=True)
     at10 = [e for e in sched.log if e[1] == 10]
     assert at10 == [
         ("end", 10, 1, 3),  # planned end: released before the submissions (pyss's profile)
@@ -191,7 +177,8 @@ def test_per_event_starts_on_processors_of_a_planned_end():
     # submission's pass, before the termination event, and so does the engine
     jobs = [SimJob(1, 0, 10, 10, 4), SimJob(2, 10, 5, 5, 4)]
     for rule in ("per_event", "completions_first"):
-        res = simulate(jobs, 4, make_scheduler("conservative"), tie_rule=rule).jobs
+        res = simulate(jobs, 4, make_scheduler("conservative"),
+                       options=SimOptions(tie_rule=rule)).jobs
         assert list(res.start) == [0, 10]
 
 

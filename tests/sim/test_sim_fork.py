@@ -1,4 +1,4 @@
-"""The engine's pause-and-fork primitive (:class:`schedlab.sim.engine.Simulation`, issue 18): a run
+"""The engine's pause-and-fork primitive (:class:`schedlab.sim.fork.Simulation`, issue 18): a run
 paused before an arrival and resumed is the uninterrupted run, under every tie rule; a fork is
 independent of its base and, with the next arrival replaced, is the run of the changed workload."""
 
@@ -10,10 +10,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from schedlab.sim.engine import Simulation, simulate
+from schedlab.sim.engine import simulate
 from schedlab.sim.errors import SimulationError
+from schedlab.sim.fork import Simulation
 from schedlab.sim.job import Alternative, SimJob
-from schedlab.sim.options import TIE_RULES
+from schedlab.sim.options import TIE_RULES, SimOptions
 from schedlab.sim.schedulers import make_scheduler
 
 MACHINE = 16
@@ -45,9 +46,9 @@ def _frame(res) -> pd.DataFrame:
 @pytest.mark.parametrize("policy", ["conservative", "sa", "easy"])
 def test_paused_and_resumed_run_is_the_uninterrupted_run(tie_rule, policy):
     jobs = _jobs(1)
-    whole = simulate(jobs, MACHINE, make_scheduler(policy), tie_rule=tie_rule,
+    whole = simulate(jobs, MACHINE, make_scheduler(policy), options=SimOptions(tie_rule=tie_rule),
                      record_timeline=False)
-    sim = Simulation(jobs, MACHINE, make_scheduler(policy), tie_rule=tie_rule)
+    sim = Simulation(jobs, MACHINE, make_scheduler(policy), options=SimOptions(tie_rule=tie_rule))
     pauses = 0
     for j in jobs[5::7]:
         assert sim.run(stop_before=j.job_id)
@@ -63,20 +64,22 @@ def test_paused_and_resumed_run_is_the_uninterrupted_run(tie_rule, policy):
 def test_fork_with_the_next_arrival_replaced_is_the_changed_workload(tie_rule):
     jobs = _jobs(2)
     for k in (10, 33, 61):
-        sim = Simulation(jobs, MACHINE, make_scheduler("conservative"), tie_rule=tie_rule)
+        sim = Simulation(jobs, MACHINE, make_scheduler("conservative"),
+                         options=SimOptions(tie_rule=tie_rule))
         sim.run(stop_before=jobs[k].job_id)
         other = replace(jobs[k], procs=MACHINE, runtime=7, estimate=9, alternatives=())
         fork = sim.fork(other)
         assert fork.run(until_started=[other.job_id])
         changed = simulate([*jobs[:k], other, *jobs[k + 1:]], MACHINE,
-                           make_scheduler("conservative"), tie_rule=tie_rule,
+                           make_scheduler("conservative"), options=SimOptions(tie_rule=tie_rule),
                            record_timeline=False).jobs
         assert fork.start(other.job_id) == changed["start"].iloc[k]
         fork2 = sim.fork(other)
         fork2.run()
         pd.testing.assert_frame_equal(fork2.result().jobs[COLS], changed[COLS])
         sim.run()  # the base is still the original workload
-        base = simulate(jobs, MACHINE, make_scheduler("conservative"), tie_rule=tie_rule,
+        base = simulate(jobs, MACHINE, make_scheduler("conservative"),
+                        options=SimOptions(tie_rule=tie_rule),
                         record_timeline=False)
         pd.testing.assert_frame_equal(_frame(sim.result()), _frame(base))
 
@@ -93,7 +96,8 @@ def test_deadline_and_until_started():
 
 def test_misuse_is_refused():
     jobs = [SimJob(1, 0, 100, 100, 16), SimJob(2, 10, 5, 5, 16), SimJob(3, 20, 5, 5, 16)]
-    sim = Simulation(jobs, MACHINE, make_scheduler("conservative"), tie_rule="per_event")
+    sim = Simulation(jobs, MACHINE, make_scheduler("conservative"),
+                     options=SimOptions(tie_rule="per_event"))
     sim.run(stop_before=3)
     with pytest.raises(SimulationError, match="already arrived"):
         sim.run(stop_before=2)

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from schedlab.cli.main import main
-from schedlab.pipeline.io import read_parquet
+from schedlab.io import read_parquet
 from schedlab.sim import SimJob, simulate
 from schedlab.sim.metrics import (
     loss_of_capacity,

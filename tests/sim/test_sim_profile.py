@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedlab.sim import Profile, SimulationError
+from schedlab.sim.options import SimOptions
 
 CIRNE_FIG3 = [(1, 4, 0), (4, 6, 2), (6, 8, 1), (8, 9, 0), (9, 13, 4), (13, float("inf"), 6)]
 
@@ -230,8 +231,8 @@ def test_compiled_conservative_equals_list_implementation(tie_rule, reading, spe
     on, passes = reading
     fast = Conservative(record_reservations=True, compress_on=on, compress_passes=passes)
     ref = ListConservative(record_reservations=True, compress_on=on, compress_passes=passes)
-    a = simulate(jobs, 8, fast, tie_rule=tie_rule).jobs
-    b = simulate(jobs, 8, ref, tie_rule=tie_rule).jobs
+    a = simulate(jobs, 8, fast, options=SimOptions(tie_rule=tie_rule)).jobs
+    b = simulate(jobs, 8, ref, options=SimOptions(tie_rule=tie_rule)).jobs
     pd.testing.assert_frame_equal(a, b)
     assert fast.first_reservations == ref.first_reservations
 

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from schedlab.sim import simulate
+from schedlab.sim.options import SimOptions
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers.conservative import Conservative
 from schedlab.traces.normalize import normalize
@@ -68,7 +69,7 @@ def compare(kth, reference: Path, scheduler: str, csv: str, tie_rule: str) -> tu
     """(share of jobs with pyss's start time, relative mean-wait difference)."""
     ref = pd.read_csv(reference / csv).set_index("job_id")
     res = simulate(
-        kth.jobs, kth.machine_size, make_scheduler(scheduler), tie_rule=tie_rule,
+        kth.jobs, kth.machine_size, make_scheduler(scheduler), options=SimOptions(tie_rule=tie_rule),
         record_timeline=False,
     ).jobs.set_index("job_id")  # fmt: skip
     ours = res.loc[ref.index]
@@ -119,7 +120,7 @@ class _Probe(Conservative):
 
 
 def _run(kth, sched) -> pd.DataFrame:
-    return simulate(kth.jobs, kth.machine_size, sched, tie_rule="per_event",
+    return simulate(kth.jobs, kth.machine_size, sched, options=SimOptions(tie_rule="per_event"),
                     record_timeline=False).jobs.set_index("job_id")
 
 

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedlab.sim import TIE_RULES, SimJob, simulate
+from schedlab.sim.options import SimOptions
 from schedlab.sim.schedulers import SCHEDULERS, make_scheduler
 from schedlab.sim.schedulers.conservative import Conservative, ListConservative
 from schedlab.sim.schedulers.easy import EASY
@@ -198,7 +199,7 @@ SIZE = 8
 @given(spec=workloads)
 def test_invariants_every_scheduler(name, tie_rule, spec):
     jobs = build(spec)
-    res = simulate(jobs, SIZE, make_scheduler(name), tie_rule=tie_rule).jobs
+    res = simulate(jobs, SIZE, make_scheduler(name), options=SimOptions(tie_rule=tie_rule)).jobs
     check_common(jobs, res, SIZE)
 
 
@@ -207,7 +208,7 @@ def test_invariants_every_scheduler(name, tie_rule, spec):
 @given(spec=workloads)
 def test_fcfs_never_reorders(tie_rule, spec):
     jobs = build(spec)
-    res = simulate(jobs, SIZE, make_scheduler("fcfs"), tie_rule=tie_rule).jobs
+    res = simulate(jobs, SIZE, make_scheduler("fcfs"), options=SimOptions(tie_rule=tie_rule)).jobs
     assert res.start.is_monotonic_increasing
 
 
@@ -217,7 +218,8 @@ def test_fcfs_never_reorders(tie_rule, spec):
 def test_easy_head_never_later_than_its_reservation(tie_rule, spec):
     jobs = build(spec)
     sched = EASY(record_reservations=True)
-    res = simulate(jobs, SIZE, sched, tie_rule=tie_rule).jobs.set_index("job_id")
+    res = simulate(jobs, SIZE, sched,
+                   options=SimOptions(tie_rule=tie_rule)).jobs.set_index("job_id")
     for jid, shadow in sched.head_reservations.items():
         assert res.start[jid] <= shadow
 
@@ -228,7 +230,8 @@ def test_easy_head_never_later_than_its_reservation(tie_rule, spec):
 def test_conservative_never_later_than_first_reservation(tie_rule, spec):
     jobs = build(spec)
     sched = Conservative(record_reservations=True)
-    res = simulate(jobs, SIZE, sched, tie_rule=tie_rule).jobs.set_index("job_id")
+    res = simulate(jobs, SIZE, sched,
+                   options=SimOptions(tie_rule=tie_rule)).jobs.set_index("job_id")
     assert set(sched.first_reservations) == set(res.index)
     for jid, first in sched.first_reservations.items():
         assert res.start[jid] <= first
@@ -274,9 +277,9 @@ def test_conservative_pruning_is_exact(tie_rule, reading, spec):
         jobs.append(SimJob(i, t, run, run + over, procs))  # estimates well above runtimes
     on, passes = reading
     fast = simulate(jobs, SIZE, Conservative(compress_on=on, compress_passes=passes),
-                    tie_rule=tie_rule).jobs
+                    options=SimOptions(tie_rule=tie_rule)).jobs
     naive = simulate(jobs, SIZE, NaiveConservative(compress_on=on, compress_passes=passes),
-                     tie_rule=tie_rule).jobs
+                     options=SimOptions(tie_rule=tie_rule)).jobs
     pd.testing.assert_frame_equal(fast, naive)
 
 
@@ -294,9 +297,10 @@ def test_conservative_pruning_is_exact_on_a_real_log(mirror, tie_rule, reading):
     norm = normalize(tr.jobs.iloc[:4000], tr.header)
     on, passes = reading
     fast = simulate(norm.jobs, norm.machine_size,
-                    Conservative(compress_on=on, compress_passes=passes), tie_rule=tie_rule).jobs
+                    Conservative(compress_on=on, compress_passes=passes),
+                    options=SimOptions(tie_rule=tie_rule)).jobs
     naive = simulate(norm.jobs, norm.machine_size,
                      NaiveConservative(compress_on=on, compress_passes=passes),
-                     tie_rule=tie_rule).jobs
+                     options=SimOptions(tie_rule=tie_rule)).jobs
     assert (fast.start != fast.submit).sum() > 1000  # a loaded stretch: many jobs wait
     pd.testing.assert_frame_equal(fast, naive)

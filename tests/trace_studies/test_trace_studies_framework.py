@@ -147,7 +147,7 @@ def test_new_log_with_study_flag_runs_every_study_and_reaches_the_report(repo, t
 
     from scratch_workflow import SNAKEMAKE, scratch_workflow
 
-    from schedlab.pipeline.io import read_parquet
+    from schedlab.io import read_parquet
     from schedlab.report.html import build_report
 
     monkeypatch.delenv("SCHEDLAB_TRACE_MIRROR", raising=False)  # only the new log is local

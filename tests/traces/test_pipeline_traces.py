@@ -9,7 +9,7 @@ from pathlib import Path
 
 from scratch_workflow import SNAKEMAKE, scratch_workflow
 
-from schedlab.pipeline.io import read_parquet
+from schedlab.io import read_parquet
 
 SWF = "; MaxProcs: 32\n; UnixStartTime: 1000000000\n; TimeZoneString: UTC\n" + "".join(
     f"{i} {i * 100} 0 {50 + i} 4 -1 -1 4 600 -1 1 {i % 4} 1 -1 1 -1 -1 -1\n" for i in range(1, 41)

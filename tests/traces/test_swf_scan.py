@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from schedlab.errors import SWFFormatError
-from schedlab.pipeline.io import read_parquet
+from schedlab.io import read_parquet
 from schedlab.traces.swf import header_metadata, parse_swf_text, read_swf
 
 OPTIONS = [dict(lenient=lenient, submit_order=order, renumber_duplicates=renumber)

@@ -7,6 +7,7 @@ from pathlib import Path
 from schedlab.papers import PAPERS, point_done
 from schedlab.papers import point_input as papers_point_input
 from schedlab.pipeline.config import papers_to_run
+from schedlab.sim.options import SIM_OPTION_KEYS, SimOptions
 from schedlab.traces.registry import check_local_changes, load_registry, mirror_dir
 
 PAPER_KEYS = list(PAPERS)
@@ -30,10 +31,15 @@ except SchedlabError as _e:
 if _warning:
     print(_warning, file=sys.stderr)
 TRACE_NAMES = REGISTRY.names()
-# config `sim: {tie_rule: ...}` is the event order of every engine simulation (baseline runs and
-# the papers' engine runs): each script sets it for its job (src/schedlab/pipeline/smk.py, sim/options.py).
-# Rules whose results depend on it carry it as a param, so changing it reruns them.
-SIM_TIE_RULE = (config.get("sim") or {}).get("tie_rule") or "default"
+# config `sim:` holds the engine options (schedlab.sim.options.SimOptions, e.g. tie_rule) of every
+# engine simulation: the baseline runs (sim.smk), the papers' runs (papers.smk: each paper's
+# settings resolve its settings file's `sim:` pins over them) and the trace studies. They reach the
+# jobs as params (data), so changing them reruns what depends on them.
+try:
+    SIM_OPTIONS = SimOptions.from_mapping(
+        {k: v for k, v in (config.get("sim") or {}).items() if k in SIM_OPTION_KEYS}, "config sim")
+except SchedlabError as _e:
+    _smk.fail(_e)
 # Each included .smk appends the targets it wants built by `snakemake` with no target.
 ALL_TARGETS = []
 # Files a paper's target (papers.smk) builds besides its assembly, by paper: the paper-specific

@@ -16,7 +16,7 @@ PAPER_ENV = _papers.Env(
     trace_local=trace_is_local,
     machine_size=lambda name: REGISTRY[name].machine_size,
     expected_sha256=lambda name: REGISTRY.expected_sha256(name),
-    tie_rule=SIM_TIE_RULE,
+    sim=SIM_OPTIONS,
 )
 PAPER_SETTINGS = {}
 PAPER_POINTS = {}

@@ -1,6 +1,7 @@
-# Baseline simulations: any registry trace x {fcfs, easy, conservative, maui} (schedlab.sim).
+# Baseline simulations: any registry trace x any registered scheduler (schedlab.sim.schedulers).
 # Build one with e.g. `snakemake --cores 1 results/sim/KTH-SP2-1996-2.1-cln/easy/summary.json`.
-# Options under config key `sim` (all optional): procs_field, cancelled, tie_rule, machine_size.
+# Options under config key `sim` (all optional): procs_field, cancelled, machine_size (normalization)
+# and the engine options (tie_rule: schedlab.sim.options.SimOptions).
 from schedlab.sim.schedulers import SCHEDULERS as SIM_SCHEDULERS
 
 

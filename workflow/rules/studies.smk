@@ -48,7 +48,7 @@ rule trace_study:
         study="|".join(STUDY_MODULES) or "no-study-module",
     params:
         machine_size=lambda wc: REGISTRY[wc.trace].machine_size,
-        tie_rule=SIM_TIE_RULE,
+        sim=SIM_OPTIONS.as_dict(),
         variant=STUDY_VARIANT,
         overrides=lambda wc: STUDY_OVERRIDES.get(wc.study, {}) or {},
         # the module's defaults of this variant: editing them reruns the study (params trigger)

@@ -93,7 +93,7 @@ def _load(args: argparse.Namespace):
 def cmd_parse(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..pipeline.io import check_output_path
+    from ..io import check_output_path
     from ..traces.lookup import parse_trace_to_parquet
     from ..traces.registry import load_registry
 

@@ -19,7 +19,7 @@ VERDICTS = ("match", "close", "differs", "holds", "fails", "not_run")
 
 def read_scorecard(path: Path) -> pd.DataFrame:
     """A scorecard parquet, checked: a file, parquet, with the needed columns and some rows."""
-    from ..pipeline.io import CorruptFileError, read_parquet
+    from ..io import CorruptFileError, read_parquet
     from ..report.scorecard import COLUMNS as SCORECARD_COLUMNS
 
     if not path.exists():

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..sim.options import DEFAULT_TIE_RULE, TIE_RULES, SimOptions
 from .main import check_mirror, number, print_rows
 
 if TYPE_CHECKING:
@@ -57,13 +58,14 @@ def run_simulation(
     scheduler: str,
     *,
     params: dict[str, Any] | None = None,
-    tie_rule: str | None = None,
+    options: SimOptions = SimOptions(),
     progress: bool = False,
     provenance: dict[str, Any] | None = None,
     record_timeline: bool = True,
 ) -> tuple[Any, dict[str, Any], dict[str, Any]]:
-    """Simulate; return (per-job DataFrame, summary dict, parquet metadata). Without
-    ``record_timeline`` the summary lacks the timeline's metrics (loss of capacity, queue depth)."""
+    """Simulate under the engine's ``options``; return (per-job DataFrame, summary dict, parquet
+    metadata, whose ``settings`` record the options). Without ``record_timeline`` the summary lacks
+    the timeline's metrics (loss of capacity, queue depth)."""
     from .. import __version__
     from ..sim import simulate
     from ..sim.metrics import summarize
@@ -82,7 +84,7 @@ def run_simulation(
 
     t0 = time.perf_counter()
     try:
-        result = simulate(norm.jobs, norm.machine_size, sched, tie_rule=tie_rule, progress=cb,  # type: ignore[arg-type]
+        result = simulate(norm.jobs, norm.machine_size, sched, options=options, progress=cb,
                           record_timeline=record_timeline)
     finally:
         if bar is not None:
@@ -107,7 +109,7 @@ def run_simulation(
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from ..pipeline.io import check_output_path, write_parquet
+    from ..io import check_output_path, write_parquet
 
     if args.out:
         check_output_path(args.out, what="--out")
@@ -117,8 +119,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         registry=args.registry, mirror=args.mirror,
     )  # fmt: skip
     jobs, s, meta = run_simulation(  # the rows printed below need no timeline (~10% of the run)
-        norm, header, args.scheduler, tie_rule=args.tie_rule, progress=True, provenance=prov,
-        record_timeline=False,
+        norm, header, args.scheduler, options=SimOptions(tie_rule=args.tie_rule), progress=True,
+        provenance=prov, record_timeline=False,
     )
     if args.out:
         write_parquet(args.out, jobs, meta)
@@ -142,7 +144,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """The ``simulate`` sub-command."""
-    from ..sim.options import TIE_RULES
     from ..sim.schedulers import SCHEDULERS
 
     p = sub.add_parser("simulate", help="simulate a baseline scheduler on a trace")
@@ -155,8 +156,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="which processor count wins when both are known (default requested)")  # fmt: skip
     p.add_argument("--cancelled", choices=CANCELLED_RULES, default="keep",
                    help="what to do with cancelled jobs (status 5; default keep)")  # fmt: skip
-    p.add_argument("--tie-rule", choices=TIE_RULES, default=None,
-                   help="order of same-time events (default: $SCHEDLAB_TIE_RULE, else per_event: pyss's)")
+    p.add_argument("--tie-rule", choices=TIE_RULES, default=DEFAULT_TIE_RULE,
+                   help=f"order of same-time events (default {DEFAULT_TIE_RULE}: pyss's)")
     p.add_argument("--registry", help="trace registry file (default config/traces.yaml)")
     p.add_argument("--mirror", help="directory with trace files (default $SCHEDLAB_TRACE_MIRROR)")
     p.set_defaults(func=cmd_simulate)

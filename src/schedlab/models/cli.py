@@ -12,7 +12,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
     from .. import __version__
     from ..errors import ConfigError
-    from ..pipeline.io import check_output_path, write_parquet
+    from ..io import check_output_path, write_parquet
     from ..traces.registry import load_yaml_unique
     from ..traces.swf import write_swf
     from .synth import moldable_workload, params_from_dict, swf_workload

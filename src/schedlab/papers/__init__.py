@@ -48,7 +48,8 @@ from typing import Any
 import pandas as pd
 
 from ..errors import ConfigError
-from ..pipeline.io import read_parquet
+from ..io import read_parquet
+from ..sim.options import SimOptions
 
 #: The papers, in report order (package names under schedlab.papers).
 PAPERS: tuple[str, ...] = ("schroeder2004", "talby2005", "tang2013", "perkovic2000", "cirne2001")
@@ -81,7 +82,9 @@ class Env:
     trace_local: Callable[[str], bool]  #: a registry trace is downloaded, mirrored or a local path
     machine_size: Callable[[str], int | None]  #: a registry trace's machine size
     expected_sha256: Callable[[str], str | None] = lambda name: None
-    tie_rule: str = "default"  #: config ``sim.tie_rule``
+    #: the workflow's engine options (config ``sim:``); a paper's settings resolve its settings
+    #: file's ``sim:`` blocks over them (``env.sim.pinned(block)``): what a paper pins wins
+    sim: SimOptions = SimOptions()
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ A point's frames are written beside its ``done.json`` (``results/<paper>/runs/<i
 ``done.json`` last, so a point is complete exactly when its ``done.json`` exists. The ``done.json``
 records each frame's size and sha256, and a frame is checked against them before it is read: a frame
 cut short or changed since the point ran is an error naming the file
-(:class:`~schedlab.pipeline.io.CorruptFileError`), never a frame read as it is.
+(:class:`~schedlab.io.CorruptFileError`), never a frame read as it is.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pandas as pd
 
 from .. import __version__
 from ..errors import ConfigError
-from ..pipeline.io import (
+from ..io import (
     CorruptFileError,
     check_record,
     file_record,

@@ -1,1 +1,1 @@
-"""Pipeline glue: the workflow config check, Snakemake script adapters, atomic outputs."""
+"""Pipeline glue: the workflow config check and the Snakemake script adapters."""

@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SchedlabError
-from ..sim.options import TIE_RULE_ENV
-from .io import CorruptFileError
+from ..io import CorruptFileError
 
 #: Exit status of a job ended by SIGINT (128 + 2, as a shell reports it).
 INTERRUPTED = 130
@@ -31,13 +30,7 @@ RESULTS = Path("results")
 
 
 def run(main: Callable[[Any], None], snakemake: Any) -> None:
-    """Run ``main(snakemake)``; turn user errors into one line on stderr and exit status 1.
-
-    Config ``sim: {tie_rule: ...}`` becomes the job's default event order (``$SCHEDLAB_TIE_RULE``,
-    :func:`schedlab.sim.options.default_tie_rule`), so the papers' engine runs follow it."""
-    tie_rule = ((getattr(snakemake, "config", None) or {}).get("sim") or {}).get("tie_rule")
-    if tie_rule:
-        os.environ[TIE_RULE_ENV] = tie_rule
+    """Run ``main(snakemake)``; turn user errors into one line on stderr and exit status 1."""
     rule = getattr(snakemake, "rule", "?")
     wildcards = dict(getattr(snakemake, "wildcards", {}) or {})
     where = f"rule {rule}" + (f" ({', '.join(f'{k}={v}' for k, v in wildcards.items())})"

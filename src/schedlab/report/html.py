@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import ConfigError
-from ..pipeline.io import read_parquet, read_parquet_metadata, write_parquet, write_text
+from ..io import read_parquet, read_parquet_metadata, write_parquet, write_text
 from ..trace_studies import STUDIES
 from ..traces.lookup import trace_characteristics
 from ..traces.swf import SWFHeader, SWFTrace

@@ -19,7 +19,7 @@ matplotlib.use("Agg")  # no display; must precede pyplot
 import matplotlib.pyplot as plt
 import seaborn as sns
 
-from ..pipeline.io import atomic_path
+from ..io import atomic_path
 
 THEME = {"style": "whitegrid", "context": "paper", "palette": "colorblind", "font_scale": 1.1}
 # Fixed metadata so that PDF/PNG bytes do not depend on the date.

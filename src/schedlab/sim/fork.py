@@ -1,4 +1,4 @@
-"""Continuing a run from a given state: forks (docs/design.md §4; issue 18).
+"""Continuing a run from a given state: forks (docs/design.md §4).
 
 Pause and fork
 --------------
@@ -23,11 +23,11 @@ from collections.abc import Iterable, Sequence
 from heapq import heapify
 from typing import Literal
 
-from .core import CANCEL, END
+from .engine import INF, Engine
+from .engine_state import CANCEL, END
 from .errors import SimulationError
-from .event_order import INF, Engine
 from .job import SimJob
-from .options import Allocation, TieRule
+from .options import Allocation, SimOptions
 from .result import SimResult
 from .scheduler import Scheduler
 from .state import MachineView, Snapshot
@@ -42,7 +42,7 @@ def simulate_from(
     runtimes: Literal["estimate", "actual"] = "estimate",
     until: int | None = None,
     stop_when_started: Iterable[int] | None = None,
-    tie_rule: TieRule | None = None,
+    options: SimOptions = SimOptions(),
     enforce_estimate: bool = True,
     record_timeline: bool = False,
     per_job: bool = True,
@@ -63,7 +63,8 @@ def simulate_from(
         until: stop after the pass at the last event time <= ``until``.
         stop_when_started: stop after the pass in which all these job ids have started (Tang's fair
             start time: the probed job's start).
-        tie_rule: as for :func:`simulate` (``None``: the default order).
+        options: as for :func:`~schedlab.sim.engine.simulate`; a scheduler's fork passes the
+            run's (``ctx.options``).
         per_job: ``False`` returns ``None`` instead of building the result (about 1 ms a fork),
             for callers that read their answer from ``scheduler`` (Tang's fair start times).
     Returns:
@@ -71,7 +72,7 @@ def simulate_from(
         not started when the fork stopped; running jobs keep their original start).
     """
     t0 = time.perf_counter()
-    eng = _fork_engine(snapshot, scheduler, jobs, sync, runtimes, stop_when_started, tie_rule,
+    eng = _fork_engine(snapshot, scheduler, jobs, sync, runtimes, stop_when_started, options,
                        enforce_estimate, record_timeline)
     if eng.stop_ids is None or eng.stop_ids:
         eng.run(until, None)
@@ -85,18 +86,18 @@ def starts_from(
     *,
     runtimes: Literal["estimate", "actual"] = "estimate",
     cancellations: bool = True,
-    tie_rule: TieRule | None = None,
+    options: SimOptions = SimOptions(),
 ) -> list[int]:
     """What-if starts: for each of ``variants`` (one arriving job, ``submit >= snapshot.now``,
     with different requests: same id and submit), its start time (-1 if never) in a fork from
     ``snapshot`` in which it is the only new arrival, run until it starts — :func:`simulate_from`
     with ``sync=False`` (``scheduler`` is a ``fork()`` taken with the snapshot) and
     ``stop_when_started``, built once and forked per variant
-    (:meth:`~schedlab.sim.core.EngineState.fork`), without result frames. ``cancellations=False`` drops the waiting jobs' cancellations from the fork (SAg,
+    (:meth:`~schedlab.sim.engine_state.EngineState.fork`), without result frames. ``cancellations=False`` drops the waiting jobs' cancellations from the fork (SAg,
     Cirne §2.1: SA does not know them)."""
     if not variants:
         return []
-    eng = _fork_engine(snapshot, scheduler, variants[:1], False, runtimes, None, tie_rule, True,
+    eng = _fork_engine(snapshot, scheduler, variants[:1], False, runtimes, None, options, True,
                        False)
     if not cancellations:
         eng.heap = [e for e in eng.heap if e[2] != CANCEL]
@@ -118,7 +119,7 @@ def _fork_engine(
     sync: bool,
     runtimes: str,
     stop_when_started: Iterable[int] | None,
-    tie_rule: TieRule | None,
+    options: SimOptions,
     enforce_estimate: bool,
     record_timeline: bool,
 ) -> Engine:
@@ -136,7 +137,7 @@ def _fork_engine(
         snapshot.machine_size,
         scheduler,
         snapshot.allocation,
-        tie_rule,
+        options,
         enforce_estimate,
         record_timeline,
         use_estimates=runtimes == "estimate",
@@ -177,7 +178,7 @@ def _fork_engine(
 
 
 class Simulation:
-    """A run that can pause just before an arrival, be forked there, and go on (issue 18).
+    """A run that can pause just before an arrival, be forked there, and go on.
 
     Cirne 2001's single-target experiments (§5.1) and §5.4's NAS validation: one base run per
     workload pauses at each target's arrival (:meth:`run` with ``stop_before``); each of the
@@ -188,9 +189,9 @@ class Simulation:
     cheap); the job list and the arrival order are shared. Unlike :func:`simulate_from` the fork
     keeps the future arrivals and the scheduler's exact state (no ``sync``), so it continues the
     same schedule as the base run would. A pause lies *within* a time step: the events of that
-    second that come before the arrival under ``tie_rule`` have happened, the rest (and the
-    scheduling passes they get) follow when the run resumes, so a paused-and-resumed run is the
-    uninterrupted run (tests/sim/test_sim_fork.py, every tie rule).
+    second that come before the arrival under the tie rule (``options``) have happened, the rest
+    (and the scheduling passes they get) follow when the run resumes, so a paused-and-resumed run
+    is the uninterrupted run (tests/sim/test_sim_fork.py, every tie rule).
     """
 
     def __init__(
@@ -200,11 +201,11 @@ class Simulation:
         scheduler: Scheduler,
         *,
         allocation: Allocation = "any",
-        tie_rule: TieRule | None = None,
+        options: SimOptions = SimOptions(),
         enforce_estimate: bool = True,
     ) -> None:
         self.engine = Engine(
-            jobs, machine_size, scheduler, allocation, tie_rule, enforce_estimate, False
+            jobs, machine_size, scheduler, allocation, options, enforce_estimate, False
         )
         self._index: dict[int, int] | None = None  # job id -> arrival index (shared by forks)
         self._mid_step = False
@@ -260,7 +261,7 @@ class Simulation:
         eng.stop_arrival = None
         started = eng.stop_ids is not None and not eng.stop_ids
         eng.stop_ids = None
-        self._mid_step = started and eng.tie_rule == "per_event"
+        self._mid_step = started and eng.options.tie_rule == "per_event"
         return eng.paused or started
 
     def fork(self, arrival: SimJob | None = None) -> Simulation:

@@ -24,8 +24,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import numpy as np
 import pandas as pd
 
-from .engine import SimResult
 from .errors import SimulationError
+from .result import SimResult
 
 SHAPES = ("SN", "SW", "LN", "LW")
 

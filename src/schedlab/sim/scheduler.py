@@ -27,9 +27,9 @@ and the per-job records; you own the policy. Minimal FCFS::
 Rules of the game:
 
 1. **Event order.** Under the batch tie rules the engine delivers every event due at a time (in
-   the order fixed by ``tie_rule``, see :mod:`schedlab.sim.event_order`), then calls
-   :meth:`schedule` **once**; under ``tie_rule="per_event"`` (pyss's order) it calls :meth:`schedule` after every
-   single event, so several passes can happen at the same ``ctx.now``. The starts you return happen
+   the order fixed by the run's ``ctx.options.tie_rule``, see :mod:`schedlab.sim.engine`), then
+   calls :meth:`schedule` **once**; under ``per_event`` (pyss's order) it calls :meth:`schedule`
+   after every single event, so several passes can happen at the same ``ctx.now``. The starts you return happen
    at ``ctx.now``. There is no pass at a time when nothing happens: if you need one (e.g. a
    reservation falling between job events), set a timer for it.
 2. **Keep your queue in sync.** A job you return in a :class:`Start` leaves ``ctx.waiting``; remove
@@ -47,10 +47,11 @@ Rules of the game:
    from ``ctx.running`` (``Run.expected_end``) and your own reservations.
 6. **Timers.** ``ctx.set_timer(t, key)`` -> ``on_timer(ctx, key)`` at ``t`` (PBAS time frames, Tang's
    checking interval C_i, periodic sampling).
-7. **Forks / probes.** ``ctx.snapshot()`` + :func:`schedlab.sim.engine.simulate_from` simulate from
+7. **Forks / probes.** ``ctx.snapshot()`` + :func:`schedlab.sim.fork.simulate_from` simulate from
    the current state with another scheduler instance (``self.fork()`` for "the current policy") —
    e.g. Tang's fair start time (no later arrivals), Cirne's SAg (one extra submission), PBAS
-   candidates (the next time frame's arrivals). A fork never changes the real run.
+   candidates (the next time frame's arrivals). A fork never changes the real run; pass it the
+   run's engine options (``options=ctx.options``) so that it replays events in the run's order.
 8. **Switching policy mid-run** (PBAS/WBAS): a meta-scheduler forwards hooks to its active
    sub-scheduler; a newly activated one is brought up to date by :meth:`sync`, which rebuilds its
    queue from ``ctx.waiting`` (default: ``reset`` then :meth:`on_arrival` for each waiting job in

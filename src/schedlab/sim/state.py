@@ -5,7 +5,7 @@ from :meth:`MachineView.set_timer`; schedulers change the world only by returnin
 :class:`~schedlab.sim.scheduler.Start` decisions from ``schedule``.
 
 :meth:`MachineView.snapshot` freezes the current state into a :class:`Snapshot`, from which
-:func:`schedlab.sim.engine.simulate_from` runs a *forked* simulation (Tang §4.2 fair start time,
+:func:`schedlab.sim.fork.simulate_from` runs a *forked* simulation (Tang §4.2 fair start time,
 Cirne §2.1 SAg, Talby's PBAS candidates) without touching the real run.
 """
 
@@ -17,6 +17,7 @@ from typing import Protocol
 
 from .job import Alternative, SimJob
 from .machine import Machine
+from .options import SimOptions
 
 
 @dataclass(slots=True)
@@ -56,6 +57,10 @@ class MachineView(Protocol):
         now: current simulated time (s).
         machine_size: number of processors.
         allocation: ``"any"`` or ``"contiguous"``.
+        options: the run's :class:`~schedlab.sim.options.SimOptions` (its tie rule, …): a
+            scheduler that forks the run (:func:`~schedlab.sim.fork.simulate_from`,
+            :func:`~schedlab.sim.fork.starts_from`) passes them on, so the fork replays events
+            as the run does.
         free: processors idle right now.
         running: ``job_id -> Run`` for every running job (iteration order = start order).
         waiting: ``job_id -> SimJob`` for every submitted job that is neither running, finished nor
@@ -75,6 +80,7 @@ class MachineView(Protocol):
     now: int
     machine_size: int
     allocation: str
+    options: SimOptions
 
     @property
     def free(self) -> int: ...
@@ -98,7 +104,7 @@ class MachineView(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The machine frozen at ``now``: input for :func:`schedlab.sim.engine.simulate_from`.
+    """The machine frozen at ``now``: input for :func:`schedlab.sim.fork.simulate_from`.
 
     Running jobs keep their start, request, node block and ``expected_end``; in the fork they end at
     ``expected_end`` (``runtimes="estimate"``: nothing known about actual run times, as SAg and

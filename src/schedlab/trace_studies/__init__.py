@@ -39,6 +39,7 @@ import pandas as pd
 import yaml
 
 from ..errors import ConfigError
+from ..sim.options import SimOptions
 from ..traces.swf import SWFHeader
 
 #: The studies, in report order (module names under schedlab.trace_studies).
@@ -57,6 +58,8 @@ class StudyInputs:
     #: config/papers/<study>.yaml as parsed (published values for the reference columns, the paper's
     #: scheduler options); empty when the paper has no config file
     paper: Mapping[str, Any] = field(default_factory=dict)
+    #: the workflow's engine options (config ``sim:``); a study applies its paper's ``sim:`` pins
+    sim: SimOptions = SimOptions()
 
 
 def load(name: str) -> ModuleType:

@@ -60,6 +60,7 @@ from ..errors import ConfigError
 from ..models.compare import comparison_tables
 from ..models.synth import params_from_dict, params_from_fits
 from ..papers import cirne2001 as c01
+from ..sim.options import SimOptions
 from . import StudyInputs
 
 TITLE = ("Cirne 2001: the workload model fitted to the log (ch. 3) and SA choosing moldable "
@@ -136,8 +137,11 @@ def synthetic_params(fits: dict[str, dict[str, Any]], settings: dict[str, Any]
     return model, pd.DataFrame(rows)
 
 
-def sa_settings(settings: dict[str, Any], machine_size: int) -> dict[str, Any]:
-    """The paper driver's settings (validated by :func:`~schedlab.papers.cirne2001.config.resolve_settings`)."""
+def sa_settings(settings: dict[str, Any], machine_size: int, sim: SimOptions = SimOptions()
+                ) -> dict[str, Any]:
+    """The paper driver's settings (validated by
+    :func:`~schedlab.papers.cirne2001.config.resolve_settings`); the single-target experiments'
+    engine options are ``sim`` with their pinned tie rule (:data:`~schedlab.papers.cirne2001.TIE_RULE`)."""
     m = settings.get("machine_procs", "log")
     procs = int(machine_size) if m == "log" else int(m)
     if procs < 1:
@@ -145,8 +149,9 @@ def sa_settings(settings: dict[str, Any], machine_size: int) -> dict[str, Any]:
     return c01.resolve_settings({
         "machine_procs": procs, "seed": int(settings["seed"]),
         "sa_version": settings.get("sa_version", "cb"),
-        "single_target": {k: settings[k] for k in ("experiments", "targets_per_workload",
-                                                   "jobs_per_workload")},
+        "single_target": {**{k: settings[k] for k in ("experiments", "targets_per_workload",
+                                                      "jobs_per_workload")},
+                          "sim": sim.pinned({"tie_rule": c01.TIE_RULE}).as_dict()},
     })
 
 
@@ -165,7 +170,7 @@ def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame
     models = model_table(fits, published, inputs.trace,
                          {"jobs": len(inputs.jobs), "machine_size": inputs.machine_size})
     model, synth = synthetic_params(fits, settings)
-    s = sa_settings(settings, inputs.machine_size)
+    s = sa_settings(settings, inputs.machine_size, inputs.sim)
     exp = pd.concat([c01.run_single_workload(s, w, model)[0] for w in range(s["n_workloads"])],
                     ignore_index=True)
     rng = np.random.default_rng(np.random.SeedSequence(int(s["seed"]), spawn_key=(3,)))

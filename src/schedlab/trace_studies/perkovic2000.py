@@ -149,6 +149,7 @@ FIG3_COLUMNS = ["algorithm", "order", "guarantees", "jobs", "bounded_slowdown", 
 def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """Figure 3/4 frames, Table 3 and the speculation frames on ``inputs``' log (see module)."""
     s, machine = run_settings(inputs.paper, settings, inputs.machine_size)
+    s["sim"] = inputs.sim.pinned(s.get("sim")).as_dict()
     entropy = int(s["seed_entropy"])
     n = s.get("max_jobs")
     raw = inputs.jobs if n is None else inputs.jobs.head(int(n))

@@ -109,7 +109,8 @@ def run(inputs: StudyInputs, settings: Mapping[str, Any]) -> dict[str, pd.DataFr
     for s in SCHEDULERS:
         key = (inputs.trace, "clean", "sched", s)
         runs[key], stats[key] = run_point(jobs, inputs.machine_size, "sched", s, options,
-                                          h.unix_start_time, h.time_zone_string)
+                                          h.unix_start_time, h.time_zone_string,
+                                          sim=inputs.sim.pinned(inputs.paper.get("sim")))
     cfg = {"schedulers": list(SCHEDULERS), "main_version": "clean",
            "pbas": {"best": [], "four": {}}, "wbas": {"best": []}}
     traces = {(inputs.trace, "clean"): (trace, inputs.machine_size, h.time_zone_string,

@@ -108,6 +108,7 @@ def configurations(cfg: dict[str, Any]) -> dict[str, str]:
 def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame]:
     """Table 2/3 layout, the sweep and Fig. 12's gains on ``inputs``' log (see module)."""
     cfg = paper_settings(inputs.paper, settings)
+    cfg["sim"] = inputs.sim.pinned(cfg.get("sim")).as_dict()
     spec = log_spec(inputs, cfg)
     jobs, report = tg.workload(inputs.jobs, inputs.header, spec)
     if jobs.empty:

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import DownloadError
-from ..pipeline.io import atomic_path
-from ..pipeline.io import sha256_file as sha256_file  # re-exported
+from ..io import atomic_path
+from ..io import sha256_file as sha256_file  # re-exported
 from .entries import MIRROR_ENV, Registry, TraceEntry, record_lock
 
 

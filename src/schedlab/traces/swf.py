@@ -151,13 +151,13 @@ def parse_swf_to_parquet(
     """Parse an SWF file into the parquet job table ``dest`` a block at a time: memory flat in
     the number of jobs (:mod:`.swf_scan`). The file holds the frame :func:`read_swf` returns, with
     ``metadata(trace)`` (e.g. :func:`header_metadata`; ``trace.jobs`` is empty), and is written
-    atomically (:func:`schedlab.pipeline.io.parquet_blocks`). Returns that trace and the number of
+    atomically (:func:`schedlab.io.parquet_blocks`). Returns that trace and the number of
     jobs.
 
     Job ids to renumber or a log to sort by submit time (``renumber_duplicates``,
     ``submit_order="sort"``, when the file needs it) take a second pass over the written file;
     sorting holds the job table in memory."""
-    from ..pipeline.io import parquet_blocks
+    from ..io import parquet_blocks
 
     path = Path(path)
     blocks = file_blocks(path) if block_bytes is None else file_blocks(path, block_bytes)
@@ -194,7 +194,7 @@ def format_swf(trace: SWFTrace | pd.DataFrame, header: SWFHeader | None = None) 
 def write_swf(path: str | os.PathLike[str], trace: SWFTrace | pd.DataFrame,
               header: SWFHeader | None = None) -> None:
     """Atomically write an SWF file (gzipped when the name ends in ``.gz``)."""
-    from ..pipeline.io import atomic_path
+    from ..io import atomic_path
 
     text = format_swf(trace, header)
     path = Path(path)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedlab.sim import SimJob, simulate
+from schedlab.sim import SimJob, SimOptions, simulate
 from schedlab.sim.errors import SimulationError
 from schedlab.sim.schedulers.compression import COMPRESS_ON, COMPRESS_PASSES
 from schedlab.sim.schedulers.conservative import Conservative, ListConservative
@@ -20,7 +20,8 @@ IMPLEMENTATIONS = [Conservative, ListConservative]
 
 
 def _starts(sched, jobs, tie_rule: str = "per_event") -> dict[int, int]:
-    res = simulate(jobs, 4, sched, tie_rule=tie_rule, record_timeline=False).jobs
+    res = simulate(jobs, 4, sched, options=SimOptions(tie_rule=tie_rule),
+                   record_timeline=False).jobs
     return dict(zip(res.job_id.tolist(), res.start.tolist(), strict=True))
 
 
@@ -113,7 +114,7 @@ def test_until_stable_makes_the_trigger_irrelevant(tie_rule, spec):
         t += gap
         jobs.append(SimJob(i, t, run, run + over * (i % 2), procs))  # half end at the estimate
     a, b = (simulate(jobs, 8, Conservative(compress_on=on, compress_passes="until_stable"),
-                     tie_rule=tie_rule).jobs for on in COMPRESS_ON)
+                     options=SimOptions(tie_rule=tie_rule)).jobs for on in COMPRESS_ON)
     pd.testing.assert_frame_equal(a, b)
 
 

@@ -7,8 +7,9 @@ import pytest
 
 from schedlab.cli.main import main
 from schedlab.errors import ConfigError
-from schedlab.pipeline.io import read_parquet
+from schedlab.io import read_parquet
 from schedlab.sim import SimJob, simulate
+from schedlab.sim.options import SimOptions
 from schedlab.sim.profile import ContiguousProfile, Profile
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers.metric_aware import (
@@ -277,7 +278,7 @@ def test_registered_scheduler_gives_the_experiment_schedule(backfill, allocation
             for i in range(m)]
     sched = make_scheduler("metric_aware", bf=bf, window=w, backfill=backfill,
                            qd_threshold=20000.0 if tuned else None, adapt_window=tuned)
-    eng = simulate(jobs, n, sched, allocation=allocation, tie_rule=TIE_RULE)
+    eng = simulate(jobs, n, sched, allocation=allocation, options=SimOptions(tie_rule=TIE_RULE))
     assert eng.jobs["start"].tolist() == res.start.astype(int).tolist()
     assert eng.params["bf"] == bf and eng.params["window"] == w
 
@@ -455,7 +456,7 @@ def test_overrun_grace_allows_and_predicts_overruns():
 def test_fork_without_per_job_table_gives_the_same_answer():
     """``simulate_from(per_job=False)`` (the fair-start probes) returns None and runs the same
     fork: the scheduler's record of the probed job's start equals the table's."""
-    from schedlab.sim.engine import simulate_from
+    from schedlab.sim.fork import simulate_from
     from schedlab.sim.state import Snapshot
 
     jobs = [SimJob(0, 0, 100, 100, 10), SimJob(1, 1, 100, 100, 10), SimJob(2, 2, 10, 10, 10)]
@@ -467,7 +468,8 @@ def test_fork_without_per_job_table_gives_the_same_answer():
         run = Run(jobs[0], 0, 10, 100, 100, 100)
         snap = Snapshot(now=2, machine_size=10, allocation="any", running=(run,),
                         waiting=tuple(jobs[1:]), attempts={})
-        out = simulate_from(snap, sched, sync=False, stop_when_started=[1], tie_rule=TIE_RULE,
+        out = simulate_from(snap, sched, sync=False, stop_when_started=[1],
+                            options=SimOptions(tie_rule=TIE_RULE),
                             per_job=per_job)
         assert (out is None) == (not per_job)
         if out is not None:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from schedlab.sim import SimJob, simulate
+from schedlab.sim.options import SimOptions
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers.flex import Flex
 from schedlab.sim.schedulers.switching import PBAS, WBAS
@@ -36,8 +37,9 @@ def test_identical_candidates_never_switch(cand, metric, tie_rule):
     # sync re-plans, so their forks may differ.)
     jobs, size = _workload(200)
     pb = PBAS(_cands(cand, cand), 1800, metric)
-    res = simulate(jobs, size, pb, record_timeline=False, tie_rule=tie_rule)
-    ref = simulate(jobs, size, _cands(cand)[0][1](), record_timeline=False, tie_rule=tie_rule)
+    res = simulate(jobs, size, pb, record_timeline=False, options=SimOptions(tie_rule=tie_rule))
+    ref = simulate(jobs, size, _cands(cand)[0][1](), record_timeline=False,
+                   options=SimOptions(tie_rule=tie_rule))
     assert pb.switches == 0 and pb.frames_forked > 0
     assert res.jobs["start"].tolist() == ref.jobs["start"].tolist()
 
@@ -49,14 +51,13 @@ def test_forks_follow_the_runs_event_order(monkeypatch, tie_rule):
     seen, fork = [], switching.simulate_from
 
     def spy(*args, **kw):
-        seen.append(kw["tie_rule"])
+        seen.append(kw["options"].tie_rule)
         return fork(*args, **kw)
 
     monkeypatch.setattr(switching, "simulate_from", spy)
-    monkeypatch.setenv("SCHEDLAB_TIE_RULE", "arrivals_first")
     jobs, size = _workload(80)
     simulate(jobs, size, PBAS(_cands("fcfs", "easy"), 900, "util"), record_timeline=False,
-             tie_rule=tie_rule)
+             options=SimOptions(tie_rule=tie_rule))
     assert seen and set(seen) == {tie_rule}
 
 
@@ -146,7 +147,7 @@ def test_cli_simulate(tmp_path, capsys, name):
     # the metadata, the same schedule as make_scheduler with the defaults.
     from schedlab.cli.main import main
     from schedlab.cli.sim import load_sim_jobs
-    from schedlab.pipeline.io import read_parquet
+    from schedlab.io import read_parquet
 
     jobs, _ = _workload(60)
     swf = tmp_path / "w.swf"

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from schedlab.cli.main import main
-from schedlab.pipeline.io import read_parquet
+from schedlab.io import read_parquet
 from schedlab.sim.engine import simulate
+from schedlab.sim.options import SimOptions
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers import queue_orders as qo
 from schedlab.sim.schedulers import speculative as sp
@@ -46,7 +47,8 @@ def test_registry_scheduler_gives_the_paper_drivers_schedule(name, kw):
     submit, runtime, estimate, procs = workload()
     sched = make_scheduler(name, **kw)
     jobs = pk_jobs(submit, runtime, estimate, procs)
-    res = simulate(jobs, 8, sched, tie_rule=TIE_RULE, record_timeline=False).jobs
+    res = simulate(jobs, 8, sched,
+                   options=SimOptions(tie_rule=TIE_RULE), record_timeline=False).jobs
     driver = simulate_pk(submit, runtime, estimate, procs, 8, sched.cfg, np.random.SeedSequence(0))
     assert list(res["start"]) == list(driver["start"].astype(int))
     assert list(res["end"]) == list(driver["end"].astype(int))
@@ -108,7 +110,8 @@ def test_invariants_of_every_variant(order, guarantees, variant, tie_rule):
     if tie_rule == TIE_RULE:
         res = run_engine(jobs, 8, sched)
     else:
-        df = simulate(jobs, 8, sched, tie_rule=tie_rule, record_timeline=False).jobs
+        df = simulate(jobs, 8, sched,
+                      options=SimOptions(tie_rule=tie_rule), record_timeline=False).jobs
         res = {"start": df["start"].to_numpy(), "end": df["end"].to_numpy(),
                "run_procs": df["procs"].to_numpy(), "kills": df["attempts"].to_numpy() - 1,
                "spec_starts": np.asarray(sched.spec_starts),

@@ -12,7 +12,7 @@ from schedlab.papers.cirne2001 import machine_run, sa_choice, sim_jobs, workload
 from schedlab.sim.engine import simulate
 from schedlab.sim.errors import SimulationError
 from schedlab.sim.job import Alternative, SimJob
-from schedlab.sim.options import TIE_RULES
+from schedlab.sim.options import TIE_RULES, SimOptions
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers.sa import (
     SA,
@@ -141,7 +141,8 @@ def test_sa_invariants(version, tie_rule):
     machine = 16
     jobs = _sim_jobs(*random_workload(np.random.default_rng(7), 60, machine))
     sched = make_scheduler("sa", version=version, record_reservations=True)
-    res = simulate(jobs, machine, sched, tie_rule=tie_rule, record_timeline=False).jobs
+    res = simulate(jobs, machine, sched,
+                   options=SimOptions(tie_rule=tie_rule), record_timeline=False).jobs
     ran = res["start"].to_numpy() >= 0
     assert (ran | res["cancelled"].to_numpy()).all() and ran.sum() > 40
     assert (res["start"][ran] >= res["submit"][ran]).all()
@@ -163,7 +164,7 @@ def test_sa_invariants(version, tie_rule):
 def test_sa_versions_choose_alike_and_bad_version_is_refused():
     machine = 16
     jobs = _sim_jobs(*random_workload(np.random.default_rng(3), 50, machine))
-    cb, g = (simulate(jobs, machine, SA(v), tie_rule="completions_first",
+    cb, g = (simulate(jobs, machine, SA(v), options=SimOptions(tie_rule="completions_first"),
                       record_timeline=False).jobs for v in ("cb", "g"))
     pd.testing.assert_frame_equal(cb, g)  # Theorem 1 over a whole run
     with pytest.raises(SimulationError, match="version"):
@@ -176,7 +177,7 @@ def test_sa_from_the_cli_on_a_rigid_trace_is_conservative_backfilling(tmp_path):
     backfilling under the same compression reading (SA's default, Cirne's) does."""
     from schedlab.cli.main import main
     from schedlab.cli.sim import load_sim_jobs, run_simulation
-    from schedlab.pipeline.io import read_parquet
+    from schedlab.io import read_parquet
 
     rng = np.random.default_rng(4)
     lines = [f"{i} {i * 40} 0 {int(rng.integers(10, 300))} {int(rng.integers(1, 9))} -1 -1 "

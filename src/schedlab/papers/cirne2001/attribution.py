@@ -11,9 +11,8 @@ from typing import Any
 import pandas as pd
 
 from ...errors import ConfigError
-from ...sim.options import TIE_RULES
+from ...sim.options import SimOptions
 from .config import PAPER, _merge
-from .machine import TIE_RULE
 from .runs import run_single_workload
 from .stats import geomean
 
@@ -25,9 +24,10 @@ def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
     experiments with the synthetic-model overrides of ``reading`` applied on top of ``model``
     (same seeds for every reading: common random numbers). A reading's ``jobs_per_workload``
     replaces the attribution's (the workload size the targets meet; its first jobs are the same
-    jobs, its targets are drawn among more); its ``tie_rule`` replaces the experiments' same-time
-    order (:data:`TIE_RULE`) and its ``compression`` entries the configured compression's
-    (config ``compression``: when and how often conservative backfilling compresses)."""
+    jobs, its targets are drawn among more); its ``sim`` replaces engine options of the
+    single-target experiments (``single_target.sim``, e.g. their pinned tie rule) and its
+    ``compression`` entries the configured compression's (config ``compression``: when and how
+    often conservative backfilling compresses)."""
     att = s.get("attribution") or {}
     readings = att.get("readings") or {}
     if reading not in readings:
@@ -37,12 +37,11 @@ def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
     if not isinstance(jobs, int) or jobs < 1:
         raise ConfigError(f"{PAPER}: attribution.readings.{reading}.jobs_per_workload must be a "
                           f"positive integer, not {jobs!r}")
-    tie_rule = overrides.pop("tie_rule", TIE_RULE)
-    if tie_rule not in TIE_RULES:
-        raise ConfigError(f"{PAPER}: attribution.readings.{reading}.tie_rule must be one of "
-                          f"{list(TIE_RULES)}, not {tie_rule!r}")
+    sim = SimOptions.from_mapping(s["single_target"].get("sim")).pinned(
+        overrides.pop("sim", None), f"{PAPER}: attribution.readings.{reading}.sim")
     compression = {**(s.get("compression") or {}), **(overrides.pop("compression", None) or {})}
-    sub = _merge(s, {"tie_rule": tie_rule, "compression": compression, "single_target": {
+    sub = _merge(s, {"compression": compression, "single_target": {
+        "sim": sim.as_dict(),
         "jobs_per_workload": jobs,
         "targets_per_workload": int(att.get("targets_per_workload", 25)),
         "experiments": int(att.get("workloads", 1)) * int(att.get("targets_per_workload", 25))}})

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from ...errors import ConfigError
+from ...sim.options import SimOptions
 from ...sim.schedulers.compression import CIRNE, COMPRESS_ON, COMPRESS_PASSES
 from .. import switches
 
@@ -34,6 +35,9 @@ def _merge(base: dict[str, Any], upd: dict[str, Any]) -> dict[str, Any]:
 
 
 SCALES = {"default": None, "full": "full", "paper": "full"}  # full is the thesis' scale (§5.1)
+#: The experiments that run the engine, each with its engine options (``<block>.sim``; none: the
+#: workflow's): the single-target, the §6.2 sweep and the §5.4 runs.
+SIM_BLOCKS = ("single_target", "offered_load", "nas_validation")
 
 
 def resolve_settings(cfg: dict[str, Any], quick: bool = False, scale: str = "default"
@@ -56,6 +60,8 @@ def resolve_settings(cfg: dict[str, Any], quick: bool = False, scale: str = "def
     if s.get("sa_version", "cb") not in ("cb", "g"):
         raise ConfigError(f"{PAPER}: sa_version must be 'cb' or 'g'")
     s["compression"] = _compression(s.get("compression"))
+    for block in SIM_BLOCKS:
+        SimOptions.from_mapping((s.get(block) or {}).get("sim"), f"{PAPER}: {block}.sim")
     s["n_workloads"] = math.ceil(st["experiments"] / st["targets_per_workload"])
     return s
 
@@ -86,9 +92,10 @@ def settings(config: Mapping[str, Any], env: Any = None) -> dict[str, Any]:
     (``config["cirne2001_sa"]``, default :data:`SA_CONFIG`) resolved with the switches (``quick``:
     config ``quick`` or ``papers.cirne2001.quick``; scale: ``papers.cirne2001.scale``, else "full"
     with config ``full``), plus ``model``: the synthetic-workload model parameters of
-    :data:`MODELS_CONFIG` (``models.synthetic.params``, shared with the chapter-3 models), and
-    ``sim_tie_rule``: config ``sim.tie_rule``, the engine's default same-time order that the §6.2
-    whole-workload runs follow (each job sets it; carried here so that changing it reruns them)."""
+    :data:`MODELS_CONFIG` (``models.synthetic.params``, shared with the chapter-3 models); each
+    experiment's engine options (``<block>.sim`` of :data:`SIM_BLOCKS`): the workflow's
+    (``env.sim``, config ``sim:``) with the ones the file pins applied, so the §6.2 runs follow
+    the workflow's tie rule and the single-target and §5.4 runs their pinned one."""
     sw = switches(config, PAPER)
     s = resolve_settings(
         _yaml(config.get("cirne2001_sa") or SA_CONFIG),
@@ -97,5 +104,8 @@ def settings(config: Mapping[str, Any], env: Any = None) -> dict[str, Any]:
     )
     models = _yaml(MODELS_CONFIG).get("models") or {}
     s["model"] = (models.get("synthetic") or {}).get("params")
-    s["sim_tie_rule"] = getattr(env, "tie_rule", "default")
+    base = env.sim if env is not None else SimOptions()
+    for block in SIM_BLOCKS:
+        if block in s:
+            s[block]["sim"] = base.pinned(s[block].get("sim"), f"{PAPER}: {block}.sim").as_dict()
     return s

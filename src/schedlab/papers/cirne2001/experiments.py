@@ -28,21 +28,23 @@ move, so the availability list is the future SAg simulates; under pyss's reading
 termination, one pass each) a termination at the requested time can still move a job and the two
 versions can disagree (tests/sim/schedulers/test_sa.py).
 
-Same-time order (``TIE_RULE``): the single-target and §5.4 experiments run the engine's batch
-order ``"completions_first"`` — at one instant completions and cancellations, then arrivals in
-submission order (SA choosing each request on the state the previous ones left; the queue is
-compressed before the first), then one scheduling pass starting every job whose reservation is
-now. That is the order of the experiments' former own loop (``CBMachine``, issue 18), and the
+Same-time order (:data:`~schedlab.papers.cirne2001.machine.TIE_RULE`, pinned in the settings
+file: ``single_target.sim``, ``nas_validation.sim``): the single-target and §5.4 experiments run
+the engine's batch order ``"completions_first"`` — at one instant completions and cancellations,
+then arrivals in submission order (SA choosing each request on the state the previous ones left;
+the queue is compressed before the first), then one scheduling pass starting every job whose
+reservation is now. That is the order of the experiments' former own loop (``CBMachine``, issue 18), and the
 golden frames saved from it (tests/fixtures/golden/cirne/: single-target experiment frames of 2 x 40
 targets of 1,000-job workloads, 50 of a 300-job one, SAg's 10 of 120 jobs, whole-run schedules, a
-§6.2 sweep point, NAS experiments) are identical, every column. The §6.2 whole-workload runs use
-the engine's default order (``per_event``, pyss's; :func:`whole_workload_run`), as before: on
+§6.2 sweep point, NAS experiments) are identical, every column. The §6.2 whole-workload runs
+follow the workflow's engine options (``offered_load.sim`` pins none; default ``per_event``,
+pyss's; :func:`whole_workload_run`): on
 their runs the two orders differ little (engine docstring: Cirne's verdicts identical under both).
 
 Speed (design): a single-target experiment needs the target's start only, and everything before the
 target's arrival is identical for its ``nu + 1`` variants; so one *base* run per workload
-(:class:`~schedlab.sim.engine.Simulation`) is paused just before each target's arrival and forked
-(:meth:`~schedlab.sim.engine.Simulation.fork`: a copy of the engine's and the scheduler's state,
+(:class:`~schedlab.sim.fork.Simulation`) is paused just before each target's arrival and forked
+(:meth:`~schedlab.sim.fork.Simulation.fork`: a copy of the engine's and the scheduler's state,
 the next arrival replaced by the target with one request) once per request, each fork running only
 until the target starts. Unlike ``simulate_from`` the fork keeps every future arrival and the
 scheduler's exact state (no re-placement of the queue). SA's request in a static workload is one of
@@ -87,8 +89,10 @@ import numpy as np
 import pandas as pd
 
 from ...errors import ConfigError
-from ...sim.engine import Simulation, simulate
+from ...sim.engine import simulate
+from ...sim.fork import Simulation
 from ...sim.job import SimJob
+from ...sim.options import SimOptions
 from ...sim.schedulers.conservative import Conservative
 from ...sim.schedulers.sa import INF, SA
 from .config import PAPER
@@ -158,7 +162,7 @@ def _job_info(wl: Workload, k: int) -> dict[str, Any]:
 
 def single_target_experiments(wl: Workload, machine_procs: int, targets: np.ndarray,
                               sa_version: str = "cb", check_theorem1: bool = True,
-                              tie_rule: str = TIE_RULE,
+                              sim: SimOptions = SimOptions(tie_rule=TIE_RULE),
                               compression: dict[str, str] | None = None) -> pd.DataFrame:
     """§5.1 and §6.1 on one workload: for each target job, its turn-around with every request in
     the static workload (user / SA / best), and with SA / user request in the adaptive workload
@@ -168,7 +172,7 @@ def single_target_experiments(wl: Workload, machine_procs: int, targets: np.ndar
     jobs = sim_jobs(wl)
     rows: dict[int, dict[str, Any]] = {int(k): _job_info(wl, int(k)) for k in targets}
     for scenario, policy in (("static", "user"), ("adaptive", "sa")):
-        base = machine_run(jobs, machine_procs, policy, sa_version, tie_rule, compression)
+        base = machine_run(jobs, machine_procs, policy, sa_version, sim, compression)
         # the request the base run itself submits the target with needs no fork: its outcome is
         # read from the base run once the target has started (below)
         own: dict[int, tuple[int, list[str], Simulation | None]] = {}
@@ -224,16 +228,17 @@ def single_target_experiments(wl: Workload, machine_procs: int, targets: np.ndar
 
 
 def whole_workload_run(wl: Workload, machine_procs: int, policy: str,
+                       sim: SimOptions = SimOptions(),
                        compression: dict[str, str] | None = None) -> pd.DataFrame:
     """§6.2: every job submitted with SA (``policy="sa"``) or its user request, simulated on the
-    engine (:func:`~schedlab.sim.engine.simulate`, its default same-time order; compression as
-    :func:`~.machine.machine_run`). Per-job outcomes; ``completed`` excludes cancelled jobs;
+    engine (:func:`~schedlab.sim.engine.simulate`) under the engine options ``sim``; compression as
+    :func:`~.machine.machine_run`. Per-job outcomes; ``completed`` excludes cancelled jobs;
     ``used`` = processor-seconds actually used (their sum is the offered load of §6.2)."""
     if policy not in ("sa", "user"):
         raise ConfigError(f"{PAPER}: unknown policy {policy!r}")
     opts = compression_options(compression)
     sched = SA(**opts) if policy == "sa" else Conservative(**opts)
-    res = simulate(sim_jobs(wl), machine_procs, sched, record_timeline=False)
+    res = simulate(sim_jobs(wl), machine_procs, sched, options=sim, record_timeline=False)
     j = res.jobs.set_index("job_id").loc[wl.job_id]
     start = j["start"].to_numpy(float)
     end = j["end"].to_numpy(float)

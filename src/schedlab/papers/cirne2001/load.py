@@ -33,6 +33,7 @@ import pandas as pd
 from ...errors import ConfigError
 from ...models.arrival import ORIGIN_PROCS
 from ...models.synth import params_from_dict
+from ...sim.options import SimOptions
 from .config import PAPER, _merge
 from .machine import TIE_RULE, load_at, machine_run, sim_jobs
 from .workload import synthetic_workload
@@ -52,11 +53,13 @@ def _settings(s: dict[str, Any]) -> dict[str, Any]:
     return la
 
 
-def workload_loads(wl: Any, machine_procs: int, tie_rule: str = TIE_RULE) -> dict[str, float]:
+def workload_loads(wl: Any, machine_procs: int,
+                   sim: SimOptions = SimOptions(tie_rule=TIE_RULE)) -> dict[str, float]:
     """One workload's row (module docstring): D before every never-cancelled job's arrival and
-    its turn-around with the user request, in the static workload."""
+    its turn-around with the user request, in the static workload, under the engine options
+    ``sim`` (the single-target experiments': ``single_target.sim``)."""
     jobs = sim_jobs(wl)
-    base = machine_run(jobs, machine_procs, "user", tie_rule=tie_rule)
+    base = machine_run(jobs, machine_procs, "user", sim=sim)
     targets = np.flatnonzero(np.isinf(wl.cancel))
     d_at = np.empty(len(targets))
     for i, k in enumerate(targets):
@@ -94,6 +97,7 @@ def run_load_reading(s: dict[str, Any], reading: str, model: dict[str, Any] | No
     over = _merge(model or {}, readings[reading] or {})
     polys = params_from_dict(over).rigid.arrival
     names = [p.name for p in polys]
+    sim = SimOptions.from_mapping((s.get("single_target") or {}).get("sim"))
     rows = []
     for poly in polys:
         forced = _merge(over, {"rigid": {"arrival": [poly.to_dict()]}})
@@ -104,7 +108,7 @@ def run_load_reading(s: dict[str, Any], reading: str, model: dict[str, Any] | No
                                           model=forced)
             rows.append({"reading": reading, "polynomial": poly.name, "workload": w,
                          "arrival_scale": float(info["arrival_scale"]),
-                         **workload_loads(wl, s["machine_procs"], s.get("tie_rule", TIE_RULE))})
+                         **workload_loads(wl, s["machine_procs"], sim)})
     meta = {"paper": PAPER, "reading": reading, "overrides": readings[reading],
             "seed_entropy": int(s["seed"]), "spawn_key": [SEED_KEY, "w"],
             "jobs": la["jobs_per_workload"], "polynomials": names}

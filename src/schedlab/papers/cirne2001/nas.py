@@ -30,7 +30,7 @@ Choices where the thesis is silent (each an option of ``nas_validation`` where c
   (``unrestricted_scaling: ideal``). ``unrestricted_scaling: measured`` uses the measured sizes only.
 * **Which jobs surround the target**: the whole log (the thesis' reference workloads) in one
   conservative-backfilling run per log, paused at each target's arrival and forked once per request
-  (:meth:`~schedlab.sim.engine.Simulation.fork`; every fork runs only until the target starts).
+  (:meth:`~schedlab.sim.fork.Simulation.fork`; every fork runs only until the target starts).
   ``warmup_jobs: N`` instead starts a fresh (empty) machine N jobs before a target when the
   previous run is further behind — cheaper for few targets, at the cost of a warm-up from an
   empty machine.
@@ -59,8 +59,9 @@ import pandas as pd
 
 from ...errors import ConfigError
 from ...models.fit import select_period
-from ...sim.engine import Simulation
+from ...sim.fork import Simulation
 from ...sim.job import Alternative, SimJob
+from ...sim.options import SimOptions
 from ...traces.normalize import normalize
 from .config import PAPER
 from .machine import TIE_RULE, fork_start, load_at, machine_run, rigid, sa_choice, sim_jobs
@@ -227,7 +228,8 @@ def _experiment(base: Simulation, wl: Workload, k: int, job: SimJob, procs: np.n
 
 def nas_experiments(wl: Workload, machine_procs: int, plan: list[tuple[int, Benchmark]],
                     estimate: str = "accuracy", unrestricted_scaling: str = "ideal",
-                    warmup_jobs: int | None = None, tie_rule: str = TIE_RULE,
+                    warmup_jobs: int | None = None,
+                    sim: SimOptions = SimOptions(tie_rule=TIE_RULE),
                     compression: dict[str, str] | None = None) -> pd.DataFrame:
     """§5.4 on one log: for each (target job index k, benchmark b) of ``plan``, job k is replaced
     by b and b's turn-around with the user request, SA's request and the best request is measured
@@ -253,7 +255,7 @@ def nas_experiments(wl: Workload, machine_procs: int, plan: list[tuple[int, Benc
         if base is None or (warmup_jobs is not None
                             and k - warmup_jobs > first + base.engine.next_arrival):
             first = max(0, k - warmup_jobs) if warmup_jobs is not None else 0
-            base = machine_run(jobs[first:], machine_procs, "user", tie_rule=tie_rule,
+            base = machine_run(jobs[first:], machine_procs, "user", sim=sim,
                                compression=compression)
         base.run(stop_before=jobs[k].job_id)
         row = {"benchmark": b.name, "kind": KIND_LABEL[b.constraint],
@@ -402,7 +404,8 @@ def run_nas_log(s: dict[str, Any], log: str, trace_jobs: pd.DataFrame, header: A
     scaling = nas.get("unrestricted_scaling", "ideal")
     plan = plan_targets(wl, benches, procs, per, seeds, scaling)
     df = nas_experiments(wl, procs, plan, nas.get("estimate", "accuracy"), scaling,
-                         nas.get("warmup_jobs"), compression=s.get("compression"))
+                         nas.get("warmup_jobs"), SimOptions.from_mapping(nas.get("sim")),
+                         compression=s.get("compression"))
     df.insert(0, "log", log)
     meta = {"paper": PAPER, "log": log, "machine_procs": procs, "period": period,
             "seed_entropy": int(s["seed"]), "spawn_key": [4, i], "experiments": len(df),

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 from ...errors import ConfigError
+from ...sim.options import SimOptions
 from .config import PAPER
 from .experiments import single_target_experiments, whole_workload_run
-from .machine import TIE_RULE
 from .workload import pick_targets, synthetic_workload
 
 SWEEP_PARAMS = ("kappa_L", "kappa_sigma")  # §6.2: Figure 63 (load), Figures 64-66 (sigma)
@@ -36,14 +36,14 @@ def run_single_workload(s: dict[str, Any], w: int, model: dict[str, Any] | None 
     wl, info = synthetic_workload(_seed(s, 0, w), st["jobs_per_workload"], s["machine_procs"],
                                   model=model)
     targets = pick_targets(wl, n_targets, np.random.default_rng(_seed(s, 2, w)))
+    sim = SimOptions.from_mapping(st.get("sim"))
     df = single_target_experiments(wl, s["machine_procs"], targets, s.get("sa_version", "cb"),
-                                   tie_rule=s.get("tie_rule", TIE_RULE),
-                                   compression=s.get("compression"))
+                                   sim=sim, compression=s.get("compression"))
     df.insert(0, "workload", w)
     meta = {"paper": PAPER, "workload": w, "seed_entropy": int(s["seed"]), "spawn_key": [0, w],
             "target_spawn_key": [2, w], "jobs": st["jobs_per_workload"],
             "machine_procs": s["machine_procs"], "sa_version": s.get("sa_version", "cb"),
-            "tie_rule": s.get("tie_rule", TIE_RULE), "compression": s.get("compression"),
+            "sim": sim.as_dict(), "compression": s.get("compression"),
             "workload_info": info}
     return df, meta
 
@@ -60,7 +60,8 @@ def run_sweep_point(s: dict[str, Any], param: str, value: float, w: int,
                                   model=model, **kw)
     frames = []
     for pol in ("sa", "user"):
-        df = whole_workload_run(wl, s["machine_procs"], pol, s.get("compression"))
+        df = whole_workload_run(wl, s["machine_procs"], pol,
+                                SimOptions.from_mapping(ol.get("sim")), s.get("compression"))
         df.insert(0, "policy", pol)
         frames.append(df)
     out = pd.concat(frames, ignore_index=True)

@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from ...sim.options import SimOptions
 from .. import Env, switches
 from .experiments import PAPER, scaled
 
@@ -20,9 +21,12 @@ CONFIG = Path(f"config/papers/{PAPER}.yaml")
 
 def settings(config: Mapping[str, Any], env: Env | None = None) -> dict[str, Any]:
     """The file's settings, overridden by ``config["papers"]["perkovic2000"]`` (all keys but
-    ``quick``), then scaled (:func:`.experiments.scaled`); ``quick`` and ``full`` are recorded."""
+    ``quick``), then scaled (:func:`.experiments.scaled`); ``quick`` and ``full`` are recorded;
+    the engine options ``sim``: the workflow's (``env.sim``) with the file's ``sim:`` applied."""
     sw = switches(config, PAPER)
     cfg = sw.applied(yaml.safe_load(CONFIG.read_text()))
+    cfg["sim"] = (env.sim if env is not None else SimOptions()).pinned(
+        cfg.get("sim"), f"{CONFIG} sim").as_dict()
     quick, full = sw.quick, sw.full
     return {**scaled(cfg, quick, full), "quick": quick, "full": full}
 

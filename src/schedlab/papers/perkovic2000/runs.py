@@ -9,18 +9,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...sim.options import BSLD_BOUND
+from ...sim.options import BSLD_BOUND, SimOptions
 from ...sim.schedulers.perkovic import simulate_pk
 from .experiments import GROUPS, RunPoint, pk_config, seed_for
 
 
 def simulate(table: pd.DataFrame, point: RunPoint, s: dict[str, Any], entropy: int
              ) -> pd.DataFrame:
-    """Simulate one sweep point; per-job result frame (docs/design.md §3 columns + flags + group)."""
+    """Simulate one sweep point under the engine options ``s["sim"]``; per-job result frame
+    (docs/design.md §3 columns + flags + group)."""
     cfg = pk_config(point, s, float(table["estimate"].median()))
     res = simulate_pk(table["submit"].to_numpy(), table["runtime"].to_numpy(),
                       table["estimate"].to_numpy(), table["procs"].to_numpy(), point.machine, cfg,
-                      seed_for(entropy, point))
+                      seed_for(entropy, point), options=SimOptions.from_mapping(s["sim"]))
     out = table[["job_id", "submit", "procs", "runtime", "estimate", "group", "group_overest"]].copy()
     for k, v in res.items():
         out[k] = v

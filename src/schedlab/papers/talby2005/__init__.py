@@ -35,6 +35,7 @@ import pandas as pd
 import yaml
 
 from ...report.scorecard import scorecard_frame
+from ...sim.options import SimOptions
 from ...traces.swf import SWFHeader
 from .. import Env, Inputs, Outputs, Point, switches, trace_jobs
 from . import attribution
@@ -75,13 +76,15 @@ def settings(config: Mapping[str, Any], env: Env) -> dict[str, Any]:
     (checked against its schema when the workflow starts); the switches ``quick`` (config or
     override) and ``full``; per log whether its raw version is local (``raw_local``: Table 4's raw
     rows run only then); each log's machine size from the registry (``None``: the SWF header's);
-    the engine's ``tie_rule`` (a change reruns every point)."""
+    the engine options ``cfg["sim"]``: the workflow's with the file's ``sim:`` applied (a change
+    reruns every point)."""
     sw = switches(config, "talby2005")
     cfg = sw.applied(yaml.safe_load(CONFIG_FILE.read_text()))
+    cfg["sim"] = env.sim.pinned(cfg.get("sim"), f"{CONFIG_FILE} sim").as_dict()
     traces = sorted({t for names in cfg["logs"].values() for t in names.values()})
     return {"cfg": cfg, "quick": sw.quick, "full": sw.full,
             "raw_local": {log: bool(env.trace_local(v["raw"])) for log, v in cfg["logs"].items()},
-            "machine_sizes": {t: env.machine_size(t) for t in traces}, "tie_rule": env.tie_rule}
+            "machine_sizes": {t: env.machine_size(t) for t in traces}}
 
 
 def sweep(s: Mapping[str, Any]) -> list[SweepPoint]:
@@ -112,6 +115,7 @@ def run_point(s: Mapping[str, Any], point: Point, inputs: Inputs) -> dict[str, p
     scheduler, PBAS or WBAS point; ``sums`` (monthly sums per reading and cancelled rule) of an
     attribution batch. The cancelled-job rule is config ``cancelled``."""
     cfg, sp = s["cfg"], point.spec
+    sim = SimOptions.from_mapping(cfg["sim"])
     source = trace_jobs(sp["trace"])
     trace, meta = inputs.trace(sp["trace"])
     header = SWFHeader.from_dict(meta["swf_header"])
@@ -127,10 +131,10 @@ def run_point(s: Mapping[str, Any], point: Point, inputs: Inputs) -> dict[str, p
             return cache[rule]
 
         batch = [(str(r), str(c)) for r, c in sp["batch"]]
-        return {"sums": run_attr_batch(jobs_for, size, cfg, batch, start, tz)}
+        return {"sums": run_attr_batch(jobs_for, size, cfg, batch, start, tz, sim)}
     jobs, _report = sim_jobs_from_trace(trace, header, size, source, cfg["cancelled"])
     out, stats = simulate_point(jobs, size, sp["kind"], sp["name"], cfg["scheduler_options"],
-                                start, tz)
+                                start, tz, sim=sim)
     return {"jobs": out, "stats": stats_frame(stats)}
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import ConfigError
-from ...sim import SimJob, simulate
+from ...sim import SimJob, SimOptions, simulate
 from ...sim.schedulers import make_scheduler
 from ...traces.normalize import normalize
 from ...traces.swf import SWFHeader
@@ -53,9 +53,10 @@ def scheduler_factory(name: str, options: Mapping[str, Mapping[str, Any]]):
 
 def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
               options: Mapping[str, Mapping[str, Any]], unix_start_time: int | None,
-              tz: str | None, reading: tuple[str, Mapping[str, Any]] | None = None
-              ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Simulate one sweep point; returns (per-job results + ``month``, statistics).
+              tz: str | None, reading: tuple[str, Mapping[str, Any]] | None = None,
+              sim: SimOptions = SimOptions()) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Simulate one sweep point under the engine options ``sim`` (the settings' ``cfg["sim"]``);
+    returns (per-job results + ``month``, statistics).
 
     The statistics are deterministic (no wall time), so they can go into the parquet metadata."""
     p = parse_name(kind, name)
@@ -71,7 +72,7 @@ def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
         kw = {k: v for k, v in p.items() if k != "candidates"}
         sched = make_scheduler(kind, candidates=p.get("candidates", ["flex", "maui"]),
                                candidate_options=options, **kw)
-    res = simulate(jobs, machine_size, sched, record_timeline=False)
+    res = simulate(jobs, machine_size, sched, options=sim, record_timeline=False)
     out = res.jobs.copy()
     out["month"] = month_labels(out["submit"].to_numpy(), unix_start_time, tz).astype(str)
     if kind in ("pbas", "wbas"):
@@ -85,9 +86,10 @@ def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
 
 def run_attr_batch(jobs_for: Any, machine_size: int, cfg: Mapping[str, Any],
                    batch: Sequence[tuple[str, str]], unix_start_time: int | None,
-                   tz: str | None) -> pd.DataFrame:
-    """Run every (reading, cancelled) of ``batch``; ``jobs_for(cancelled)`` gives the normalized
-    jobs. Returns the monthly sums of each run with columns ``reading`` and ``cancelled``."""
+                   tz: str | None, sim: SimOptions = SimOptions()) -> pd.DataFrame:
+    """Run every (reading, cancelled) of ``batch`` under the engine options ``sim``;
+    ``jobs_for(cancelled)`` gives the normalized jobs. Returns the monthly sums of each run with
+    columns ``reading`` and ``cancelled``."""
     parts = []
     for reading, cancelled in batch:
         jobs = jobs_for(cancelled)
@@ -97,7 +99,7 @@ def run_attr_batch(jobs_for: Any, machine_size: int, cfg: Mapping[str, Any],
         for g in groups:
             out, _ = run_point(g, machine_size, "attr", attr_name(reading, cancelled),
                                cfg["scheduler_options"], unix_start_time, tz,
-                               attr_reading(cfg, reading))
+                               attr_reading(cfg, reading), sim)
             parts.append(month_sums(out).assign(reading=reading, cancelled=cancelled))
     if not parts:
         return pd.DataFrame(columns=["month", "jobs", "wait_sum", "bsld_sum", "reading",

@@ -11,9 +11,9 @@ import pandas as pd
 
 from ...errors import ConfigError
 from ...sim.engine import simulate
+from ...sim.options import SimOptions
 from ...sim.schedulers import make_scheduler
 from ...sim.schedulers.metric_aware import (
-    TIE_RULE,
     MetricAwareSimulator,
     Policy,
     loss_of_capacity,
@@ -126,7 +126,8 @@ def engine_scheduler_row(jobs: pd.DataFrame, spec: LogSpec, cfg: dict[str, Any],
     sim = MetricAwareSimulator(jobs["submit"], jobs["runtime"], jobs["estimate"], jobs["procs"],
                                spec.machine_size, Policy())
     out = simulate(sim.jobs, spec.machine_size, make_scheduler(scheduler),
-                   allocation=spec.allocation, tie_rule=TIE_RULE, record_timeline=False).jobs
+                   allocation=spec.allocation, options=SimOptions.from_mapping(cfg["sim"]),
+                   record_timeline=False).jobs
     start, end = out["start"].to_numpy(np.float64), out["end"].to_numpy(np.float64)
     return {"reading": name, "configuration": conf, "jobs": len(jobs),
             "avg_wait_min": float((start - sim.submit).mean() / 60.0), "unfair_jobs": np.nan,

@@ -112,9 +112,11 @@ def settings(config: Mapping[str, Any], env: Env) -> dict[str, Any]:
     (top-level keys replaced; both checked against the paper's schema when the workflow is parsed,
     :mod:`schedlab.pipeline.config`), the switches ``quick`` (the pipeline's or the override's)
     and ``full``, the logs run (BG/P if the Intrepid log is local, else the labelled substitute)
-    and the sweep points. JSON-able."""
+    and the sweep points; the engine options ``cfg["sim"]``: the workflow's with the file's
+    ``sim:`` applied (it pins Algorithm 1's order). JSON-able."""
     sw = switches(config, PAPER)
     cfg = sw.applied(yaml.safe_load(Path(CONFIG).read_text()))
+    cfg["sim"] = env.sim.pinned(cfg.get("sim"), f"{CONFIG} sim").as_dict()
     quick, full = sw.quick, sw.full
     specs = log_specs(cfg, env.trace_local(cfg["logs"]["BGP"]["trace"]), quick, full)
     return {"cfg": cfg, "quick": quick, "full": full, "logs": [asdict(s) for s in specs],

@@ -24,6 +24,7 @@ from typing import Any
 
 import pandas as pd
 
+from ...sim.options import SimOptions
 from ...traces.swf import SWFHeader
 from .. import Inputs, Point, trace_jobs
 from .attribution import attribution_runs, search_cap_rows
@@ -104,7 +105,8 @@ def _sweep(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs) -> dict[str, 
 
 def _table4(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs) -> dict[str, pd.DataFrame]:
     spec = replace(spec, jobs=int(p["jobs"]))
-    return {"table4": iteration_seconds(_jobs(s, inputs, spec), spec, list(p["windows"]))}
+    return {"table4": iteration_seconds(_jobs(s, inputs, spec), spec, list(p["windows"]),
+                                        SimOptions.from_mapping(s["cfg"]["sim"]))}
 
 
 def _search_cap(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import ConfigError
-from ...sim.options import BSLD_BOUND
+from ...sim.options import BSLD_BOUND, SimOptions
 from ...sim.schedulers.metric_aware import (
     MetricAwareSimulator,
     Policy,
@@ -40,14 +40,15 @@ def simulate_point(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: dict[str,
                    qd_threshold_s: float | None = None, **policy_changes):
     """The simulator of one sweep point and its finished run (``(sim, result)``).
     ``policy_changes``: :class:`Policy` fields replaced (base-schedule readings); a
-    ``cancel_time`` column of ``jobs`` is passed on as withdrawal times."""
+    ``cancel_time`` column of ``jobs`` is passed on as withdrawal times; the engine options are
+    ``cfg["sim"]``."""
     bf, w = parse_point(point)
     tuning = tuning_for(point, cfg, qd_threshold_s)
     policy = replace(Policy(1.0 if bf is None else bf, 1 if w is None else w, spec.backfill,
                             spec.allocation, spec.search_windows), **policy_changes)
     sim = MetricAwareSimulator(jobs["submit"], jobs["runtime"], jobs["estimate"], jobs["procs"],
                                spec.machine_size, policy, tuning,
-                               jobs.get("cancel_time"))
+                               jobs.get("cancel_time"), options=SimOptions.from_mapping(cfg["sim"]))
     return sim, sim.run()
 
 
@@ -133,8 +134,10 @@ def qd_threshold_min(base_series: pd.DataFrame, cfg: dict[str, Any],
 
 
 # ---------------------------------------------------------------- Table 4
-def iteration_seconds(jobs: pd.DataFrame, spec: LogSpec, windows: list[int]) -> pd.DataFrame:
-    """Per scheduling iteration (pass with a non-empty queue), BF = 1: the mean number of
+def iteration_seconds(jobs: pd.DataFrame, spec: LogSpec, windows: list[int],
+                      options: SimOptions) -> pd.DataFrame:
+    """Per scheduling iteration (pass with a non-empty queue), BF = 1, under the engine
+    ``options``: the mean number of
     placements tried (profile look-ups of Step 5's permutation search and Step 6's backfilling;
     deterministic, the cost measure the scorecard uses) and the mean wall time (a measurement
     on this machine, reported without a verdict)."""
@@ -143,7 +146,7 @@ def iteration_seconds(jobs: pd.DataFrame, spec: LogSpec, windows: list[int]) -> 
         sim = MetricAwareSimulator(jobs["submit"], jobs["runtime"], jobs["estimate"],
                                    jobs["procs"], spec.machine_size,
                                    Policy(1.0, w, spec.backfill, spec.allocation,
-                                          spec.search_windows))
+                                          spec.search_windows), options=options)
         res = sim.run(timing=True)
         rows.append({"log": spec.label, "trace": spec.trace, "substitute": spec.substitute,
                      "window": w, "jobs": len(jobs), "iterations": res.busy_passes,

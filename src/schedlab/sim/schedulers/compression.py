@@ -47,7 +47,7 @@ Cirne's            early           until_stable       Cirne 2001 §2.2.1
 =================  ==============  =================  ==============================================
 
 Where an ``every`` compression sits among same-time events: under the engine's ``per_event`` order
-(pyss's, :mod:`schedlab.sim.event_order`) a termination at the estimate releases its processors
+(pyss's, :mod:`schedlab.sim.engine`) a termination at the estimate releases its processors
 before the same-time arrivals, and its pass comes after them, in the order of the terminations
 (pyss's event order); the compression runs in that pass, after the arrivals were placed, as in
 pyss. Under the batch orders (one pass per time) it runs in that pass, or before placing an

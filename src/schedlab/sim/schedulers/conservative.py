@@ -96,7 +96,7 @@ class _Compressing(Scheduler):
         """A termination that released nothing: under ``"every"`` it still gets a compression."""
         if self.compress_on != "every":
             return
-        if getattr(ctx, "tie_rule", "per_event") == "per_event":
+        if ctx.options.tie_rule == "per_event":
             self.owed += 1
             self.owed_at = ctx.now
         else:

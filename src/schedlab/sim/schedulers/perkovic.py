@@ -25,8 +25,9 @@ running job and every reservation; without, the running jobs (each pass plans th
 Engine semantics (issue 18; decisions, checked by the golden schedules of
 ``tests/sim/schedulers/test_perkovic_golden.py``, saved from the former private loop):
 
-* **Same-time order.** Run with ``tie_rule="completions_first"`` (the paper driver passes it; a
-  single pass per event time): at time t all completions and kills are handled, then all arrivals
+* **Same-time order.** Run under ``completions_first`` (:data:`TIE_RULE`, the drivers' default
+  options; the paper pins it in config/papers/perkovic2000.yaml ``sim:``; a single pass per
+  event time): at time t all completions and kills are handled, then all arrivals
   (in submission order, then input position), then one scheduling pass. The engine reports ends in
   start order; this scheduler buffers them and applies them in arrival order (the former loop's
   job-index order), which matters only for the queue position of jobs requeued after a kill under
@@ -79,6 +80,7 @@ import numpy as np
 from ..engine import simulate
 from ..errors import SimulationError
 from ..job import SimJob
+from ..options import SimOptions
 from ..profile import Profile
 from ..scheduler import Scheduler, Start
 from ..state import MachineView, Run
@@ -531,10 +533,12 @@ def pk_jobs(submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray, procs
             for i, (s, r, e, p) in enumerate(zip(*(c.tolist() for c in cols), strict=True))]
 
 
-def run_engine(jobs: list[SimJob], machine: int, sched: Perkovic) -> dict[str, np.ndarray]:
-    """Simulate ``jobs`` with ``sched`` under :data:`TIE_RULE`; per-job arrays named as
-    :data:`RESULT_COLUMNS`, in input order (``sched`` keeps its state for inspection)."""
-    df = simulate(jobs, int(machine), sched, tie_rule=TIE_RULE, record_timeline=False).jobs
+def run_engine(jobs: list[SimJob], machine: int, sched: Perkovic,
+               options: SimOptions = SimOptions(tie_rule=TIE_RULE)) -> dict[str, np.ndarray]:
+    """Simulate ``jobs`` with ``sched`` under ``options`` (default: :data:`TIE_RULE`); per-job
+    arrays named as :data:`RESULT_COLUMNS`, in input order (``sched`` keeps its state for
+    inspection)."""
+    df = simulate(jobs, int(machine), sched, options=options, record_timeline=False).jobs
     rank = np.fromiter((sched.index[j.job_id] for j in jobs), dtype=np.int64, count=len(jobs))
     start = df["start"].to_numpy(dtype=np.float64)
     end = df["end"].to_numpy(dtype=np.float64)
@@ -555,12 +559,13 @@ def run_engine(jobs: list[SimJob], machine: int, sched: Perkovic) -> dict[str, n
 
 
 def simulate_pk(submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray, procs: np.ndarray,
-                machine: int, config: PKConfig, seed: np.random.SeedSequence
-                ) -> dict[str, np.ndarray]:
+                machine: int, config: PKConfig, seed: np.random.SeedSequence,
+                options: SimOptions = SimOptions(tie_rule=TIE_RULE)) -> dict[str, np.ndarray]:
     """Run one algorithm mix on a job list (the paper driver's entry point): :func:`run_engine`
-    with the priorities of the whole workload drawn up front."""
+    with the priorities of the whole workload drawn up front, under ``options`` (the paper's
+    settings pin them: config/papers/perkovic2000.yaml ``sim:``)."""
     jobs = pk_jobs(submit, runtime, estimate, procs)
-    return run_engine(jobs, machine, Perkovic(config, seed, n_jobs=len(jobs)))
+    return run_engine(jobs, machine, Perkovic(config, seed, n_jobs=len(jobs)), options)
 
 
 def perkovic(order: str = "D", guarantees: bool = True, weight: float | None = None,

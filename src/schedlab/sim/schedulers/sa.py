@@ -10,7 +10,7 @@ Two versions, which choose the same request (Theorem 1, §2.3):
 * :func:`sag_select` — generic SA (§2.1): a black box ``expected_completion(i)`` simulates the
   submission of request ``i`` from the current state (no arrivals, ``te = tr``) and returns the
   completion time of the job. :func:`sag_choice` is that black box on the engine: one
-  :func:`~schedlab.sim.engine.starts_from` fork per request (cancellations unknown to SA: the
+  :func:`~schedlab.sim.fork.starts_from` fork per request (cancellations unknown to SA: the
   waiting jobs' cancellations are dropped in the fork).
 * :func:`sacb_select` — SA over conservative backfilling (§2.2.2, Figure 5): walks the *availability
   list* (free processors per time period) once per request.
@@ -179,8 +179,8 @@ def sag_choice(ctx: MachineView, sched: Conservative, job: SimJob,
     """SAg (§2.1) on the engine: ``job``, arriving now, is submitted with each request of
     ``alts`` (default ``job.alternatives``) in a fork of the current state and of ``sched`` (no
     later arrivals; every job runs for its requested time, ``te = tr``; the waiting jobs'
-    cancellations unknown), run until it starts (:func:`~schedlab.sim.engine.starts_from`)."""
-    from ..engine import starts_from
+    cancellations unknown), run until it starts (:func:`~schedlab.sim.fork.starts_from`)."""
+    from ..fork import starts_from
 
     p = sched._profile(ctx)
     if sched.dirty:
@@ -194,7 +194,7 @@ def sag_choice(ctx: MachineView, sched: Conservative, job: SimJob,
     variants = [replace(job, procs=a.procs, runtime=a.runtime, estimate=a.estimate,
                         cancel_time=None, alternatives=()) for a in alts]
     starts = starts_from(snap, fork, variants, runtimes="estimate", cancellations=False,
-                         tie_rule=getattr(ctx, "tie_rule", None))
+                         options=ctx.options)
 
     def expected_completion(i: int) -> tuple[float, float]:
         st = starts[i]

@@ -69,8 +69,8 @@ timer under every ``tie_rule``). So the policies are built from their parameters
 registered scheduler is, and schedule exactly as the earlier implementation that was handed the
 job list to read frame arrivals and pending work from (golden schedules saved from it:
 ``tests/sim/schedulers/test_talby_golden.py``). The forks replay events in the real run's order (the engine's
-``tie_rule``; before issue 18 they always used the default order, which made identical candidates
-score differently, and PBAS switch between them, under a non-default ``--tie-rule``).
+options, ``ctx.options``: under another order identical candidates would score differently, and
+PBAS switch between them).
 
 Both record the share of simulated time each candidate was active (Table 6) and the number of
 switches.
@@ -84,7 +84,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import simulate_from
+from ..fork import simulate_from
 from ..job import SimJob
 from ..options import BSLD_BOUND
 from ..scheduler import Scheduler, Start
@@ -359,7 +359,7 @@ class PBAS(_Switching):
         meter = _Meter(self._snapshot.busy, t0)
         simulate_from(self._snapshot, _MeteredFork(sched, meter), self._frame_arrivals,
                       sync=True, runtimes="actual", until=t1, record_timeline=False,
-                      tie_rule=getattr(ctx, "tie_rule", None))
+                      options=ctx.options)
         self.frames_forked += 1
         meter.tick(t1)
         return meter.score(self.metric, t0, t1, ctx.machine_size)

@@ -5,7 +5,7 @@ as ``metric_aware`` and ``metric_aware-<point>``), planning on the shared availa
 (:class:`~schedlab.sim.profile.Profile`; its contiguous mode
 :class:`~schedlab.sim.profile.ContiguousProfile` for BG/P), with the paper's monitored metrics;
 :class:`MetricAwareSimulator` runs a trace through :func:`~schedlab.sim.engine.simulate` and
-computes the fair start times with :func:`~schedlab.sim.engine.simulate_from` forks (issue 18:
+computes the fair start times with :func:`~schedlab.sim.fork.simulate_from` forks (issue 18:
 the private event loop, probe loop and profiles this module had are gone).
 
 The parts (issue 25: one concept a module; every public name is importable from here):

@@ -1,11 +1,11 @@
 """The experiment driver of Tang et al. 2013: :class:`MetricAwareSimulator` runs a trace through
 :func:`~schedlab.sim.engine.simulate` and computes the fair start times with
-:func:`~schedlab.sim.engine.simulate_from` forks.
+:func:`~schedlab.sim.fork.simulate_from` forks.
 
 Fair start time (§4.2, after Sabin et al.): at a job's submission, the current state (running
 jobs, queue up to and including the job, the policy in force) is simulated with no later
 arrivals; the job is unfair if it really starts after that time. The probe is an engine fork
-(:func:`~schedlab.sim.engine.simulate_from`) run *after* the real simulation from the state at
+(:func:`~schedlab.sim.fork.simulate_from`) run *after* the real simulation from the state at
 the submission rebuilt from the real schedule (running jobs, the queue up to the job), so it
 cannot disturb the real run. It is fast because (a) a job that started at its submission is fair and needs no
 probe, (b) a probe stops as soon as the job starts *or* its clock passes the job's real start
@@ -29,8 +29,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ....errors import ConfigError
-from ...engine import simulate, simulate_from
+from ...engine import simulate
+from ...fork import simulate_from
 from ...job import SimJob
+from ...options import SimOptions
 from ...state import Run, Snapshot
 from .policy import INF, Policy, Tuning, pass_time
 from .scheduler import MetricAware
@@ -60,8 +62,9 @@ class Result:
 
 #: Same-time order of Tang's runs and probes (the engine's batch order): at one instant the
 #: completions, withdrawals, arrivals (input order) and the tuning check, then one pass —
-#: Algorithm 1's loop (check, then ``schedule_jobs``). Fixed here: the engine-wide setting
-#: ``sim.tie_rule`` does not reach this paper (its golden schedules were saved under this order).
+#: Algorithm 1's loop (check, then ``schedule_jobs``). The paper pins it in its settings file
+#: (config/papers/tang2013.yaml ``sim:``; its golden schedules were saved under this order); the
+#: driver's default options (:class:`MetricAwareSimulator`) for every other caller.
 TIE_RULE = "completions_first"
 
 
@@ -75,13 +78,15 @@ class MetricAwareSimulator:
 
     def __init__(
         self, submit, runtime, estimate, procs, n: int, policy: Policy, tuning: Tuning | None = None,
-        cancel=None,
+        cancel=None, options: SimOptions = SimOptions(tie_rule=TIE_RULE),
     ):
         """``cancel``: per job, the time it leaves the queue if it has not started by then
         (NaN or < 0: never; a cancelled log job, ``normalize(cancelled="withdraw")``); such a
         job gets ``start = end = `` its cancel time and is marked in ``Result.withdrawn``. As
         everywhere on the engine, a job still running at its cancel time is terminated then
-        (the log's withdrawn jobs run 1 s, so this only matters for synthetic workloads)."""
+        (the log's withdrawn jobs run 1 s, so this only matters for synthetic workloads).
+        ``options``: the engine's settings of the run and of its fair-start probes (default:
+        :data:`TIE_RULE`, Algorithm 1's loop)."""
         self.submit = np.asarray(submit, dtype=np.float64)
         self.runtime = np.asarray(runtime, dtype=np.float64)
         self.estimate = np.asarray(estimate, dtype=np.float64)
@@ -89,6 +94,7 @@ class MetricAwareSimulator:
         self.n = int(n)
         self.policy = policy
         self.tuning = tuning or Tuning()
+        self.options = options
         m = len(self.submit)
         if m and np.any(np.diff(self.submit) < 0):
             raise ConfigError("jobs must be sorted by submit time")
@@ -126,7 +132,7 @@ class MetricAwareSimulator:
         sched.t0 = None  # set by the first arrival, with the first tunables record
         sched.last_submit = int(self.submit[-1])
         out = simulate(self.jobs, self.n, sched, allocation=self.policy.allocation,
-                       tie_rule=TIE_RULE, enforce_estimate=self.policy.overrun_grace is None,
+                       options=self.options, enforce_estimate=self.policy.overrun_grace is None,
                        record_timeline=False)
         jobs = out.jobs
         start = jobs["start"].to_numpy(np.float64)
@@ -240,6 +246,6 @@ class MetricAwareSimulator:
         for job in waiting:
             sched.enqueue(job)
         simulate_from(snap, sched, sync=False, runtimes=runtimes, until=horizon - 1,
-                      stop_when_started=[j], tie_rule=TIE_RULE,
+                      stop_when_started=[j], options=self.options,
                       enforce_estimate=self.policy.overrun_grace is None, per_job=False)
         return float(sched.started_at[j]) if j in sched.started_at else float("nan")

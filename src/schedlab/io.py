@@ -1,5 +1,9 @@
 """File I/O at the edges: atomic writes, parquet with provenance metadata, strict JSON.
 
+A ground module beside :mod:`schedlab.errors`: every stage that writes or reads a result file
+(traces, papers, report, cli, the Snakemake scripts) uses it, and it uses nothing of schedlab but
+the errors, so no stage has to import a higher one to write its outputs.
+
 Every output is written to a temporary file in the destination directory and renamed into place,
 so an interrupted run (or a full disk) never leaves a half-written file behind.
 :func:`check_output_path` validates an output path before any work is done. JSON is strict
@@ -24,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import SchedlabError
+from .errors import SchedlabError
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -4,8 +4,8 @@
 event heap, the waiting and running jobs and the per-job records; it is the
 :class:`~schedlab.sim.state.MachineView` the schedulers see, applies their starts and delivers
 single events (an arrival, an end, a cancellation) to them. In which order the events of one time
-are delivered and when the scheduling passes run is :mod:`.event_order`'s part
-(:class:`~schedlab.sim.event_order.Engine`); pausing and forking a run is :mod:`.fork`'s.
+are delivered and when the scheduling passes run is the event loops' part
+(:class:`~schedlab.sim.engine.Engine`); pausing and forking a run is :mod:`.fork`'s.
 
 Machine
 -------
@@ -35,7 +35,7 @@ import pandas as pd
 from .errors import SimulationError
 from .job import SimJob
 from .machine import Machine, make_machine
-from .options import BSLD_BOUND, TIE_RULES, default_tie_rule
+from .options import BSLD_BOUND, SimOptions
 from .result import TIMELINE_COLUMNS, SimResult
 from .scheduler import Scheduler, Start
 from .state import Run, Snapshot
@@ -48,11 +48,11 @@ _PER_JOB = ("start", "first_start", "end", "attempts", "run_procs", "run_runtime
 
 
 class EngineState:
-    """One simulation run (without its event loop: :class:`~schedlab.sim.event_order.Engine`);
+    """One simulation run (without its event loops: :class:`~schedlab.sim.engine.Engine`);
     implements :class:`~schedlab.sim.state.MachineView` for schedulers.
 
-    ``now``, ``machine_size``, ``allocation``, ``free``, ``running`` and ``waiting`` are plain
-    attributes (fast to read); schedulers must treat them as read-only.
+    ``now``, ``machine_size``, ``allocation``, ``options``, ``free``, ``running`` and ``waiting``
+    are plain attributes (fast to read); schedulers must treat them as read-only.
     """
 
     def __init__(
@@ -61,19 +61,15 @@ class EngineState:
         machine_size: int,
         scheduler: Scheduler,
         allocation: str,
-        tie_rule: str | None,
+        options: SimOptions,
         enforce_estimate: bool,
         record_timeline: bool,
         use_estimates: bool = False,
     ) -> None:
-        if tie_rule is None:
-            tie_rule = default_tie_rule()
-        if tie_rule not in TIE_RULES:
-            raise SimulationError(f"unknown tie_rule {tie_rule!r}; choose one of {TIE_RULES}")
         self.machine = make_machine(machine_size, allocation)
         self.machine_size = machine_size
         self.allocation = allocation
-        self.tie_rule = tie_rule
+        self.options = options
         self.enforce_estimate = enforce_estimate
         self.use_estimates = use_estimates
         self.scheduler = scheduler
@@ -370,7 +366,7 @@ class EngineState:
             params=sched.params(),
             settings={
                 "allocation": self.allocation,
-                "tie_rule": self.tie_rule,
+                **self.options.as_dict(),
                 "enforce_estimate": self.enforce_estimate,
                 "runtimes": "estimate" if self.use_estimates else "actual",
             },
