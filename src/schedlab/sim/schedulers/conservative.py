@@ -189,7 +189,7 @@ class Conservative(_Compressing):
     def _profile(self, ctx: MachineView):
         """The profile advanced to ``ctx.now`` (for subclasses that plan on it, e.g. SA)."""
         prof, _, meta = self._state(ctx)
-        self.kernel.advance(prof, meta, ctx.now)
+        self.kernel.advance(prof, meta, int(ctx.now))
         return self.kernel.profile_view(prof, meta)
 
     def _compress(self, p, now: int) -> None:
@@ -257,7 +257,7 @@ class Conservative(_Compressing):
         full = self.dirty  # a released slot: else a termination at the estimate (cbf_kernel)
         squeeze = self._compress_due(ctx)
         if squeeze or (meta[k.M] and meta[k.NEXT] <= now):
-            c = k.due(prof, queue, meta, now, squeeze, self.until_stable, full, self.out)
+            c = k.due(prof, queue, meta, int(now), squeeze, self.until_stable, full, self.out)
             self.dirty = False
             if c < 0:  # pragma: no cover - would break the guarantee
                 raise SimulationError(
