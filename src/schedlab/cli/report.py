@@ -64,6 +64,20 @@ def cmd_scorecard(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_scorecard_diff(args: argparse.Namespace) -> int:
+    from ..report.verdict_diff import format_diff
+
+    before, after = read_scorecard(Path(args.before)), read_scorecard(Path(args.after))
+    if args.paper:
+        unknown = set(args.paper) - set(before["paper"]) - set(after["paper"])
+        if unknown:
+            raise ConfigError(f"no scorecard rows for paper(s) {sorted(unknown)} in either file")
+        before = before[before["paper"].isin(args.paper)]
+        after = after[after["paper"].isin(args.paper)]
+    print(format_diff(before, after, (args.before, args.after)))
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("scorecard", help="print the published-vs-reproduced scorecard: verdict "
                        "counts per paper and the headline claims; --rows or --verdict for rows")
@@ -78,3 +92,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="where the claim inventories <paper>_claims.tsv are (coverage in the "
                         "summary; skipped when DIR does not exist)")
     p.set_defaults(func=cmd_scorecard)
+
+    p = sub.add_parser("scorecard-diff", help="two scorecards side by side: verdict counts per paper "
+                       "before -> after, deviating rows by explained status, and every row whose "
+                       "verdict changed")
+    p.add_argument("before", help="scorecard parquet before the change")
+    p.add_argument("after", help="scorecard parquet after the change")
+    p.add_argument("--paper", action="append", help="only this paper (repeatable)")
+    p.set_defaults(func=cmd_scorecard_diff)
