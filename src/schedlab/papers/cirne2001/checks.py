@@ -31,9 +31,9 @@ def adaptive_requests_order(best: float, sa: float, user: float) -> bool | None:
 @claim_check(PAPER)
 def ci_narrower_than(low: float, high: float, half_width: float, groups: int = 10**9,
                      min_groups: int = 20) -> bool | None:
-    """Issue 23's precision target: the 95% interval of a ratio lies within +-half_width. The
-    interval resamples whole workloads, so with fewer than ``min_groups`` workloads it is not
-    trustworthy (two workloads give a near-zero width): then None (not checkable)."""
+    """Our precision target (not the thesis'): the 95% interval of a ratio lies within
+    +-half_width. The interval resamples whole workloads, so with fewer than ``min_groups``
+    workloads it is not trustworthy (two workloads give a near-zero width): then None."""
     if _missing(low, high) or groups < min_groups:
         return None
     return bool((high - low) / 2 <= half_width)
