@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ...report.scorecard import claim_row, our_check, scorecard_frame, tolerance_for, value_row
+from ...report.vocabulary import similar
 from . import checks as K
 from .config import PAPER
 from .nas import REQUESTS
@@ -150,12 +151,7 @@ def scorecard(s: dict[str, Any], tables: dict[str, pd.DataFrame]) -> pd.DataFram
                           float(np.mean(d_static < 5e5)), "fraction", tol("Figure 59"),
                           note="how loaded the synthetic machine is when a target arrives; "
                                "depends on the arrival-rate reading (attribution table)"))
-    rows.append(claim_row(PAPER, "§6.1 Figure 59", "adaptive workloads reduce high-load states "
-                          "(median D at arrival)", scale,
-                          K.lower_in_second(float(exp["D_static"].median()),
-                                            float(exp["D_adaptive"].median())),
-                          reproduced=float(exp["D_adaptive"].median() / exp["D_static"].median()),
-                          unit="adaptive/static", check=K.lower_in_second))
+    rows += high_load_rows(exp, scale)
     if "sag_agrees" in exp:
         ag = exp["sag_agrees"].dropna().astype(bool)
         rows.append(claim_row(PAPER, "Theorem 1", "SAg and SAcb choose the same request",
@@ -194,6 +190,38 @@ def scorecard(s: dict[str, Any], tables: dict[str, pd.DataFrame]) -> pd.DataFram
     rows += nas_rows(tables["table16"], tables["table16_by_kind"],
                            tables["nas_experiments"], s)
     return scorecard_frame(rows)
+
+#: Figure 59's dividing load per processor (§6.1): "the 60% of the experiments on which job j
+#: found the supercomputer to be less loaded (D < 500,000)"; the other 40% (D > 500,000) are
+#: where the adaptive workload shows less load.
+HIGH_LOAD_D = 500_000
+
+
+def high_load_rows(exp: pd.DataFrame, scale: str) -> list[dict[str, Any]]:
+    """§6.1, Figure 59 where the thesis locates the effect: "For the other 40% of the experiments,
+    job j found smaller load in the supercomputer when the previous jobs used SA ... the ones on
+    which the supercomputer was more loaded ... (D > 500,000)" — fewer targets meet D > 500,000 s
+    in the adaptive workload than in the static one; and below it "job j does not experience much
+    difference" — the shares below 500,000 s are similar (vocabulary ``similar``)."""
+    st, ad = (exp[c].to_numpy(float) for c in ("D_static", "D_adaptive"))
+    hi_st, hi_ad = (float(np.mean(d > HIGH_LOAD_D)) if len(d) else math.nan for d in (st, ad))
+    q = (f"; upper 40% by quantile: 80th percentile of D static {np.quantile(st, 0.8):.4g} s, "
+         f"adaptive {np.quantile(ad, 0.8):.4g} s" if len(st) else "")
+    return [
+        claim_row(PAPER, "§6.1 Figure 59", "adaptive workloads reduce high-load states "
+                  "(share of targets meeting D > 500,000 s)", scale,
+                  K.lower_in_second(hi_st, hi_ad) if hi_st else None,
+                  reproduced=hi_ad / hi_st if hi_st else None,
+                  unit="adaptive/static", check=K.lower_in_second,
+                  note=f"targets meeting D > 500,000 s: static {hi_st:.3%}, adaptive {hi_ad:.3%}"
+                       + q),
+        claim_row(PAPER, "§6.1 Figure 59", "little difference below D = 500,000 s (share of "
+                  "targets below it, adaptive vs static)", scale,
+                  similar(1 - hi_ad, 1 - hi_st) if len(st) else similar(None, None),
+                  reproduced=(1 - hi_ad) / (1 - hi_st) if hi_st < 1 else None,
+                  unit="adaptive/static"),
+    ]
+
 
 def nas_rows(t16: pd.DataFrame, by_kind: pd.DataFrame, exp: pd.DataFrame,
                    s: dict[str, Any]) -> list[dict[str, Any]]:
