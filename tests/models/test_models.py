@@ -196,3 +196,19 @@ def test_sdsc_thesis_window(mirror):
     assert p["pb"] == pytest.approx(0.8395, abs=0.002)
     arrival = fit_arrival(jobs, h.unix_start_time, h.time_zone_string)
     assert "1999-02-07" in arrival.params["days_removed"]
+
+
+def test_derived_daily_jobs_are_our_check_not_a_published_row(synthetic_log):
+    """Table 3 prints polynomials, not jobs per day: the integral is ours, so its rows are our
+    checks; the numbers the thesis prints (Table 6) stay the paper's rows."""
+    from schedlab.report.scorecard import is_our_check
+    _, log = synthetic_log
+    fits = {"T": {k: v.to_dict() for k, v in fit_all(log, trace="T", unix_start=0).items()}}
+    tables = comparison_tables({"table6": {"CTC": {"pb": 0.8}}}, {"CTC": "T"}, fits,
+                               {"T": {"jobs": len(log)}})
+    card = scorecard_frame(scorecard_rows(tables, fits, {"CTC": "T"}))
+    ours = card[is_our_check(card)]
+    assert list(ours["item"].unique()) == ["our checks: Table 3 (mean daily jobs, derived)"]
+    assert (ours["quantity"] == "jobs_per_day").all() and len(ours) == len(PUBLISHED_POLYNOMIALS)
+    assert ours["note"].str.contains("derived, not printed in the thesis").all()
+    assert not is_our_check(card[card["item"] == "Table 6"]).any()
