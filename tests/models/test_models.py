@@ -212,3 +212,21 @@ def test_derived_daily_jobs_are_our_check_not_a_published_row(synthetic_log):
     assert (ours["quantity"] == "jobs_per_day").all() and len(ours) == len(PUBLISHED_POLYNOMIALS)
     assert ours["note"].str.contains("derived, not printed in the thesis").all()
     assert not is_our_check(card[card["item"] == "Table 6"]).any()
+
+
+def test_cancellation_rows_not_run_when_the_log_records_no_cancellations(synthetic_log):
+    """Table 4's pc and §3.3.2's lag fit: a log without status-5 jobs gives no value, which is
+    missing data (not_run, a listed reason), not a failed reproduction; with them, value rows."""
+    _, log = synthetic_log
+    published = {"table4": {"CTC": {"pc": 0.1222}},
+                 "cancellation_lag": {"CTC": {"chi_lc": 0.06421, "rho_lc": -0.318}}}
+    for status, expected in ((1, {"not_run"}), (None, {"match", "close", "differs"})):
+        jobs = log.assign(status=status) if status is not None else log
+        assert (jobs["status"] == 5).any() == (status is None)
+        fits = {"T": {k: v.to_dict() for k, v in fit_all(jobs, trace="T", unix_start=0).items()}}
+        tables = comparison_tables(published, {"CTC": "T"}, fits, {"T": {"jobs": len(jobs)}})
+        card = scorecard_frame(scorecard_rows(tables, fits, {"CTC": "T"}))
+        rows = card[card["item"].isin(["Table 4", "§3.3.2 (lag fit)"])]
+        assert len(rows) == 3 and set(rows["verdict"]) <= expected, rows["verdict"].tolist()
+        if status is not None:
+            assert rows["note"].str.startswith("data unavailable offline; the archive's").all()

@@ -101,8 +101,19 @@ NOTES = {
                    "about twice its own logs' job counts (Table 1 / Table 2 days)",
     "table2": "hierarchical clustering (single linkage) removes days until none is alone; "
               "our SDSC log spans 730 days, the thesis' 150",
-    "table4": "the archive's cleaned CTC log has no status-5 (cancelled) jobs",
 }
+
+
+#: Tables that need the log's cancelled jobs (status 5; §3.3.2).
+CANCELLATION_TABLES = ("table4", "cancellation_lag")
+NO_CANCELLATIONS = ("the archive's version of this log records no cancelled jobs (status 5), "
+                    "which the thesis' version did: Table 4 and the lag fit cannot be computed")
+
+
+def _no_cancellations(fits: dict[str, dict[str, dict[str, Any]]], trace: str) -> bool:
+    """Whether ``trace``'s cancellation fit found no cancelled job (``pc`` None)."""
+    fit = fits.get(trace, {}).get("cancellation")
+    return fit is not None and fit.get("params", {}).get("pc") is None
 
 
 def _offline(workloads: dict[str, str | None], wl: str) -> str | None:
@@ -144,6 +155,8 @@ def scorecard_rows(tables: dict[str, pd.DataFrame], fits: dict[str, dict[str, di
             if r.trace is None or pd.isna(r.trace) or workloads.get(r.workload, "") is None:
                 note, reason = "the thesis' log is not in the archive mirror" + (
                     f"; {note}" if name in DERIVED else ""), OFFLINE
+            elif name in CANCELLATION_TABLES and _no_cancellations(fits, r.trace):
+                note, reason = NO_CANCELLATIONS, OFFLINE
             rep = None if pd.isna(r.reproduced) else r.reproduced
             item = our_check(r.ref) if name in DERIVED else r.ref
             rows.append(value_row(PAPER, item, r.quantity, r.workload, r.published, rep, r.unit,
