@@ -48,29 +48,6 @@ def lower_in_second(first: float, second: float) -> bool | None:
     return bool(second < first)
 
 
-def _spearman(x: Any, y: Any) -> float:
-    x, y = pd.Series(np.asarray(x, float)), pd.Series(np.asarray(y, float))
-    ok = x.notna() & y.notna()
-    if ok.sum() < 3:
-        return math.nan
-    return float(x[ok].rank().corr(y[ok].rank()))
-
-
-@claim_check(PAPER)
-def rises_with(x: Any, y: Any, min_rho: float = 0.5) -> bool | None:
-    """A decile trend (§5.3, Figures 39-55): ``y`` rises with ``x`` (Spearman rho >= min_rho over
-    the bins; at least 3 bins)."""
-    rho = _spearman(x, y)
-    return None if math.isnan(rho) else bool(rho >= min_rho)
-
-
-@claim_check(PAPER)
-def falls_with(x: Any, y: Any, min_rho: float = 0.5) -> bool | None:
-    """A decile trend (§5.3): ``y`` falls as ``x`` grows (Spearman rho <= -min_rho)."""
-    rho = _spearman(x, y)
-    return None if math.isnan(rho) else bool(rho <= -min_rho)
-
-
 @claim_check(PAPER)
 def all_below_one(ratios: Any) -> bool | None:
     """Figures 63 / 66: SA's relative turn-around is below 1 at every point of a sweep."""
