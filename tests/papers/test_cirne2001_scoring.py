@@ -85,3 +85,91 @@ def test_figure57_is_about_015_with_the_vocabularys_band():
     row = ep(0.16)
     assert row["tolerance"] == PHRASES["about"].threshold
     assert (row["phrase"], row["threshold_source"]) == ("about", "ours")
+
+
+def _wait_bins(sa, best, user, medians=(1.0, 5.0, 10.0, 25.0)):
+    parts = [pd.DataFrame({"factor": "c_min", "measure": "wait", "request": r,
+                           "bin": [f"b{m:g}" for m in medians], "bin_median": medians,
+                           "geomean": np.asarray(w, float),
+                           "relative": np.asarray(w, float) / np.asarray(user, float)})
+             for r, w in (("sa", sa), ("best", best), ("user", user))]
+    return pd.concat(parts, ignore_index=True)
+
+
+def _finding(rows, item, quantity):
+    sc = scorecard_frame(rows)
+    return sc[(sc["item"] == item) & (sc["quantity"] == quantity)].iloc[0]
+
+
+def test_figure46_adaptive_wait_above_the_users_for_cmin_above_13():
+    from schedlab.papers.cirne2001 import findings as F
+    q = "adaptive wait above the user's for c_min > 13"
+    user = [110, 120, 112, 110]
+    ok = _finding(F.breakdown_rows(_wait_bins([90, 112, 113, 146], [81, 101, 102, 127], user),
+                                   "s"), "Figure 46", q)
+    assert ok["verdict"] == "holds" and ok["phrase"] == "in_all"
+    # the best request's wait stays below the user's at c_min ~ 25: not "in all"
+    bad = _finding(F.breakdown_rows(_wait_bins([90, 112, 113, 146], [81, 101, 102, 100], user),
+                                    "s"), "Figure 46", q)
+    assert bad["verdict"] == "fails" and "best c_min~25" in bad["note"]
+    rises = _finding(F.breakdown_rows(_wait_bins([90, 112, 113, 146], [81, 101, 102, 127],
+                                                 user), "s"),
+                     "Figure 46", "SA's relative wait rises with c_min")
+    assert rises["verdict"] == "holds"
+    falls = _finding(F.breakdown_rows(_wait_bins([146, 113, 112, 90], [81, 101, 102, 127],
+                                                 user), "s"),
+                     "Figure 46", "SA's relative wait rises with c_min")
+    assert falls["verdict"] == "fails"
+
+
+def test_sa_within_10_percent_of_best_uses_the_papers_own_band():
+    from schedlab.papers.cirne2001 import findings as F
+    assert scorecard_frame([F.sa_within_best(1000.0, 1090.0, "s")])["verdict"].iloc[0] == "holds"
+    row = scorecard_frame([F.sa_within_best(1264.0, 1429.0, "s")]).iloc[0]  # Table 13: 13%
+    assert row["verdict"] == "fails" and row["threshold_source"] == "paper"
+
+
+def test_sweep_findings():
+    from schedlab.papers.cirne2001 import findings as F
+    v = [0.5, 1.0, 2.0, 4.0]
+
+    def sweep(rel, sa_top):
+        kl = pd.DataFrame({"param": "kappa_L", "value": v, "relative_tt": rel,
+                           "sa_geomean_tt": [1.0, 1.0, 1.0, sa_top],
+                           "user_geomean_tt": [1.0, 1.0, 1.0, 100.0]})
+        ks = pd.DataFrame({"param": "kappa_sigma", "value": v, "relative_tt": 0.5,
+                           "sa_geomean_tt": [1.0, 2.0, 3.0, 4.0], "user_geomean_tt": 9.0})
+        return scorecard_frame(F.sweep_rows(pd.concat([kl, ks]), "s")).set_index("quantity")
+
+    good = sweep([0.3, 0.4, 0.5, 0.6], 50.0)
+    assert (good["verdict"] == "holds").all()
+    bad = sweep([0.6, 0.5, 0.4, 0.3], 90.0)  # falls with kappa_L; 90 vs 100 is not "considerably"
+    assert bad.loc["SA's relative turn-around rises with kappa_L", "verdict"] == "fails"
+    assert bad.loc["SA considerably below the user at the largest kappa_L", "verdict"] == "fails"
+
+
+def test_emergent_findings_fail_and_hold():
+    from schedlab.papers.cirne2001 import findings as F
+
+    def em(adaptive_heavy_wait, sa_cr):
+        rows = []
+        for scen in ("sa_static", "sa_adaptive", "user_static", "user_adaptive"):
+            for lo, hi, med in ((0.0, 1e5, 5e4), (1e5, 1.2e5, 1.1e5), (2e5, 4e5, 3e5)):
+                heavy = lo >= F.D_MODERATE
+                wait = (adaptive_heavy_wait if heavy and scen.endswith("adaptive") else 100.0)
+                cr = sa_cr[int(med > 6e4) + int(med > 2e5)] if scen == "sa_adaptive" else 10.0
+                rows += [{"scenario": scen, "bin_low": lo, "bin_high": hi, "bin_median": med,
+                          "measure": m, "geomean": v}
+                         for m, v in (("wait", wait), ("te", 50.0), ("cr", cr))]
+        return pd.DataFrame(rows)
+
+    exp = pd.DataFrame({"user_te": [10.0, 20.0], "user_adaptive_te": [10.0, 21.0]})
+    good = scorecard_frame(F.emergent_rows(exp, em(80.0, [30, 20, 10]), "s")).set_index("quantity")
+    bad = scorecard_frame(F.emergent_rows(exp.assign(user_adaptive_te=[30.0, 60.0]),
+                                          em(120.0, [10, 20, 30]), "s")).set_index("quantity")
+    for q in ("sa: wait smaller in the adaptive workload at moderate-to-high load",
+              "user: wait smaller in the adaptive workload at moderate-to-high load",
+              "SA's requested computation relative to the user's falls as D grows "
+              "(adaptive workload)",
+              "user execution time about the same in adaptive and static workloads"):
+        assert (good.loc[q, "verdict"], bad.loc[q, "verdict"]) == ("holds", "fails"), q

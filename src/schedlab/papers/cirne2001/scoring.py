@@ -14,6 +14,7 @@ import pandas as pd
 from ...report.scorecard import claim_row, our_check, scorecard_frame, tolerance_for, value_row
 from ...report.vocabulary import PHRASES, increases_as, similar
 from . import checks as K
+from . import findings as F
 from .config import PAPER
 from .nas import REQUESTS
 from .stats import geomean
@@ -78,6 +79,7 @@ def scorecard(s: dict[str, Any], tables: dict[str, pd.DataFrame]) -> pd.DataFram
                           headline=True,
                           note=f"adaptive requests beat the user's: best {b:.0f} s, SA {sa:.0f} s,"
                                f" user {u:.0f} s"))
+    rows.append(F.sa_within_best(b, sa, scale))
     t14 = tables["table14"]
     for req, outcomes in pub["table14_share_pct"].items():
         for oc, pv in outcomes.items():
@@ -95,6 +97,7 @@ def scorecard(s: dict[str, Any], tables: dict[str, pd.DataFrame]) -> pd.DataFram
     # §5.3 decile trends (Figures 39-52b): relative turn-around of SA by factor
     bd = tables["breakdowns"]
     rows += trend_rows(bd, scale)
+    rows += F.breakdown_rows(bd, scale)
     kind = bd[(bd["factor"] == "kind") & (bd["measure"] == "tt") & (bd["request"] == "sa")] \
         if len(bd) else bd
     rel = kind.set_index("bin")["relative"] if len(kind) else pd.Series(dtype=float)
@@ -143,6 +146,7 @@ def scorecard(s: dict[str, Any], tables: dict[str, pd.DataFrame]) -> pd.DataFram
                           note="how loaded the synthetic machine is when a target arrives; "
                                "depends on the arrival-rate reading (attribution table)"))
     rows += high_load_rows(exp, scale)
+    rows += F.emergent_rows(exp, em, scale)
     if "sag_agrees" in exp:
         ag = exp["sag_agrees"].dropna().astype(bool)
         rows.append(claim_row(PAPER, "Theorem 1", "SAg and SAcb choose the same request",
@@ -178,6 +182,7 @@ def scorecard(s: dict[str, Any], tables: dict[str, pd.DataFrame]) -> pd.DataFram
     rows.append(claim_row(PAPER, "Figure 66", "SA stays better than user at every kappa_sigma",
                           cond, K.all_below_one(ks["relative_tt"] if len(ks) else []),
                           check=K.all_below_one))
+    rows += F.sweep_rows(sw, cond)
     rows += nas_rows(tables["table16"], tables["table16_by_kind"],
                            tables["nas_experiments"], s)
     return scorecard_frame(rows)
