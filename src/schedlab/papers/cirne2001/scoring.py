@@ -11,10 +11,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...report.attribution import attribute_rows
 from ...report.scorecard import claim_row, our_check, scorecard_frame, tolerance_for, value_row
 from ...report.vocabulary import PHRASES, increases_as, similar
 from . import checks as K
 from . import findings as F
+from .causes import cause_frame
 from .config import PAPER
 from .nas import REQUESTS
 from .stats import geomean
@@ -185,7 +187,7 @@ def scorecard(s: dict[str, Any], tables: dict[str, pd.DataFrame]) -> pd.DataFram
     rows += F.sweep_rows(sw, cond)
     rows += nas_rows(tables["table16"], tables["table16_by_kind"],
                            tables["nas_experiments"], s)
-    return scorecard_frame(rows)
+    return scorecard_frame(attribute_rows(rows, cause_frame(rows, tables)))
 
 #: §5.3's decile trends of SA's relative turn-around (item, factor, decreasing, what):
 #: "increases as L grows" (§5.3.1), "less effective ... for small values of A", "decreases as
