@@ -230,3 +230,20 @@ def test_cancellation_rows_not_run_when_the_log_records_no_cancellations(synthet
         assert len(rows) == 3 and set(rows["verdict"]) <= expected, rows["verdict"].tolist()
         if status is not None:
             assert rows["note"].str.startswith("data unavailable offline; the archive's").all()
+
+
+def test_deviating_fits_carry_the_log_version_as_a_data_cause(synthetic_log):
+    """A fitted parameter far from the thesis' says why (explained = data: the thesis' version of
+    the log is not available); one that matches carries no cause."""
+    _, log = synthetic_log
+    fits = {"T": {k: v.to_dict() for k, v in fit_all(log, trace="T", unix_start=0).items()}}
+    pb = fits["T"]["partition_size"]["params"]["pb"]
+    for published, explained in ((pb, ""), (pb * 3, "data")):
+        tables = comparison_tables({"table6": {"CTC": {"pb": published}}}, {"CTC": "T"}, fits,
+                                   {"T": {"jobs": len(log)}})
+        card = scorecard_frame(scorecard_rows(tables, fits, {"CTC": "T"}))
+        row = card[card["item"] == "Table 6"].iloc[0]
+        assert row["explained"] == explained
+        if explained:
+            assert row["verdict"] == "differs" and "older or shorter version" in row["cause"]
+            assert row["evidence"] == "needs the thesis' version of the CTC log (Table 1)"

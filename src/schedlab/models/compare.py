@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..report.scorecard import claim_check, claim_row, our_check, value_row
+from ..report.attribution import data_gap
+from ..report.scorecard import DEVIATING, claim_check, claim_row, our_check, value_row
 from .arrival import PUBLISHED_POLYNOMIALS
 
 OFFLINE = "data unavailable offline"
@@ -104,6 +105,9 @@ NOTES = {
 }
 
 
+#: The cause of a deviating fitted parameter that cannot be tested: the thesis' log versions.
+LOG_VERSION_CAUSE = ("the thesis fitted an older or shorter version of this log (its Table 1 jobs "
+                     "and period differ from the archive's), which is not available to refit")
 #: Tables that need the log's cancelled jobs (status 5; §3.3.2).
 CANCELLATION_TABLES = ("table4", "cancellation_lag")
 NO_CANCELLATIONS = ("the archive's version of this log records no cancelled jobs (status 5), "
@@ -159,8 +163,12 @@ def scorecard_rows(tables: dict[str, pd.DataFrame], fits: dict[str, dict[str, di
                 note, reason = NO_CANCELLATIONS, OFFLINE
             rep = None if pd.isna(r.reproduced) else r.reproduced
             item = our_check(r.ref) if name in DERIVED else r.ref
-            rows.append(value_row(PAPER, item, r.quantity, r.workload, r.published, rep, r.unit,
-                                  tolerance, note, not_run_reason=reason))
+            row = value_row(PAPER, item, r.quantity, r.workload, r.published, rep, r.unit,
+                            tolerance, note, not_run_reason=reason)
+            if row["verdict"] in DEVIATING and name not in DERIVED:
+                row = data_gap(row, LOG_VERSION_CAUSE, f"the thesis' version of the {r.workload} "
+                                                      "log (Table 1)")
+            rows.append(row)
     # Claims (checks: accuracy_tracks_runtime, power_of_two_dominates, uncommon_day_excluded).
     t8 = tables.get("table8")
     if t8 is not None:
