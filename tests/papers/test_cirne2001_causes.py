@@ -78,3 +78,16 @@ def test_rows_that_match_are_left_alone():
                     2878.0, 2800.0, "s")
     sc = _attributed([row], {"attribution": _att(), "attribution_load": _load()})
     assert sc.iloc[0]["verdict"] == "match" and sc.iloc[0]["explained"] == ""
+
+
+def test_adaptive_rows_name_the_run_their_cause_needs():
+    from schedlab.papers.cirne2001.causes import ADAPTIVE_ROWS, untried
+    item, quantity = ADAPTIVE_ROWS[0]
+    off = value_row("cirne2001", item, quantity, "s", -0.05, 0.037, "fraction")
+    on = value_row("cirne2001", item, quantity, "s", -0.05, -0.05, "fraction")
+    other = value_row("cirne2001", "Table 14", "sa: jobs with worse turn-around", "s", 8.8, 20.0)
+    sc = scorecard_frame(untried([off, on, other]))
+    assert sc.iloc[0]["explained"] == "unexplained"
+    assert sc.iloc[0]["evidence"].startswith("not tried: needs the single-target experiments")
+    assert sc.iloc[1]["explained"] == ""  # matches: no cause
+    assert sc.iloc[2]["cause"] == "not yet attributed"  # not an adaptive-workload row

@@ -16,7 +16,7 @@ from ...report.scorecard import claim_row, our_check, scorecard_frame, tolerance
 from ...report.vocabulary import PHRASES, increases_as, similar
 from . import checks as K
 from . import findings as F
-from .causes import cause_frame
+from .causes import cause_frame, untried
 from .config import PAPER
 from .nas import REQUESTS
 from .stats import geomean
@@ -187,7 +187,7 @@ def scorecard(s: dict[str, Any], tables: dict[str, pd.DataFrame]) -> pd.DataFram
     rows += F.sweep_rows(sw, cond)
     rows += nas_rows(tables["table16"], tables["table16_by_kind"],
                            tables["nas_experiments"], s)
-    return scorecard_frame(attribute_rows(rows, cause_frame(rows, tables)))
+    return scorecard_frame(untried(attribute_rows(rows, cause_frame(rows, tables))))
 
 #: §5.3's decile trends of SA's relative turn-around (item, factor, decreasing, what):
 #: "increases as L grows" (§5.3.1), "less effective ... for small values of A", "decreases as
