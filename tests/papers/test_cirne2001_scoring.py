@@ -133,19 +133,28 @@ def test_sweep_findings():
     from schedlab.papers.cirne2001 import findings as F
     v = [0.5, 1.0, 2.0, 4.0]
 
-    def sweep(rel, sa_top):
+    def sweep(rel, sa_top, load, rel_sigma):
         kl = pd.DataFrame({"param": "kappa_L", "value": v, "relative_tt": rel,
                            "sa_geomean_tt": [1.0, 1.0, 1.0, sa_top],
-                           "user_geomean_tt": [1.0, 1.0, 1.0, 100.0]})
-        ks = pd.DataFrame({"param": "kappa_sigma", "value": v, "relative_tt": 0.5,
-                           "sa_geomean_tt": [1.0, 2.0, 3.0, 4.0], "user_geomean_tt": 9.0})
+                           "user_geomean_tt": [1.0, 2.0, 3.0, 100.0]})
+        ks = pd.DataFrame({"param": "kappa_sigma", "value": v, "relative_tt": rel_sigma,
+                           "sa_geomean_tt": [1.0, 2.0, 3.0, 4.0], "user_geomean_tt": 9.0,
+                           "sa_offered_load": load})
         return scorecard_frame(F.sweep_rows(pd.concat([kl, ks]), "s")).set_index("quantity")
 
-    good = sweep([0.3, 0.4, 0.5, 0.6], 50.0)
+    good = sweep([0.3, 0.4, 0.5, 0.6], 50.0, [0.8, 0.9, 1.0, 1.1], [0.5, 0.6, 0.55, 0.7])
     assert (good["verdict"] == "holds").all()
-    bad = sweep([0.6, 0.5, 0.4, 0.3], 90.0)  # falls with kappa_L; 90 vs 100 is not "considerably"
-    assert bad.loc["SA's relative turn-around rises with kappa_L", "verdict"] == "fails"
-    assert bad.loc["SA considerably below the user at the largest kappa_L", "verdict"] == "fails"
+    # falls with kappa_L; 90 vs 100 is not "considerably"; the offered load falls; SA's advantage
+    # grows with kappa_sigma and is lost at the largest
+    bad = sweep([0.6, 0.5, 0.4, 0.3], 90.0, [1.1, 1.0, 0.9, 0.8], [0.7, 0.6, 0.55, 1.02])
+    for q in ("SA's relative turn-around rises with kappa_L",
+              "SA considerably below the user at the largest kappa_L",
+              "offered load with SA grows with kappa_sigma",
+              "SA's advantage shrinks as kappa_sigma grows",
+              "SA stays better than user at every kappa_sigma"):
+        assert bad.loc[q, "verdict"] == "fails", q
+    assert good.loc["SA stays better than user at every kappa_sigma", "phrase"] == "in_all"
+    assert good.loc["offered load with SA grows with kappa_sigma", "threshold_source"] == "ours"
 
 
 def test_emergent_findings_fail_and_hold():

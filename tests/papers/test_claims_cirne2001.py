@@ -27,8 +27,6 @@ CASES = [
     # Figures 63 / 66
     (K.all_below_one, ([0.27, 0.4, 0.7],), True),
     (K.all_below_one, ([0.27, 1.02, 0.7],), False),
-    (K.last_above_first, ([1.0, 0.9, 1.4],), True),
-    (K.last_above_first, ([1.4, 1.5, 1.0],), False),
     # Theorem 1
     (K.all_agree, (pd.Series([True, True, None], dtype="boolean"),), True),
     (K.all_agree, (pd.Series([True, False]),), False),
@@ -58,7 +56,6 @@ def test_missing_inputs_give_none():
     assert K.ci_narrower_than(0.49, 0.50, 0.03, groups=2) is None  # two workloads: untrustworthy
     assert K.lower_in_second(None, 1.0) is None
     assert K.all_below_one([]) is None
-    assert K.last_above_first([1.0]) is None
     assert K.all_agree(pd.Series([], dtype="boolean")) is None
 
 

@@ -58,15 +58,6 @@ def all_below_one(ratios: Any) -> bool | None:
 
 
 @claim_check(PAPER)
-def last_above_first(values: Any) -> bool | None:
-    """A sweep's quantity grows from its first to its last point (Figures 63a, 65, 66b)."""
-    v = np.asarray(values, float)
-    if v.size < 2 or np.isnan(v[[0, -1]]).any():
-        return None
-    return bool(v[-1] > v[0])
-
-
-@claim_check(PAPER)
 def all_agree(flags: Any) -> bool | None:
     """Theorem 1: SAg and SAcb choose the same request in every checked state."""
     f = pd.Series(flags).dropna()
