@@ -150,6 +150,9 @@ def test_comparison_tables_and_scorecard(synthetic_log):
     card = scorecard_frame(scorecard_rows(tables, fits, {"X": "T", "Y": None}))
     assert set(card.loc[card["condition"] == "Y", "verdict"]) == {"not_run"}
     assert "Table 8" in set(card["item"])
+    claims = card[card["tolerance"].isna()].set_index("item")
+    assert tuple(claims.loc["Table 8", ["phrase", "threshold_source"]]) == ("significantly", "ours")
+    assert set(claims.loc["Table 6", "phrase"]) == {"for_most"}
 
 
 def test_kth_reproduction(mirror):
