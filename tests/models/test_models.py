@@ -150,6 +150,9 @@ def test_comparison_tables_and_scorecard(synthetic_log):
     card = scorecard_frame(scorecard_rows(tables, fits, {"X": "T", "Y": None}))
     assert set(card.loc[card["condition"] == "Y", "verdict"]) == {"not_run"}
     assert "Table 8" in set(card["item"])
+    claims = card[card["tolerance"].isna()].set_index("item")
+    assert tuple(claims.loc["Table 8", ["phrase", "threshold_source"]]) == ("significantly", "ours")
+    assert set(claims.loc["Table 6", "phrase"]) == {"for_most"}
 
 
 def test_kth_reproduction(mirror):
@@ -196,3 +199,54 @@ def test_sdsc_thesis_window(mirror):
     assert p["pb"] == pytest.approx(0.8395, abs=0.002)
     arrival = fit_arrival(jobs, h.unix_start_time, h.time_zone_string)
     assert "1999-02-07" in arrival.params["days_removed"]
+
+
+def test_derived_daily_jobs_are_our_check_not_a_published_row(synthetic_log):
+    """Table 3 prints polynomials, not jobs per day: the integral is ours, so its rows are our
+    checks; the numbers the thesis prints (Table 6) stay the paper's rows."""
+    from schedlab.report.scorecard import is_our_check
+    _, log = synthetic_log
+    fits = {"T": {k: v.to_dict() for k, v in fit_all(log, trace="T", unix_start=0).items()}}
+    tables = comparison_tables({"table6": {"CTC": {"pb": 0.8}}}, {"CTC": "T"}, fits,
+                               {"T": {"jobs": len(log)}})
+    card = scorecard_frame(scorecard_rows(tables, fits, {"CTC": "T"}))
+    ours = card[is_our_check(card)]
+    assert list(ours["item"].unique()) == ["our checks: Table 3 (mean daily jobs, derived)"]
+    assert (ours["quantity"] == "jobs_per_day").all() and len(ours) == len(PUBLISHED_POLYNOMIALS)
+    assert ours["note"].str.contains("derived, not printed in the thesis").all()
+    assert not is_our_check(card[card["item"] == "Table 6"]).any()
+
+
+def test_cancellation_rows_not_run_when_the_log_records_no_cancellations(synthetic_log):
+    """Table 4's pc and §3.3.2's lag fit: a log without status-5 jobs gives no value, which is
+    missing data (not_run, a listed reason), not a failed reproduction; with them, value rows."""
+    _, log = synthetic_log
+    published = {"table4": {"CTC": {"pc": 0.1222}},
+                 "cancellation_lag": {"CTC": {"chi_lc": 0.06421, "rho_lc": -0.318}}}
+    for status, expected in ((1, {"not_run"}), (None, {"match", "close", "differs"})):
+        jobs = log.assign(status=status) if status is not None else log
+        assert (jobs["status"] == 5).any() == (status is None)
+        fits = {"T": {k: v.to_dict() for k, v in fit_all(jobs, trace="T", unix_start=0).items()}}
+        tables = comparison_tables(published, {"CTC": "T"}, fits, {"T": {"jobs": len(jobs)}})
+        card = scorecard_frame(scorecard_rows(tables, fits, {"CTC": "T"}))
+        rows = card[card["item"].isin(["Table 4", "§3.3.2 (lag fit)"])]
+        assert len(rows) == 3 and set(rows["verdict"]) <= expected, rows["verdict"].tolist()
+        if status is not None:
+            assert rows["note"].str.startswith("data unavailable offline; the archive's").all()
+
+
+def test_deviating_fits_carry_the_log_version_as_a_data_cause(synthetic_log):
+    """A fitted parameter far from the thesis' says why (explained = data: the thesis' version of
+    the log is not available); one that matches carries no cause."""
+    _, log = synthetic_log
+    fits = {"T": {k: v.to_dict() for k, v in fit_all(log, trace="T", unix_start=0).items()}}
+    pb = fits["T"]["partition_size"]["params"]["pb"]
+    for published, explained in ((pb, ""), (pb * 3, "data")):
+        tables = comparison_tables({"table6": {"CTC": {"pb": published}}}, {"CTC": "T"}, fits,
+                                   {"T": {"jobs": len(log)}})
+        card = scorecard_frame(scorecard_rows(tables, fits, {"CTC": "T"}))
+        row = card[card["item"] == "Table 6"].iloc[0]
+        assert row["explained"] == explained
+        if explained:
+            assert row["verdict"] == "differs" and "older or shorter version" in row["cause"]
+            assert row["evidence"] == "needs the thesis' version of the CTC log (Table 1)"

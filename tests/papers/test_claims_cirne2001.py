@@ -24,23 +24,16 @@ CASES = [
     # Table 18 / Figure 59: lower in the second condition
     (K.lower_in_second, (1429.0, 1357.0), True),
     (K.lower_in_second, (1357.0, 1429.0), False),
-    # §5.3 decile trends
-    (K.rises_with, ([1, 2, 3, 4, 5], [0.3, 0.35, 0.5, 0.6, 0.8]), True),
-    (K.rises_with, ([1, 2, 3, 4, 5], [0.8, 0.6, 0.5, 0.35, 0.3]), False),
-    (K.rises_with, ([1, 2, 3, 4, 5], [0.5, 0.4, 0.6, 0.45, 0.55]), False),
-    (K.falls_with, ([1, 2, 3, 4, 5], [0.8, 0.6, 0.5, 0.35, 0.3]), True),
-    (K.falls_with, ([1, 2, 3, 4, 5], [0.3, 0.35, 0.5, 0.6, 0.8]), False),
     # Figures 63 / 66
     (K.all_below_one, ([0.27, 0.4, 0.7],), True),
     (K.all_below_one, ([0.27, 1.02, 0.7],), False),
-    (K.last_above_first, ([1.0, 0.9, 1.4],), True),
-    (K.last_above_first, ([1.4, 1.5, 1.0],), False),
     # Theorem 1
     (K.all_agree, (pd.Series([True, True, None], dtype="boolean"),), True),
     (K.all_agree, (pd.Series([True, False]),), False),
     # chapter-3 model claims (schedlab.models.compare)
     (M.accuracy_tracks_runtime, (0.5, 0.1), True),
     (M.accuracy_tracks_runtime, (0.1, 0.5), False),
+    (M.accuracy_tracks_runtime, (0.5, 0.45), False),  # greater, not considerably (< 1.3 x)
     (M.power_of_two_dominates, (0.8,), True),
     (M.power_of_two_dominates, (0.4,), False),
     (M.uncommon_day_excluded, ("1999-02-07", ["1999-02-07"]), True),
@@ -63,9 +56,7 @@ def test_missing_inputs_give_none():
     assert K.ci_narrower_than(None, 0.5, 0.03) is None
     assert K.ci_narrower_than(0.49, 0.50, 0.03, groups=2) is None  # two workloads: untrustworthy
     assert K.lower_in_second(None, 1.0) is None
-    assert K.rises_with([1, 2], [0.1, 0.2]) is None  # fewer than 3 bins
     assert K.all_below_one([]) is None
-    assert K.last_above_first([1.0]) is None
     assert K.all_agree(pd.Series([], dtype="boolean")) is None
 
 
@@ -74,4 +65,3 @@ def test_bins_of_orders_by_bin_median():
                        "bin_median": [30.0, 10.0, 20.0], "relative": [0.9, 0.3, 0.6]})
     x, y = K.bins_of(bd, "L")
     assert np.array_equal(x, [10.0, 20.0, 30.0]) and np.array_equal(y, [0.3, 0.6, 0.9])
-    assert K.rises_with(x, y) is True

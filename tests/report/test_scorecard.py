@@ -148,3 +148,26 @@ def test_frame_rejects_holds_with_opposite_signs():
     with pytest.raises(ValueError, match="opposite signs"):
         scorecard_frame([row | {"verdict": "holds"}])
     assert len(scorecard_frame([row])) == 1
+
+
+def test_our_checks_are_counted_apart_from_the_papers_rows():
+    from schedlab.report.claims import coverage, parse_inventory
+    from schedlab.report.why import why_counts
+    sc = scorecard_frame([
+        value_row("a", "T", "q1", "c", 1.0, 1.0),
+        claim_row("a", S.our_check("T"), "CI within ±0.03", "c", False),
+        claim_row("a", "T", "q2", "c", False),
+        value_row("b", "T", "q3", "c", 1.0, 5.0),
+    ])
+    assert list(S.is_our_check(sc)) == [False, True, False, False]
+    s = S.verdict_summary(sc)
+    assert list(s.index) == ["a", "a (our checks)", "b"]
+    assert s.loc["a", "fails"] == 1 and s.loc["a (our checks)", "fails"] == 1
+    assert s.loc["a", "rows"] == 2
+    w = why_counts(sc)
+    assert list(w.index) == list(s.index) and w.loc["a (our checks)", "deviating"] == 1
+    # the paper's inventory neither needs nor may claim our own checks
+    inv = parse_inventory("id\tlocation\tline\tquote\trow\treason\n"
+                          "x\t§1\t1\tq two fails\tT | q2\t\n", "inv.tsv")
+    assert coverage("a", inv, sc).unlisted == []
+    assert coverage("a", [], sc).unlisted == ["T | q2"]

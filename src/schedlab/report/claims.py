@@ -37,6 +37,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import ConfigError
+from .scorecard import is_our_check
 
 FIELDS = ("id", "location", "line", "quote", "row", "reason")
 #: The only reasons a claim may have no scorecard row; the last is followed by ": <the run>".
@@ -218,13 +219,14 @@ def _named(sc: pd.DataFrame, key: tuple[str, ...]) -> pd.Series:
 def coverage(paper: str, claims: Sequence[Claim], sc: pd.DataFrame | None) -> Coverage:
     """Counts of ``claims`` (claims found, with a row, not checkable by reason, not located), the
     entries naming a row the paper's scorecard ``sc`` lacks, and the scorecard's claim rows (no
-    tolerance) that no entry names (``sc`` None: no scorecard, no row checks)."""
+    tolerance) that no entry names (``sc`` None: no scorecard, no row checks). Our own checks
+    (:data:`~schedlab.report.scorecard.OUR_CHECKS`) are not the paper's claims: left out."""
     cov = Coverage(paper, len(claims), sum(bool(c.row) for c in claims),
                    dict(Counter(c.reason_class for c in claims if c.reason)),
                    sum(c.line is None for c in claims))
     if sc is None:
         return cov
-    own = sc[sc["paper"] == paper]
+    own = sc[(sc["paper"] == paper) & ~is_our_check(sc)]
     named = pd.Series(False, index=own.index)
     for c in claims:
         if not c.row:

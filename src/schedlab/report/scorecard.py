@@ -80,6 +80,10 @@ NOT_ATTRIBUTED = {"cause": "not yet attributed", "evidence": "no reading tried",
 EVIDENCE_VERDICTS = ("", "match", "close", "differs", "holds", "fails")
 #: Phrases whose band is a value tolerance: a value row testing one uses exactly that band.
 BANDED_PHRASES = ("about", "up_to", "times")
+#: Rows that are not the paper's (our own targets, e.g. a CI width; numbers we derive and the paper
+#: does not print) have an item beginning ``"our checks: "`` (:func:`our_check`): the counts
+#: (:func:`count_key`) and the claim inventories keep them apart from the paper's rows.
+OUR_CHECKS = "our checks"
 
 VERDICT_RULES = {
     "match": "numeric: |relative error| ≤ the row's tolerance (default 15%)",
@@ -396,12 +400,35 @@ def phrase_problem(r: Mapping[str, Any]) -> str | None:
     return None
 
 
+def our_check(item: str) -> str:
+    """The item of a row that is not the paper's (:data:`OUR_CHECKS`)."""
+    return f"{OUR_CHECKS}: {item}"
+
+
+def is_our_check(sc: pd.DataFrame) -> pd.Series:
+    """Per row: whether it is one of our checks, not the paper's (:data:`OUR_CHECKS`)."""
+    return sc["item"].astype(str).str.startswith(f"{OUR_CHECKS}: ")
+
+
+def count_key(sc: pd.DataFrame) -> pd.Series:
+    """Per row, the line it is counted on: its paper, or ``"<paper> (our checks)"``."""
+    return sc["paper"].where(~is_our_check(sc), sc["paper"] + f" ({OUR_CHECKS})")
+
+
+def count_keys(sc: pd.DataFrame) -> list[str]:
+    """The count lines of ``sc``: papers in first-seen order, each followed by its own checks."""
+    keys = set(count_key(sc))
+    return [k for p in dict.fromkeys(sc["paper"]) for k in (p, f"{p} ({OUR_CHECKS})")
+            if k in keys]
+
+
 def verdict_summary(sc: pd.DataFrame) -> pd.DataFrame:
     """Per paper, the number of rows of each verdict (columns in :data:`VERDICTS` order, plus
-    ``rows``), papers in first-seen order."""
-    papers = list(dict.fromkeys(sc["paper"]))
-    counts = (sc.groupby(["paper", "verdict"]).size().unstack(fill_value=0)
-              .reindex(index=papers, columns=list(VERDICTS), fill_value=0))
+    ``rows``), papers in first-seen order; a paper's own checks (:data:`OUR_CHECKS`) on a line of
+    their own after it."""
+    counts = (sc.assign(paper=count_key(sc)).groupby(["paper", "verdict"]).size()
+              .unstack(fill_value=0)
+              .reindex(index=count_keys(sc), columns=list(VERDICTS), fill_value=0))
     counts["rows"] = counts.sum(axis=1)
     return counts.astype("int64")
 

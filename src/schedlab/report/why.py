@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from .claims import REASONS, Coverage
-from .scorecard import DEVIATING, EXPLAINED, NOT_ATTRIBUTED, headlines
+from .scorecard import DEVIATING, EXPLAINED, NOT_ATTRIBUTED, count_key, count_keys, headlines
 
 #: Attribution statuses of a deviating row, in report order.
 STATUSES = (*EXPLAINED, "not attributed")
@@ -31,10 +31,11 @@ def attribution_status(sc: pd.DataFrame) -> pd.Series:
 
 
 def why_counts(sc: pd.DataFrame) -> pd.DataFrame:
-    """Per paper (first-seen order): deviating rows (close, differs, fails) by status
-    (:data:`STATUSES`) and their total."""
-    papers = list(dict.fromkeys(sc["paper"]))
-    d = sc.assign(status=attribution_status(sc))
+    """Per paper (first-seen order; its own checks on a line of their own after it,
+    :func:`~schedlab.report.scorecard.count_key`): deviating rows (close, differs, fails) by
+    status (:data:`STATUSES`) and their total."""
+    papers = count_keys(sc)
+    d = sc.assign(status=attribution_status(sc), paper=count_key(sc))
     d = d[d["status"] != ""]
     counts = (d.groupby(["paper", "status"]).size().unstack(fill_value=0)
               .reindex(index=papers, columns=list(STATUSES), fill_value=0))

@@ -31,9 +31,9 @@ def adaptive_requests_order(best: float, sa: float, user: float) -> bool | None:
 @claim_check(PAPER)
 def ci_narrower_than(low: float, high: float, half_width: float, groups: int = 10**9,
                      min_groups: int = 20) -> bool | None:
-    """Issue 23's precision target: the 95% interval of a ratio lies within +-half_width. The
-    interval resamples whole workloads, so with fewer than ``min_groups`` workloads it is not
-    trustworthy (two workloads give a near-zero width): then None (not checkable)."""
+    """Our precision target (not the thesis'): the 95% interval of a ratio lies within
+    +-half_width. The interval resamples whole workloads, so with fewer than ``min_groups``
+    workloads it is not trustworthy (two workloads give a near-zero width): then None."""
     if _missing(low, high) or groups < min_groups:
         return None
     return bool((high - low) / 2 <= half_width)
@@ -48,29 +48,6 @@ def lower_in_second(first: float, second: float) -> bool | None:
     return bool(second < first)
 
 
-def _spearman(x: Any, y: Any) -> float:
-    x, y = pd.Series(np.asarray(x, float)), pd.Series(np.asarray(y, float))
-    ok = x.notna() & y.notna()
-    if ok.sum() < 3:
-        return math.nan
-    return float(x[ok].rank().corr(y[ok].rank()))
-
-
-@claim_check(PAPER)
-def rises_with(x: Any, y: Any, min_rho: float = 0.5) -> bool | None:
-    """A decile trend (§5.3, Figures 39-55): ``y`` rises with ``x`` (Spearman rho >= min_rho over
-    the bins; at least 3 bins)."""
-    rho = _spearman(x, y)
-    return None if math.isnan(rho) else bool(rho >= min_rho)
-
-
-@claim_check(PAPER)
-def falls_with(x: Any, y: Any, min_rho: float = 0.5) -> bool | None:
-    """A decile trend (§5.3): ``y`` falls as ``x`` grows (Spearman rho <= -min_rho)."""
-    rho = _spearman(x, y)
-    return None if math.isnan(rho) else bool(rho <= -min_rho)
-
-
 @claim_check(PAPER)
 def all_below_one(ratios: Any) -> bool | None:
     """Figures 63 / 66: SA's relative turn-around is below 1 at every point of a sweep."""
@@ -78,15 +55,6 @@ def all_below_one(ratios: Any) -> bool | None:
     if r.size == 0 or np.isnan(r).any():
         return None
     return bool((r < 1).all())
-
-
-@claim_check(PAPER)
-def last_above_first(values: Any) -> bool | None:
-    """A sweep's quantity grows from its first to its last point (Figures 63a, 65, 66b)."""
-    v = np.asarray(values, float)
-    if v.size < 2 or np.isnan(v[[0, -1]]).any():
-        return None
-    return bool(v[-1] > v[0])
 
 
 @claim_check(PAPER)

@@ -1,0 +1,260 @@
+"""Cirne 2001: the thesis' further findings about its figures (§5.2-§6.2), each a scorecard row
+tested with the vocabulary of the papers' words (:mod:`schedlab.report.vocabulary`) on our tables:
+the §5.3 decile breakdowns (Figures 39-56), the §6.1 load bins (Figures 58-62), the §6.2 sweeps
+(Figures 63-66) and Table 13. Each function quotes its finding; the claim inventory
+(config/papers/cirne2001_claims.tsv) points at the rows.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...report.scorecard import claim_row
+from ...report.vocabulary import (
+    PhraseCheck,
+    in_all,
+    increases_as,
+    significantly,
+    similar,
+    within,
+)
+from . import checks as K
+from .config import PAPER
+from .stats import geomean
+
+#: §5.3.1 Figure 46: "even surpassing the wait time of the user request for c_min > 13"
+CMIN_WAIT_ABOVE = 13
+#: §5.3's "levels off" points (Figures 42b, 47, 52b): factor -> (item, value)
+LEVELS_OFF = {"A": ("Figure 42b", 100.0), "c_max": ("Figure 47", 100.0),
+              "D": ("Figure 52b", 200_000.0)}
+#: §6.1's light / moderate-to-high boundary of D (s)
+D_MODERATE = 110_000
+
+
+def factor_bins(bd: pd.DataFrame, factor: str, measure: str, request: str) -> pd.DataFrame:
+    """One factor's decile bins of one measure and request, by bin median (columns of the
+    breakdowns table)."""
+    if not len(bd):
+        return pd.DataFrame(columns=["bin_median", "geomean", "relative"])
+    g = bd[(bd["factor"] == factor) & (bd["measure"] == measure) & (bd["request"] == request)]
+    return g.sort_values("bin_median", kind="stable")
+
+
+def _trend(bd: pd.DataFrame, factor: str, measure: str, request: str, col: str,
+           decreasing: bool = False) -> PhraseCheck:
+    b = factor_bins(bd, factor, measure, request)
+    return increases_as(b["bin_median"], b[col], decreasing=decreasing)
+
+
+def _flat(values: Any) -> PhraseCheck:
+    """"very little impact" / "levels off": the largest and smallest values are similar."""
+    v = [float(x) for x in values if not pd.isna(x)]
+    return similar(max(v), min(v)) if len(v) >= 2 else similar(None, None)
+
+
+def breakdown_rows(bd: pd.DataFrame, cond: str) -> list[dict[str, Any]]:
+    """§5.3's statements about the decile figures beyond the relative turn-around trends."""
+    rows = []
+
+    def row(item: str, what: str, holds: PhraseCheck | bool | None, note: str = "",
+            **kw: Any) -> None:
+        rows.append(claim_row(PAPER, item, what, cond, holds, note=note, **kw))
+
+    # Figure 39a: "the larger the L ..., the greater the turn-around time"
+    row("Figure 39a", "user turn-around rises with L", _trend(bd, "L", "tt", "user", "geomean"))
+    # Figure 39a: "the turn-around time of the adaptive requests is better than that obtained by
+    # the user request even for large jobs"
+    u, s_ = (factor_bins(bd, "L", "tt", r) for r in ("user", "sa"))
+    row("Figure 39a", "SA's turn-around below the user's in every L decile",
+        in_all({f"L~{m:.3g}": bool(a < b) for m, a, b in
+                zip(u["bin_median"], s_["geomean"], u["geomean"], strict=True)}))
+    # Figure 41b: "the relative wait time clearly grows with L"
+    row("Figure 41b", "SA's relative wait rises with L", _trend(bd, "L", "wait", "sa", "relative"))
+    # Figure 41a: "for large values of L, the adaptive requests incur wait times greater than the
+    # ones obtained by the user requests" (the last decile)
+    last = {r: factor_bins(bd, "L", "wait", r)["geomean"] for r in ("user", "sa", "best")}
+    row("Figure 41a", "adaptive wait above the user's in the largest L decile",
+        in_all({r: bool(last[r].iloc[-1] > last["user"].iloc[-1]) if len(last[r]) else None
+                for r in ("sa", "best")}))
+    # Figure 44: "variations in sigma show very little impact on the performance of either SA or
+    # the best request"
+    for r in ("sa", "best"):
+        row("Figure 44", f"{r}: relative turn-around about the same across sigma deciles",
+            _flat(factor_bins(bd, "sigma", "tt", r)["relative"]),
+            note="largest vs smallest decile")
+    # Figure 46: "the wait time of the adaptive requests grows with c_min, even surpassing the wait
+    # time of the user request for c_min > 13"
+    row("Figure 46", "SA's relative wait rises with c_min",
+        _trend(bd, "c_min", "wait", "sa", "relative"))
+    wu = factor_bins(bd, "c_min", "wait", "user").set_index("bin_median")["geomean"]
+    cases: dict[str, bool | None] = {}
+    for r in ("sa", "best"):
+        w = factor_bins(bd, "c_min", "wait", r).set_index("bin_median")["geomean"]
+        for m in w.index[w.index > CMIN_WAIT_ABOVE]:
+            cases[f"{r} c_min~{m:g}"] = bool(w[m] > wu.get(m, math.nan))
+    row("Figure 46", "adaptive wait above the user's for c_min > 13", in_all(cases),
+        note="the c_min bins whose median is above 13")
+    # levels off (Figures 42b, 47, 52b)
+    for factor, (item, at) in LEVELS_OFF.items():
+        b = factor_bins(bd, factor, "tt", "sa")
+        row(item, f"SA's relative turn-around levels off above {factor} = {at:g}",
+            _flat(b[b["bin_median"] > at]["relative"]),
+            note=f"the bins whose median is above {at:g}")
+    # Figure 47: "Up to certain point (around c_max = 100), the performance improvement generated by
+    # the adaptive requests grows as c_max grows"
+    b = factor_bins(bd, "c_max", "tt", "sa")
+    b = b[b["bin_median"] <= LEVELS_OFF["c_max"][1]]
+    row("Figure 47", "SA's relative turn-around falls as c_max grows to 100",
+        increases_as(b["bin_median"], b["relative"], decreasing=True))
+    # Figure 49: "Non-power-of-2 jobs experience greater turn-around time than power-of-2 jobs"
+    k = factor_bins(bd, "kind", "tt", "user").set_index("bin")["geomean"]
+    row("Figure 49", "non-power-of-2 jobs' turn-around above power-of-2 jobs' (user request)",
+        K.lower_in_second(k.get("other", math.nan), k.get("power of 2", math.nan)),
+        check=K.lower_in_second)
+    # Figure 50: "the turn-around time tt grows with the accuracy a"; "the best request delivers a
+    # greater performance improvement for low accuracy jobs. SA, on the other hand, seems to be
+    # almost unaffected by the accuracy"
+    row("Figure 50a", "user turn-around rises with accuracy",
+        _trend(bd, "accuracy", "tt", "user", "geomean"))
+    row("Figure 50b", "best's relative turn-around rises with accuracy",
+        _trend(bd, "accuracy", "tt", "best", "relative"))
+    row("Figure 50b", "SA's relative turn-around about the same across accuracy deciles",
+        _flat(factor_bins(bd, "accuracy", "tt", "sa")["relative"]), note="largest vs smallest")
+    # Figures 52a, 53a: "the turn-around time grows with the load per processor"; "the longer an
+    # arriving job has to wait in the queue"
+    row("Figure 52a", "user turn-around rises with D", _trend(bd, "D", "tt", "user", "geomean"))
+    row("Figure 53a", "user wait rises with D", _trend(bd, "D", "wait", "user", "geomean"))
+    # Figure 52b: "the gap between SA and the best request is smaller for lightly loaded systems"
+    sa, be = (factor_bins(bd, "D", "tt", r) for r in ("sa", "best"))
+    gap = sa["relative"].to_numpy(float) / be["relative"].to_numpy(float) if len(sa) == len(be) \
+        else np.array([])
+    row("Figure 52b", "SA / best gap rises with D",
+        increases_as(sa["bin_median"] if len(gap) else [], gap))
+    # Figures 54, 55: light loads: "reducing the execution time ... by selecting large requests";
+    # heavy loads: "selecting smaller requests ... that increase the execution time"
+    row("Figure 54", "SA's relative execution time rises with D",
+        _trend(bd, "D", "te", "sa", "relative"))
+    row("Figure 55", "SA's relative requested computation falls as D grows",
+        _trend(bd, "D", "cr", "sa", "relative", decreasing=True))
+    # Figure 56: "for heavily loaded supercomputers, the wait time corresponds to a sizable
+    # fraction of the turn-around time"
+    row("Figure 56", "wait / turn-around (user) rises with D",
+        _trend(bd, "D", "wait_over_tt", "user", "geomean"))
+    return rows
+
+
+def _scenario(em: pd.DataFrame, measure: str, scenario: str, heavy: bool) -> float:
+    h = em[(em["measure"] == measure) & (em["scenario"] == scenario)] if len(em) else em
+    if not len(h):
+        return math.nan
+    h = h[h["bin_low"] >= D_MODERATE] if heavy else h[h["bin_high"] <= D_MODERATE]
+    return geomean(h["geomean"]) if len(h) else math.nan
+
+
+def emergent_rows(exp: pd.DataFrame, em: pd.DataFrame, cond: str) -> list[dict[str, Any]]:
+    """§6.1's statements about Figures 58, 61 and 62 (the adaptive vs static workload by D)."""
+    rows = []
+    # Figure 58: "the tendency of SA to reduce the size of the request as the load grows remains
+    # the same when it is in adaptive workloads"
+    a = em[(em["measure"] == "cr") & (em["scenario"] == "sa_adaptive")].sort_values("bin_low") \
+        if len(em) else em
+    u = em[(em["measure"] == "cr") & (em["scenario"] == "user_adaptive")].sort_values("bin_low") \
+        if len(em) else em
+    ok = len(a) and len(a) == len(u)
+    rows.append(claim_row(PAPER, "§6.1 Figure 58", "SA's requested computation relative to the "
+                          "user's falls as D grows (adaptive workload)", cond,
+                          increases_as(a["bin_median"] if ok else [],
+                                       a["geomean"].to_numpy(float) / u["geomean"].to_numpy(float)
+                                       if ok else [], decreasing=True),
+                          note="SA / user request, both in the adaptive workload, per D bin"))
+    # Figure 61: "the execution times of jobs using the user request do not seem to be affected by
+    # whether the workload is adaptive or static"
+    te = [geomean(exp[c]) if c in exp and len(exp) else None
+          for c in ("user_adaptive_te", "user_te")]
+    rows.append(claim_row(PAPER, "§6.1 Figure 61", "user execution time about the same in "
+                          "adaptive and static workloads", cond, similar(*te),
+                          note="geometric means over all targets"))
+    # Figure 61: "In lightly loaded conditions, jobs using SA have better execution time in static
+    # workloads. From moderate to high load, the execution time of jobs using SA is better in
+    # adaptive workloads."
+    for heavy in (False, True):
+        st, ad = (_scenario(em, "te", f"sa_{w}", heavy) for w in ("static", "adaptive"))
+        rows.append(claim_row(
+            PAPER, "§6.1 Figure 61", f"sa: execution time better in the {'adaptive' if heavy else 'static'}"
+            f" workload at {'moderate-to-high' if heavy else 'light'} load", cond,
+            K.lower_in_second(st, ad) if heavy else K.lower_in_second(ad, st),
+            reproduced=ad / st if not math.isnan(ad + st) else None, unit="adaptive/static",
+            check=K.lower_in_second, note="geometric mean over the D bins (D = 110,000 s)"))
+    # Figure 62: "For moderate to high loads, jobs using both SA and the user request have smaller
+    # wait times in adaptive workloads."
+    for who in ("sa", "user"):
+        st, ad = (_scenario(em, "wait", f"{who}_{w}", True) for w in ("static", "adaptive"))
+        rows.append(claim_row(PAPER, "§6.1 Figure 62", f"{who}: wait smaller in the adaptive "
+                              "workload at moderate-to-high load", cond,
+                              K.lower_in_second(st, ad),
+                              reproduced=ad / st if not math.isnan(ad + st) else None,
+                              unit="adaptive/static", check=K.lower_in_second,
+                              note="geometric mean over the D bins above 110,000 s"))
+    return rows
+
+
+def sweep_rows(sw: pd.DataFrame, cond: str) -> list[dict[str, Any]]:
+    """§6.2's statements about Figures 63, 65 and 66 (the kappa_L and kappa_sigma sweeps)."""
+    kl = sw[sw["param"] == "kappa_L"].sort_values("value") if len(sw) else sw
+    ks = sw[sw["param"] == "kappa_sigma"].sort_values("value") if len(sw) else sw
+    top = kl[kl["value"] == kl["value"].max()] if len(kl) else kl
+    every = {"phrase": "in_all", "threshold_source": "paper"}
+    return [
+        # §6.2.1: "SA still achieves considerably smaller turn-around time than the user request"
+        # at every load; "the performance of the system as a whole degrades with the increase in
+        # the load"
+        claim_row(PAPER, "Figure 63", "SA better than user at every kappa_L", cond,
+                  K.all_below_one(kl["relative_tt"] if len(kl) else []),
+                  reproduced=float(kl["relative_tt"].max()) if len(kl) else None,
+                  unit="max ratio", check=K.all_below_one, **every),
+        claim_row(PAPER, "Figure 63", "system turn-around grows with kappa_L", cond,
+                  increases_as(kl["value"] if len(kl) else [],
+                               kl["user_geomean_tt"] if len(kl) else [])),
+        # §6.2.2: "the offered load increases as the distribution of sigma grows when SA is used";
+        # "the performance improvement delivered by SA decreases as the distribution of sigma
+        # grows"; "SA is still able to improve over the user request even for workloads with very
+        # high values of sigma"
+        claim_row(PAPER, "Figure 65", "offered load with SA grows with kappa_sigma", cond,
+                  increases_as(ks["value"] if len(ks) else [],
+                               ks["sa_offered_load"] if len(ks) else [])),
+        claim_row(PAPER, "Figure 66", "SA's advantage shrinks as kappa_sigma grows", cond,
+                  increases_as(ks["value"] if len(ks) else [],
+                               ks["relative_tt"] if len(ks) else [])),
+        claim_row(PAPER, "Figure 66", "SA stays better than user at every kappa_sigma", cond,
+                  K.all_below_one(ks["relative_tt"] if len(ks) else []),
+                  check=K.all_below_one, **every),
+        # §6.2.1: "the performance improvement achieved by SA degrades slowly as the load
+        # increases. Even for extremely high loads (kappa_L = 4.0), SA still achieves considerably
+        # smaller turn-around time than the user request."
+        claim_row(PAPER, "Figure 63", "SA's relative turn-around rises with kappa_L", cond,
+                  increases_as(kl["value"] if len(kl) else [],
+                               kl["relative_tt"] if len(kl) else [])),
+        claim_row(PAPER, "Figure 63", "SA considerably below the user at the largest kappa_L",
+                  cond, significantly(top["sa_geomean_tt"].iloc[0] if len(top) else None,
+                                      top["user_geomean_tt"].iloc[0] if len(top) else None,
+                                      above=False)),
+        # §6.2.2: "the turn-around time of SA grows as the distribution of sigma increases ... the
+        # user request is not affected by sigma in our model"
+        claim_row(PAPER, "Figure 66a", "SA's turn-around rises with kappa_sigma", cond,
+                  increases_as(ks["value"] if len(ks) else [],
+                               ks["sa_geomean_tt"] if len(ks) else [])),
+        claim_row(PAPER, "Figure 66a", "user turn-around about the same at every kappa_sigma",
+                  cond, _flat(ks["user_geomean_tt"] if len(ks) else [])),
+    ]
+
+
+def sa_within_best(best: float, sa: float, cond: str) -> dict[str, Any]:
+    """Chapter 8: "SA is shown to be close (within 10%) to the performance achieved by the best
+    request" (Table 13's own numbers give 13%)."""
+    return claim_row(PAPER, "Table 13", "SA within 10% of the best request", cond,
+                     within(sa, best, 10),
+                     note="Chapter 8's words; the thesis' own Table 13 gives SA / best = 1.13")
