@@ -12,7 +12,8 @@ def main(sm):
     out_html = Path(sm.output.html)
     build_report(Path("results"), sm.params.papers, out_html, Path(sm.output.scorecard),
                  {"schedlab_version": __version__, "papers": ", ".join(sm.params.papers)},
-                 studied_traces=dict(sm.params.studied_traces))
+                 studied_traces=dict(sm.params.studied_traces),
+                 extra_scorecards=dict(sm.params.extra_scorecards))
 
 
 smk.run(main, snakemake)

@@ -27,7 +27,8 @@ def toy(tables_declared=("total",), cyclic=False):
         return {"total": pd.DataFrame({"x": [sum(int(r["main"]["x"].sum()) for r in runs.values())]})}
 
     return SimpleNamespace(
-        TITLE="toy", settings=lambda config, env: {"scale": 10}, points=points, run_point=run_point,
+        title="toy", summary="a toy paper", settings=lambda config, env: {"scale": 10},
+        logs=lambda s: (), extra_targets=lambda s: (), points=points, run_point=run_point,
         outputs=lambda s: Outputs(tables=tables_declared), tables=tables,
         figures=lambda s, t: {},
         scorecard=lambda s, t: pd.DataFrame({"item": ["total"], "reproduced": [t["total"]["x"][0]]}))

@@ -4,6 +4,7 @@ import re
 import sys
 from pathlib import Path
 
+import schedlab.papers as _papers
 from schedlab.papers import PAPERS, point_done
 from schedlab.papers import point_input as papers_point_input
 from schedlab.pipeline.config import papers_to_run
@@ -19,36 +20,47 @@ try:
     # a local (path:) trace changed since its hash was locked: error, or accepted when named
     for _name in check_local_changes(REGISTRY, config.get("accept_trace_changes") or []):
         print(f"schedlab: accepted the changed file of trace {_name} (lock updated)", file=sys.stderr)
-    # the papers' logs are named in config/traces.yaml; a custom registry may leave some out
-    _default = Path("config/traces.yaml")
-    if Path(config["registry"]).resolve() == _default.resolve():
-        PAPERS_RUN, _warning = list(PAPER_KEYS), None
-    else:
-        PAPERS_RUN, _warning = papers_to_run(PAPER_KEYS, REGISTRY, load_registry(_default))
 except SchedlabError as _e:
     _smk.fail(_e)
-if _warning:
-    print(_warning, file=sys.stderr)
 TRACE_NAMES = REGISTRY.names()
 # config `sim: {tie_rule: ...}` is the event order of every engine simulation (baseline runs and
 # the papers' engine runs): each script sets it for its job (src/schedlab/pipeline/smk.py, sim/options.py).
 # Rules whose results depend on it carry it as a param, so changing it reruns them.
 SIM_TIE_RULE = (config.get("sim") or {}).get("tie_rule") or "default"
-# Each included .smk appends the targets it wants built by `snakemake` with no target.
-ALL_TARGETS = []
-# Files a paper's target (papers.smk) builds besides its assembly, by paper: the paper-specific
-# steps its workflow/rules/<paper>.smk defines (e.g. Cirne's chapter-3 model scorecard).
-PAPER_EXTRA_TARGETS = {}
 
 
 def trace_is_local(name):
-    """Downloaded already, in the mirror, or a registered local path."""
+    """Registered, and downloaded already, in the mirror, or a registered local path."""
+    if name not in REGISTRY:
+        return False
     e = REGISTRY[name]
     return (
         Path(f"resources/traces/{name}.swf.gz").is_file()
         or (MIRROR is not None and (MIRROR / e.file).is_file())
         or (e.path is not None and Path(e.path).is_file())
     )
+
+
+# Every paper's settings, resolved once (the contract: src/schedlab/papers/__init__.py); a paper
+# whose logs (`logs(s)`) the registry lacks is skipped with one warning line.
+PAPER_ENV = _papers.Env(
+    trace_local=trace_is_local,
+    machine_size=lambda name: REGISTRY[name].machine_size if name in REGISTRY else None,
+    expected_sha256=lambda name: REGISTRY.expected_sha256(name) if name in REGISTRY else None,
+    tie_rule=SIM_TIE_RULE,
+)
+try:
+    PAPER_MODULES = {p: _papers.load(p) for p in PAPER_KEYS}
+    PAPER_SETTINGS = {p: m.settings(config, PAPER_ENV) for p, m in PAPER_MODULES.items()}
+    PAPERS_RUN, _warning = papers_to_run(
+        {p: m.logs(PAPER_SETTINGS[p]) for p, m in PAPER_MODULES.items()}, REGISTRY
+    )
+except SchedlabError as _e:
+    _smk.fail(_e)
+if _warning:
+    print(_warning, file=sys.stderr)
+# Each included .smk appends the targets it wants built by `snakemake` with no target.
+ALL_TARGETS = []
 
 
 def registry_names(names):

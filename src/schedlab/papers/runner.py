@@ -19,7 +19,7 @@ import pandas as pd
 from .. import __version__
 from ..errors import ConfigError
 from ..pipeline.io import read_json, read_parquet, read_parquet_metadata, write_json, write_parquet
-from . import Inputs, Point
+from . import Inputs, Point, settings_params
 
 DONE = "done.json"
 
@@ -92,7 +92,7 @@ def assemble(module: ModuleType, paper: str, s: Mapping[str, Any],
     _check_names(paper, "figures", figures, declared.figures)
     card = module.scorecard(s, tables)
     out = Path(out)
-    prov = {"paper": paper, "settings": dict(s), "inputs": _input_hashes(files),
+    prov = {"paper": paper, "settings": settings_params(s), "inputs": _input_hashes(files),
             "schedlab_version": __version__}
     for name, df in tables.items():
         write_parquet(out / "tables" / f"{name}.parquet", df, prov | {"table": name})

@@ -27,7 +27,7 @@ import pandas as pd
 
 from ...errors import ConfigError
 from ...traces.swf import SWFHeader
-from .. import Inputs, Outputs, Point
+from .. import Inputs, Outputs, Point, logs_read
 from .attribution import run_attribution_workload
 from .config import PAPER, resolve_settings, settings
 from .experiments import single_target_experiments, whole_workload_run
@@ -41,17 +41,53 @@ from .stats import geomean, geomean_ci, shares
 from .tabulate import TABLES, build_tables, table13, table14, table18, tables
 from .workload import Workload, pick_targets, synthetic_workload, workload_from_tables
 
-TITLE = ("Cirne 2001 (PhD thesis): SA choosing the requests of moldable jobs — single target "
+#: The chapter-3 models' scorecard (workflow/rules/models.smk), shown with the paper's.
+MODELS_SCORECARD = "results/models/cirne2001/scorecard.parquet"
+title = "Cirne 2001 — Using moldability to improve the performance of supercomputer jobs"
+summary = ("Cirne 2001 (PhD thesis): SA choosing the requests of moldable jobs — single target "
          "(§5.1, Tables 13-14), emergent behaviour (§6.1, Table 18), offered load (§6.2), "
          "NAS validation on real logs (§5.4, Table 16)")
 
 __all__ = [
-    "FIGURES", "NAS_FIGURE", "PAPER", "TABLES", "TIE_RULE", "TITLE", "Workload", "build_tables",
-    "figures", "fork_start", "geomean", "geomean_ci", "load_at", "machine_run", "outputs",
-    "pick_targets", "points", "resolve_settings", "rigid", "run_attribution_workload",
-    "run_point", "run_single_workload", "run_sweep", "run_sweep_point", "sa_choice",
-    "scorecard", "settings", "shares", "sim_jobs", "single_target_experiments",
-    "synthetic_workload", "table13", "table14", "table18", "tables", "whole_workload_run",
+    "FIGURES",
+    "NAS_FIGURE",
+    "PAPER",
+    "TABLES",
+    "TIE_RULE",
+    "Workload",
+    "build_tables",
+    "extra_targets",
+    "figures",
+    "fork_start",
+    "geomean",
+    "geomean_ci",
+    "load_at",
+    "logs",
+    "machine_run",
+    "outputs",
+    "pick_targets",
+    "points",
+    "resolve_settings",
+    "rigid",
+    "run_attribution_workload",
+    "run_point",
+    "run_single_workload",
+    "run_sweep",
+    "run_sweep_point",
+    "sa_choice",
+    "scorecard",
+    "settings",
+    "shares",
+    "sim_jobs",
+    "single_target_experiments",
+    "summary",
+    "synthetic_workload",
+    "table13",
+    "table14",
+    "table18",
+    "tables",
+    "title",
+    "whole_workload_run",
     "workload_from_tables",
 ]
 
@@ -81,3 +117,13 @@ def outputs(s: dict[str, Any]) -> Outputs:
     :data:`FIGURES` (and Figure 57 when §5.4 runs)."""
     return Outputs(tables=(*TABLES, *(("attribution",) if attribution_runs(s) else ())),
                    figures=(*FIGURES, *((NAS_FIGURE,) if nas_logs(s) else ())))
+
+
+def logs(s: dict[str, Any]) -> tuple[str, ...]:
+    """The logs of §5.4's points and of the chapter-3 models compared with the thesis."""
+    return tuple(dict.fromkeys([*logs_read(points(s)), *s["models_logs"]]))
+
+
+def extra_targets(s: dict[str, Any]) -> tuple[str, ...]:
+    """The chapter-3 models' scorecard (workflow/rules/models.smk), when their logs are at hand."""
+    return (MODELS_SCORECARD,) if s["models_local"] else ()

@@ -81,5 +81,7 @@ def settings(config: Mapping[str, Any], env: Any = None) -> dict[str, Any]:
     )
     models = _yaml(MODELS_CONFIG).get("models") or {}
     s["model"] = (models.get("synthetic") or {}).get("params")
+    s["models_logs"] = [t for t in (models.get("workloads") or {}).values() if t is not None]
+    s["models_local"] = env is not None and all(env.trace_local(t) for t in s["models_logs"])
     s["sim_tie_rule"] = getattr(env, "tie_rule", "default")
     return s

@@ -23,17 +23,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import Outputs, trace_jobs
+from .. import Outputs, logs_read, trace_jobs
 from .config import settings
 from .plots import figures, names
 from .points import points, run_point
 from .scoring import scorecard
 from .tabulate import tables
 
-TITLE = ("Perković & Keleher 2000: randomization, speculation and adaptation in backfilling "
+title = "Perković & Keleher 2000 — Randomization, speculation, and adaptation in batch schedulers"
+summary = ("Perković & Keleher 2000: randomization, speculation and adaptation in backfilling "
          "(Table 4 queue orders, speculative backfilling, job adaptation) on the CTC SP2 log")
 
-__all__ = ["TITLE", "figures", "outputs", "points", "run_point", "scorecard", "settings", "tables"]
+__all__ = ["extra_targets", "figures", "logs", "outputs", "points", "run_point", "scorecard", "settings", "summary", "tables", "title"]
 
 
 def outputs(s: Mapping[str, Any]) -> Outputs:
@@ -42,3 +43,13 @@ def outputs(s: Mapping[str, Any]) -> Outputs:
     return Outputs(tables=("summary", "table1", "table2", "table3", "section8",
                            *(() if quick else ("attribution",))),
                    figures=names(s), inputs=(trace_jobs(s["trace"]),))
+
+
+def logs(s: Any) -> tuple[str, ...]:
+    """The registry logs the paper's points and assembly read."""
+    return logs_read(points(s), outputs(s))
+
+
+def extra_targets(s: Any) -> tuple[str, ...]:
+    """Nothing besides the assembly."""
+    return ()

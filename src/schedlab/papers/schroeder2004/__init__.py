@@ -100,7 +100,9 @@ from .plots import figure_stems, make_figures
 from .scoring import build_scorecard, service_order_attribution
 from .workload import table1, workload_halves
 
-TITLE = ("Schroeder & Harchol-Balter 2004: task assignment in a distributed server (SITA-E/U, "
+title = ("Schroeder & Harchol-Balter 2004 — Evaluation of task assignment policies for "
+         "supercomputing servers")
+summary = ("Schroeder & Harchol-Balter 2004: task assignment in a distributed server (SITA-E/U, "
          "Least-Work-Left, Random, ...) on the CTC workload of Table 1")
 #: The service-order attribution table (every simulated claim under each order, module docstring).
 ATTRIBUTION = "attribution_service_order"
@@ -117,6 +119,16 @@ def settings(config: Mapping[str, Any], env: Env) -> dict[str, Any]:
         env.machine_size(t)  # an unknown log: a clear error at parse time
     return s | {"published": raw["published"],
                 "trace_sha256": {t: env.expected_sha256(t) for t in traces}}
+
+
+def logs(s: Mapping[str, Any]) -> tuple[str, ...]:
+    """The workload's log, then Table 1's logs."""
+    return tuple(dict.fromkeys([s["trace"], *(e["trace"] for e in s["table1"].values())]))
+
+
+def extra_targets(s: Mapping[str, Any]) -> tuple[str, ...]:
+    """Nothing besides the assembly."""
+    return ()
 
 
 def points(s: Mapping[str, Any]) -> list[Point]:

@@ -36,7 +36,7 @@ import yaml
 
 from ...report.scorecard import scorecard_frame
 from ...traces.swf import SWFHeader
-from .. import Env, Inputs, Outputs, Point, switches, trace_jobs
+from .. import Env, Inputs, Outputs, Point, logs_read, switches, trace_jobs
 from . import attribution
 from .experiments import SweepPoint, attr_batch, attr_point, attribution_keys, grid, parse_name
 from .months import month_labels, month_seconds, month_sums
@@ -47,8 +47,9 @@ from .scoring import scorecard_rows
 from .tabulate import build_tables
 
 __all__ = [
-    "TITLE",
+    "extra_targets",
     "figures",
+    "logs",
     "month_labels",
     "month_seconds",
     "outputs",
@@ -56,10 +57,14 @@ __all__ = [
     "run_point",
     "scorecard",
     "settings",
+    "summary",
     "tables",
+    "title",
 ]
 
-TITLE = ("Talby & Feitelson 2005 (adaptive backfilling): Conservative, EASY, Flex and Maui on three "
+title = ("Talby & Feitelson 2005 — Improving and stabilizing parallel computer performance "
+         "using adaptive backfilling")
+summary = ("Talby & Feitelson 2005 (adaptive backfilling): Conservative, EASY, Flex and Maui on three "
          "logs, PBAS and WBAS (Tables 1-8, Figures 2, 3, 5) and the attribution experiment")
 #: The paper's settings file (read from the workflow's directory).
 CONFIG_FILE = Path("config/papers/talby2005.yaml")
@@ -187,3 +192,13 @@ def scorecard(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.Da
         cfg["cancelled"], cfg.get("claim_tolerance"),
         sorted({p.log for p in pts if p.kind in ("pbas", "wbas")}), cfg.get("blue_cost_note", ""),
         sorted({p.log for p in pts if p.kind == "sched"})))
+
+
+def logs(s: Any) -> tuple[str, ...]:
+    """The registry logs the paper's points and assembly read."""
+    return logs_read(points(s), outputs(s))
+
+
+def extra_targets(s: Any) -> tuple[str, ...]:
+    """Nothing besides the assembly."""
+    return ()

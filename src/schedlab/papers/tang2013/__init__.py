@@ -26,6 +26,9 @@ those names (a module ``tables`` would be shadowed by the function ``tables``).
 
 from __future__ import annotations
 
+from typing import Any
+
+from .. import logs_read
 from .config import (
     ADAPTIVE,
     BASE,
@@ -45,12 +48,47 @@ from .scoring import scorecard
 from .tabulate import outputs, tables
 from .workload import workload
 
-TITLE = ("Tang, Ren, Lan & Desai 2013: metric-aware scheduling (balance factor x window, "
+title = ("Tang, Ren, Lan & Desai 2013 — Toward balanced and sustainable job scheduling for "
+         "production supercomputers (metric-aware scheduling)")
+summary = ("Tang, Ren, Lan & Desai 2013: metric-aware scheduling (balance factor x window, "
          "adaptive tuning) on SDSC-SP2 and Intrepid BG/P")
 
 __all__ = [
-    "ADAPTIVE", "BASE", "METRICS", "SUBSTITUTE", "TITLE", "LogSpec", "config_table",
-    "fair_start_options", "fig_metrics", "figures", "log_specs", "outputs", "parse_point",
-    "points", "qd_threshold_min", "relative_gains", "run_point", "run_sweep_point", "scorecard",
-    "settings", "simulate_point", "sweep_points", "tables", "workload",
+    "ADAPTIVE",
+    "BASE",
+    "METRICS",
+    "SUBSTITUTE",
+    "LogSpec",
+    "config_table",
+    "extra_targets",
+    "fair_start_options",
+    "fig_metrics",
+    "figures",
+    "log_specs",
+    "logs",
+    "outputs",
+    "parse_point",
+    "points",
+    "qd_threshold_min",
+    "relative_gains",
+    "run_point",
+    "run_sweep_point",
+    "scorecard",
+    "settings",
+    "simulate_point",
+    "summary",
+    "sweep_points",
+    "tables",
+    "title",
+    "workload",
 ]
+
+
+def logs(s: Any) -> tuple[str, ...]:
+    """The registry logs the paper's points and assembly read."""
+    return logs_read(points(s), outputs(s))
+
+
+def extra_targets(s: Any) -> tuple[str, ...]:
+    """Nothing besides the assembly."""
+    return ()
