@@ -41,8 +41,9 @@ def trace_is_local(name):
     )
 
 
-# Every paper's settings, resolved once (the contract: src/schedlab/papers/__init__.py); a paper
-# whose logs (`logs(s)`) the registry lacks is skipped with one warning line.
+# Every paper's settings, resolved once (the contract: src/schedlab/papers/__init__.py). A paper
+# whose logs (`logs(s)`) a custom registry lacks is skipped with one warning line; with the default
+# registry a missing log is an error.
 PAPER_ENV = _papers.Env(
     trace_local=trace_is_local,
     machine_size=lambda name: REGISTRY[name].machine_size if name in REGISTRY else None,
@@ -53,7 +54,9 @@ try:
     PAPER_MODULES = {p: _papers.load(p) for p in PAPER_KEYS}
     PAPER_SETTINGS = {p: m.settings(config, PAPER_ENV) for p, m in PAPER_MODULES.items()}
     PAPERS_RUN, _warning = papers_to_run(
-        {p: m.logs(PAPER_SETTINGS[p]) for p, m in PAPER_MODULES.items()}, REGISTRY
+        {p: m.logs(PAPER_SETTINGS[p]) for p, m in PAPER_MODULES.items()},
+        REGISTRY,
+        strict=Path(config["registry"]).resolve() == Path("config/traces.yaml").resolve(),
     )
 except SchedlabError as _e:
     _smk.fail(_e)

@@ -29,13 +29,14 @@ import jsonschema
 import yaml
 
 from ..errors import ConfigError
+from ..papers.settings import SCALES
 from ..traces.registry import Registry, error_order, load_yaml_unique, unknown_key_message
 
 #: Keys every paper override may use besides its config file's top-level keys.
 PAPER_OVERRIDE_KEYS = ("quick", "scale")
 #: Schemas of the paper settings files, ``<name>.schema.yaml`` for ``config/papers/<name>.yaml``.
 PAPER_SCHEMAS_DIR = Path("workflow/schemas/papers")
-_OVERRIDE_SCHEMAS = {"quick": {"type": "boolean"}, "scale": {"type": "string"}}
+_OVERRIDE_SCHEMAS = {"quick": {"type": "boolean"}, "scale": {"enum": list(SCALES)}}
 _BOOL_TEXT = {"true": True, "false": False}
 
 
@@ -203,13 +204,17 @@ def check_config(config: dict[str, Any], schema_path: str | Path,
     return config
 
 
-def papers_to_run(logs: Mapping[str, Iterable[str]], registry: Registry
+def papers_to_run(logs: Mapping[str, Iterable[str]], registry: Registry, strict: bool = False
                   ) -> tuple[list[str], str | None]:
     """(papers whose logs are all in ``registry``, one warning line naming the skipped ones);
-    ``logs``: each paper's logs (the contract's ``logs(s)``), in report order."""
+    ``logs``: each paper's logs (the contract's ``logs(s)``), in report order. ``strict`` (the
+    default registry, which names every paper's logs): a missing log is an error instead."""
     run, skipped = [], []
     for paper, names in logs.items():
         missing = [n for n in names if n not in registry]
+        if missing and strict:
+            raise ConfigError(f"paper {paper}: log(s) {', '.join(missing)} not in the registry "
+                              f"{registry.source} (config/papers/{paper}.yaml or papers.{paper})")
         if missing:
             skipped.append(f"{paper} (needs {', '.join(missing)})")
         else:

@@ -5,6 +5,7 @@ groups [§5, Fig 6] and the trace's own arrivals scaled to the load [§6, Fig 7]
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,15 @@ from ...distserver.workload import (
     unit_exponential_gaps,
 )
 from ...errors import ConfigError
-from .config import CONFIDENCE, STREAM_ARRIVALS, STREAM_RANDOM, STREAM_SHUFFLE, milli, stream_seed
+from .config import (
+    CONFIDENCE,
+    STREAM_ARRIVALS,
+    STREAM_RANDOM,
+    STREAM_SHUFFLE,
+    Settings,
+    milli,
+    stream_seed,
+)
 from .cutoffs import SITA_2HOST, lookup_cutoffs
 from .intervals import t_interval
 
@@ -85,7 +94,7 @@ def _policy_specs(h: int, load: float, cuts: pd.DataFrame) -> list[tuple[str, st
 
 
 def _run_specs(arrival_sets: list[np.ndarray], services: list[np.ndarray], h: int,
-               specs: list[tuple[str, str, str, dict]], cfg: dict[str, Any], seed_key: tuple
+               specs: list[tuple[str, str, str, dict]], cfg: Settings, seed_key: tuple
                ) -> list[dict[str, Any]]:
     """Simulate each policy spec over all replications; one summary row per spec."""
     rows = []
@@ -102,14 +111,14 @@ def _run_specs(arrival_sets: list[np.ndarray], services: list[np.ndarray], h: in
         short = [x <= kw["cutoffs"][0] for x in services] if two_class else None
         rows.append({"policy": label, "cutoff_method": method,
                      "cutoffs": [float(c) for c in kw.get("cutoffs", [])]}
-                    | _summary(sds, rts, wts, short, share, cfg.get("confidence", CONFIDENCE)))
+                    | _summary(sds, rts, wts, short, share, cfg.confidence))
     return rows
 
 
-def _replications(x: np.ndarray, cfg: dict[str, Any], order: str
+def _replications(x: np.ndarray, cfg: Settings, order: str
                   ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Unit exponential gaps and service sequences of every replication (common random numbers)."""
-    reps = cfg["replications"]
+    reps = cfg.replications
     gaps = [unit_exponential_gaps(len(x), stream_seed(cfg, STREAM_ARRIVALS, r)) for r in range(reps)]
     if order == "trace":
         return gaps, [x] * reps
@@ -119,7 +128,7 @@ def _replications(x: np.ndarray, cfg: dict[str, Any], order: str
     raise ConfigError(f"unknown service order {order!r} (trace or shuffled)")
 
 
-def run_poisson(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: dict[str, Any], order: str
+def run_poisson(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: Settings, order: str
                 ) -> pd.DataFrame:
     """§3.2/§4.2: every policy at every load, Poisson arrivals, for each configured host count.
 
@@ -129,8 +138,8 @@ def run_poisson(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: dict[str, Any
     x = evaluation.service
     gaps, services = _replications(x, cfg, order)
     rows = []
-    for h in sorted(int(v) for v in cfg["hosts"]):
-        for load in cfg["loads"]:
+    for h in sorted(int(v) for v in cfg.hosts):
+        for load in cfg.loads:
             lam = arrival_rate(load, h, x.mean())
             arrivals = [poisson_arrivals(g, lam) for g in gaps]
             for row in _run_specs(arrivals, services, h, _policy_specs(h, load, cuts), cfg,
@@ -140,14 +149,14 @@ def run_poisson(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: dict[str, Any
     return pd.DataFrame(rows)
 
 
-def run_many_hosts(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: dict[str, Any], order: str
+def run_many_hosts(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: Settings, order: str
                    ) -> pd.DataFrame:
     """§5, Fig 6: LWL vs SITA policies with short/long host groups (half the hosts each)."""
     x = evaluation.service
-    load = cfg["many_hosts_load"]
+    load = cfg.many_hosts_load
     gaps, services = _replications(x, cfg, order)
     rows = []
-    for h in sorted(int(v) for v in cfg["many_hosts"]):
+    for h in sorted(int(v) for v in cfg.many_hosts):
         lam = arrival_rate(load, h, x.mean())
         arrivals = [poisson_arrivals(g, lam) for g in gaps]
         specs = [("Least-Work-Left", "lwl", "", {})]
@@ -161,7 +170,7 @@ def run_many_hosts(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: dict[str, 
     return pd.DataFrame(rows)
 
 
-def run_scaled(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: dict[str, Any]) -> pd.DataFrame:
+def run_scaled(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: Settings) -> pd.DataFrame:
     """§6, Fig 7: the trace's inter-arrival times scaled to each load.
 
     SITA policies use the analytic (Poisson) cutoffs, as in the paper, and also the cutoffs found by
@@ -169,7 +178,7 @@ def run_scaled(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: dict[str, Any]
     """
     x = evaluation.service
     rows = []
-    for load in cfg["scaled_loads"]:
+    for load in cfg.scaled_loads:
         a = scaled_trace_arrivals(evaluation.submit, arrival_rate(load, 2, x.mean()))
         specs = [s for s in _policy_specs(2, load, cuts)
                  if s[2] in ("", "analytic") and s[1] != "central_queue"]
@@ -183,20 +192,27 @@ def run_scaled(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: dict[str, Any]
     return pd.DataFrame(rows)
 
 
-def run_experiment(name: str, evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: dict[str, Any]
+#: The simulation experiments by kind (an experiment is ``<kind>-<service order>`` or ``scaled``).
+KINDS: dict[str, Callable[..., pd.DataFrame]] = {
+    "poisson": run_poisson, "many_hosts": run_many_hosts, "scaled": run_scaled}
+
+
+def run_experiment(name: str, evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: Settings
                    ) -> pd.DataFrame:
-    """Dispatch ``poisson-<order>``, ``many_hosts-<order>`` or ``scaled``."""
-    if name.startswith("poisson-"):
-        return run_poisson(evaluation, cuts, cfg, name.split("-", 1)[1])
-    if name.startswith("many_hosts-"):
-        return run_many_hosts(evaluation, cuts, cfg, name.split("-", 1)[1])
-    if name == "scaled":
-        return run_scaled(evaluation, cuts, cfg)
-    raise ConfigError(f"unknown schroeder2004 experiment {name!r}")
+    """The experiment ``poisson-<order>``, ``many_hosts-<order>`` or ``scaled``."""
+    kind, _, order = name.partition("-")
+    if kind not in KINDS or (kind == "scaled") != (not order):
+        raise ConfigError(f"unknown schroeder2004 experiment {name!r}")
+    return KINDS[kind](evaluation, cuts, cfg, *((order,) if order else ()))
 
 
-def experiments(cfg: dict[str, Any]) -> list[str]:
-    """Names of the simulation experiments the configuration asks for."""
-    orders = cfg["service_orders"]
+def experiments(cfg: Settings) -> list[str]:
+    """Names of the simulation experiments the settings ask for."""
+    orders = cfg.service_orders
     return [f"poisson-{o}" for o in orders] + [f"many_hosts-{o}" for o in orders] + ["scaled"]
 
+
+def experiment_rows(cfg: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Every simulation experiment's table (``sim_<experiment>``), concatenated in
+    :func:`experiments` order."""
+    return pd.concat([tables[f"sim_{e}"] for e in experiments(cfg)], ignore_index=True)

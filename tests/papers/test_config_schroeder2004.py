@@ -20,14 +20,14 @@ def raw():
     return yaml.safe_load((REPO / "config/papers/schroeder2004.yaml").read_text())
 
 
-@pytest.mark.parametrize("scale", ["default", "quick", "paper"])
+@pytest.mark.parametrize("scale", ["quick", "default", "paper", "study"])
 def test_every_scale_resolves(raw, scale):
     cfg = resolve_config(raw, scale)
-    assert cfg["trace"] == "CTC-SP2-1996-3.1-cln"
-    assert cfg["subset"] == {"procs": [8], "max_run_time": 43200}  # Table 1: 12-hour limit
-    assert cfg["service_orders"][0] == "shuffled"  # i.i.d. service times (module docstring)
-    assert cfg["scale"] == scale and 2 in cfg["hosts"]
-    assert cfg["loads"] == sorted(cfg["loads"])
+    assert cfg.trace == "CTC-SP2-1996-3.1-cln"
+    assert cfg.subset == {"procs": [8], "max_run_time": 43200}  # Table 1: 12-hour limit
+    assert cfg.service_orders[0] == "shuffled"  # i.i.d. service times (module docstring)
+    assert cfg.scale == scale and 2 in cfg.hosts
+    assert cfg.loads == tuple(sorted(cfg.loads))
 
 
 @pytest.mark.parametrize(("key", "value", "match"), [
@@ -41,7 +41,7 @@ def test_bad_options_name_the_option(raw, key, value, match):
 
 
 def test_unknown_scale_and_missing_option(raw):
-    with pytest.raises(ConfigError, match="scale"):
+    with pytest.raises(ConfigError, match="no scale 'huge'"):
         resolve_config(raw, "huge")
     broken = copy.deepcopy(raw)
     del broken["trace"]
@@ -52,7 +52,7 @@ def test_unknown_scale_and_missing_option(raw):
 def test_command_line_strings_are_coerced(raw):
     cfg = resolve_config(raw, "quick", {"loads": ["0.5", "0.3"], "replications": "3",
                                             "hosts": ["2"]})
-    assert cfg["loads"] == [0.3, 0.5] and cfg["replications"] == 3 and cfg["hosts"] == [2]
+    assert cfg.loads == (0.3, 0.5) and cfg.replications == 3 and cfg.hosts == (2,)
     with pytest.raises(ConfigError, match="list of numbers"):
         resolve_config(raw, "quick", {"hosts": ["two"]})
 
@@ -76,26 +76,32 @@ def env(known=("CTC-SP2-1996-3.1-cln",)):
     ({"quick": True, "full": True}, "quick"),
     ({"papers": {"schroeder2004": {"scale": "paper"}}}, "paper"),
     ({"papers": {"schroeder2004": {"quick": True}}}, "quick"),
-    ({"full": True, "papers": {"schroeder2004": {"scale": "quick"}}}, "paper"),
+    ({"full": True, "papers": {"schroeder2004": {"scale": "quick"}}}, "quick"),  # the paper's own
 ])
 def test_pipeline_switches_choose_the_scale(monkeypatch, raw, config, scale):
     monkeypatch.chdir(REPO)
     s = s04.settings(config, env())
-    assert s["scale"] == scale
-    assert s["replications"] == resolve_config(raw, scale)["replications"]
-    assert s["published"] == raw["published"]
-    assert s["trace_sha256"] == {"CTC-SP2-1996-3.1-cln": "sha-CTC-SP2-1996-3.1-cln"}
+    assert s.scale == scale
+    assert s.replications == resolve_config(raw, scale).replications
+    assert s.published == raw["published"]
+    assert s.trace_sha256 == {"CTC-SP2-1996-3.1-cln": "sha-CTC-SP2-1996-3.1-cln"}
 
 
 def test_pipeline_overrides_reach_the_settings(monkeypatch):
     monkeypatch.chdir(REPO)
     s = s04.settings({"papers": {"schroeder2004": {"loads": [0.7, 0.2], "hosts": [2]}}}, env())
-    assert s["loads"] == [0.2, 0.7] and s["hosts"] == [2] and s["scale"] == "default"
-    with pytest.raises(ConfigError, match="scale must be one of"):
+    assert s.loads == (0.2, 0.7) and s.hosts == (2,) and s.scale == "default"
+    with pytest.raises(ConfigError, match="'huge' is not one of quick, default, paper, study"):
         s04.settings({"papers": {"schroeder2004": {"scale": "huge"}}}, env())
 
 
 def test_unknown_log_is_a_clear_error(monkeypatch):
+    from schedlab.pipeline.config import papers_to_run
+    from schedlab.traces.registry import load_registry
+
     monkeypatch.chdir(REPO)
-    with pytest.raises(ConfigError, match="unknown trace 'NOPE'"):
-        s04.settings({"papers": {"schroeder2004": {"trace": "NOPE"}}}, env())
+    s = s04.settings({"papers": {"schroeder2004": {"trace": "NOPE"}}}, env())
+    assert s04.logs(s)[0] == "NOPE"
+    with pytest.raises(ConfigError, match="paper schroeder2004: log.s. NOPE not in the registry"):
+        papers_to_run({"schroeder2004": s04.logs(s)}, load_registry("config/traces.yaml"),
+                      strict=True)

@@ -1,6 +1,7 @@
 """Schroeder & Harchol-Balter (2004) end to end on a tiny workload: every step's functions, and
 the whole paper through the contract's runner (schedlab.papers.runner.run_paper)."""
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -13,9 +14,9 @@ from schedlab.papers import Env, trace_jobs
 from schedlab.papers import schroeder2004 as s04
 from schedlab.papers.runner import run_paper
 from schedlab.papers.schroeder2004.analysis import analyze
-from schedlab.papers.schroeder2004.config import resolve_config
+from schedlab.papers.schroeder2004.config import Table1Entry, resolve_config
 from schedlab.papers.schroeder2004.cutoffs import derive_cutoffs
-from schedlab.papers.schroeder2004.experiments import experiments, run_experiment
+from schedlab.papers.schroeder2004.simulations import experiments, run_experiment
 from schedlab.papers.schroeder2004.plots import figure_stems, make_figures
 from schedlab.papers.schroeder2004.scoring import (
     build_scorecard,
@@ -69,7 +70,7 @@ def test_tiny_end_to_end(tiny_cfg, tiny_jobs, raw):
     pois = sims[sims["experiment"] != "scaled"]
     assert (pois["mean_slowdown_lo"] <= pois["mean_slowdown"] + 1e-9).all()
     assert (pois["mean_slowdown_hi"] >= pois["mean_slowdown"] - 1e-9).all()
-    assert (pois["rep_mean_slowdown"].map(len) == tiny_cfg["replications"]).all()
+    assert (pois["rep_mean_slowdown"].map(len) == tiny_cfg.replications).all()
     sc = sims[sims["experiment"] == "scaled"]
     assert (sc["mean_slowdown_lo"] == sc["mean_slowdown_hi"]).all()
     assert set(sims["experiment"]) == {"poisson", "many_hosts", "scaled"}
@@ -120,11 +121,11 @@ def test_points_and_outputs_agree(monkeypatch, raw):
 def test_whole_paper_through_the_runner(monkeypatch, tmp_path, tiny_jobs, tiny_cfg):
     """run_paper (the rule family's steps in-process) gives the tables of the direct calls."""
     monkeypatch.chdir(REPO)
-    over = {k: tiny_cfg[k] for k in ("loads", "replications", "cutoff_replications",
+    over = {k: getattr(tiny_cfg, k) for k in ("loads", "replications", "cutoff_replications",
                                      "cutoff_candidates", "many_hosts", "scaled_loads")}
     s = s04.settings({"papers": {"schroeder2004": over | {"trace": "TINY", "scale": "quick"}}},
                      Env(trace_local=lambda n: True, machine_size=lambda n: 8))
-    s["table1"] = {"tiny": {"trace": "TINY", "subset": {"procs": [8]}}}
+    s = dataclasses.replace(s, table1={"tiny": Table1Entry(trace="TINY", subset={"procs": [8]})})
     write_parquet(tmp_path / trace_jobs("TINY"), tiny_jobs, {"swf_header": {}})
     tables = run_paper(s04, "schroeder2004", s, tmp_path / "results", root=tmp_path)
     assert set(tables) == set(s04.outputs(s).tables)
@@ -141,6 +142,6 @@ def test_whole_paper_through_the_runner(monkeypatch, tmp_path, tiny_jobs, tiny_c
     card = pd.read_parquet(out / "scorecard.parquet")
     sims = pd.concat([tables[f"sim_{x}"] for x in experiments(s)], ignore_index=True)
     direct_card = build_scorecard(tables["table1"], tables["cutoffs"], sims, tables["analysis"],
-                                  s["published"], s)
+                                  s.published, s)
     assert card["verdict"].tolist() == direct_card["verdict"].tolist()
     assert (card["verdict"] == "holds").any() and (card["verdict"] == "fails").any()
