@@ -102,6 +102,6 @@ def test_unknown_log_is_a_clear_error(monkeypatch):
     monkeypatch.chdir(REPO)
     s = s04.settings({"papers": {"schroeder2004": {"trace": "NOPE"}}}, env())
     assert s04.logs(s)[0] == "NOPE"
-    with pytest.raises(ConfigError, match="paper schroeder2004: log.s. NOPE not in the registry"):
+    with pytest.raises(ConfigError, match=r"paper schroeder2004: log.s. NOPE not in the registry"):
         papers_to_run({"schroeder2004": s04.logs(s)}, load_registry("config/traces.yaml"),
                       strict=True)

@@ -4,17 +4,17 @@ overall and per shape group, with the §8 quantities under each reading."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ...sim.options import BSLD_BOUND
 from ...sim.schedulers.perkovic import simulate_pk
-from .experiments import GROUPS, RunPoint, pk_config, seed_for
+from .config import Settings
+from .sweep import GROUPS, RunPoint, pk_config, seed_for
 
 
-def simulate(table: pd.DataFrame, point: RunPoint, s: dict[str, Any], entropy: int
+def simulate(table: pd.DataFrame, point: RunPoint, s: Settings, entropy: int
              ) -> pd.DataFrame:
     """Simulate one sweep point; per-job result frame (docs/design.md §3 columns + flags + group)."""
     cfg = pk_config(point, s, float(table["estimate"].median()))

@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from schedlab.papers.perkovic2000 import checks
-from schedlab.papers.perkovic2000.experiments import GROUPS
 from schedlab.papers.perkovic2000.scoring import fig3_rows, section8_rows
+from schedlab.papers.perkovic2000.sweep import GROUPS
 from schedlab.report import scorecard as S
 
 ORDERS = ["P", "R", "1/L", "P/L", "R/L"]

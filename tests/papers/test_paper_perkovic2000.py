@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pandas as pd
 import pytest
-from perkovic2000_cases import CFG, trace_table
+from perkovic2000_cases import CFG, settings_at, trace_table
 
 from schedlab.papers import load, trace_jobs
-from schedlab.papers.perkovic2000.config import settings
-from schedlab.papers.perkovic2000.experiments import (
-    GROUPS,
-    RunPoint,
-    grid,
-    paper_setting_points,
-    scaled,
-)
+from schedlab.papers.perkovic2000.config import Attribution, PaperSetting, settings
 from schedlab.papers.perkovic2000.jobs import prepare_jobs
 from schedlab.papers.perkovic2000.runs import simulate, summarize
 from schedlab.papers.perkovic2000.scoring import paper_rows, section8_rows
+from schedlab.papers.perkovic2000.sweep import GROUPS, RunPoint, grid, paper_setting_points
 from schedlab.papers.perkovic2000.tabulate import figure_frames, table1, table2, table3, views
 from schedlab.papers.runner import read_point, run_paper
 from schedlab.pipeline.io import read_parquet, write_parquet
@@ -29,8 +24,7 @@ from schedlab.report.scorecard import COLUMNS
 def test_small_run_summary_figures_scorecard_and_determinism(tmp_path):
     tr = trace_table(50)
     jobs, _ = prepare_jobs(tr, None, 8, None)
-    s = scaled(CFG, quick=True)
-    s = {**s, "machine": 8, "orders": ["D", "1/L"], "spec_percentages": [0.2, 0.8]}
+    s = settings_at("quick", machine=8, orders=["D", "1/L"], spec_percentages=[0.2, 0.8])
     points = grid(s)
     rows = []
     runs = {}
@@ -67,14 +61,14 @@ def test_small_run_summary_figures_scorecard_and_determinism(tmp_path):
 def tiny_settings(**changes):
     """The config file's settings on a 60-job log: 8 nodes, two orders, a 40-job sweep, an extra
     machine, the paper setting on the whole log with 2 seeds of 1/L-NG, two attribution readings."""
-    s = settings({})
-    return {**s, "trace": "tiny", "machine": 8, "orders": ["D", "1/L"], "max_jobs": 40,
-            "extra_machines": [16], "spec_percentages": [0.2, 0.8],
-            "paper_setting": {"machine": 8, "max_jobs": None, "seeds": 2,
-                              "seed_algorithms": ["1/L-NG"]},
-            "attribution": {"readings": {"paper": {"machine": 8},
-                                         "no_runtime_cut": {"machine": 8, "runtime_cut": False}}},
-            **changes}
+    base = settings({})
+    return dataclasses.replace(
+        base, trace="tiny", machine=8, orders=("D", "1/L"), max_jobs=40, extra_machines=(16,),
+        spec_percentages=(0.2, 0.8),
+        paper_setting=PaperSetting(machine=8, max_jobs=None, seeds=2, seed_algorithms=("1/L-NG",)),
+        attribution=Attribution(readings={"paper": {"machine": 8},
+                                          "no_runtime_cut": {"machine": 8, "runtime_cut": False}}),
+        **changes)
 
 
 def test_contract_runs_every_point_and_assembles_a_tiny_log(tmp_path):
@@ -110,10 +104,10 @@ def test_contract_runs_every_point_and_assembles_a_tiny_log(tmp_path):
 def test_quick_settings_drop_the_paper_setting_and_the_attribution():
     pk = load("perkovic2000")
     s = settings({"quick": True})
-    assert s["quick"] and s["paper_setting"] is None and s["max_jobs"] == 1000
+    assert s.scale == "quick" and s.paper_setting is None and s.max_jobs == 1000
     ids = [p.id for p in pk.points(s)]
     assert "jobs/n1000" in ids and not any(i.startswith(("attribution/", "all/")) for i in ids)
     assert "attribution" not in pk.outputs(s).tables
     full = settings({"full": True, "papers": {"perkovic2000": {"sweep_seeds": 2}}})
-    assert full["max_jobs"] is None and full["sweep_seeds"] == 3  # full_settings win over overrides
+    assert full.max_jobs is None and full.sweep_seeds == 2  # overrides win over the scale
     assert "machine_338" in {p.id.split("/")[1] for p in pk.points(full) if p.id.startswith("attr")}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from perkovic2000_cases import CFG, trace_table
+from perkovic2000_cases import CFG, settings_at, trace_table
 
 from schedlab.papers.perkovic2000.attribution import (
     ATTRIBUTION_ALGORITHMS,
@@ -14,8 +14,8 @@ from schedlab.papers.perkovic2000.attribution import (
     input_stats,
     published_attribution_row,
 )
-from schedlab.papers.perkovic2000.experiments import RunPoint, pk_config, scaled
 from schedlab.papers.perkovic2000.runs import simulate, summarize
+from schedlab.papers.perkovic2000.sweep import RunPoint, pk_config
 
 
 def test_flurry_jobs_follow_the_numbering_gaps():
@@ -61,12 +61,12 @@ def test_attribution_jobs_and_rows():
     assert row["runtime"] == row["estimate"] == tr.loc[5, "run_time"] and info["estimates_raised"] == 1
     dropped, info = attribution_jobs(tr, None, {"machine": 8, "drop_failed": True})
     assert len(dropped) == 35 and info["dropped_failed"] == 5
-    s = {**scaled(CFG, quick=True), "starvation_horizon_s": 0}
+    s = settings_at("quick", starvation_horizon_s=0)
     assert pk_config(RunPoint(8, "base", "R/L", False), s, 100.0).order.weight == 0.0
     rows = []
     for o, g in ATTRIBUTION_ALGORITHMS:
         p = RunPoint(8, "base", o, g)
-        rows += summarize(simulate(base, p, scaled(CFG, quick=True), 1), p)
+        rows += summarize(simulate(base, p, settings_at("quick"), 1), p)
     r = attribution_row("paper", {"machine": 8}, pd.DataFrame(rows).assign(**input_stats(base)))
     assert r["input median parallelism"] == base["procs"].median()
     bf = pd.DataFrame(rows).query("group == 'all'").set_index("algorithm")

@@ -35,17 +35,15 @@ from __future__ import annotations
 
 import dataclasses
 import zlib
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from ...sim.schedulers.perkovic import PKConfig
 from ...sim.schedulers.queue_orders import ORDERS, QueueOrder, anti_starvation_weight, label, slug
 from ...sim.schedulers.speculative import Speculation
+from .config import Settings
 
-PAPER = "perkovic2000"
 GROUPS = ("SN", "SW", "LN", "LW")
 #: experiment -> (adaptation, widening, speculation, test runs)
 EXPERIMENTS: dict[str, tuple[str, bool, bool, bool]] = {
@@ -90,62 +88,51 @@ class RunPoint:
         return f"{self.machine}/{self.variant}/{slug(self.order, self.guarantees)}{rep}"
 
 
-def scaled(cfg: dict[str, Any], quick: bool = False, full: bool = False) -> dict[str, Any]:
-    """The paper config with the quick or full (paper-scale) overrides applied."""
-    s = dict(cfg)
-    if quick:
-        s.update(cfg.get("quick_settings", {}))
-    elif full:
-        s.update(cfg.get("full_settings", {}))
-    return s
-
-
-def grid(cfg: dict[str, Any], quick: bool = False, full: bool = False) -> list[RunPoint]:
+def grid(s: Settings) -> list[RunPoint]:
     """Every sweep point of the configuration (see module docstring); ``sweep_seeds`` > 1 adds that
     many replicates (independent random streams) of the ``paper_setting.seed_algorithms`` in every
     experiment, base included, so Figures 5-9 get intervals."""
-    s = scaled(cfg, quick, full)
-    orders = list(s["orders"])
+    orders = list(s.orders)
     for o in orders:
         if o not in ORDERS:
             raise ValueError(f"config/papers/perkovic2000.yaml: unknown order {o!r}")
     algos = [(o, g) for o in orders for g in (True, False)]
     points: list[RunPoint] = []
-    m0 = int(s["machine"])
-    for exp in s["experiments"]:
+    m0 = int(s.machine)
+    for exp in s.experiments:
         if exp not in EXPERIMENTS:
             raise ValueError(f"config/papers/perkovic2000.yaml: unknown experiment {exp!r}")
-        pcts = s["spec_percentages"] if exp in SWEPT else (
-            [s["fig9_percentage"]] if EXPERIMENTS[exp][2] else [None])
+        pcts = s.spec_percentages if exp in SWEPT else (
+            [s.fig9_percentage] if EXPERIMENTS[exp][2] else [None])
         for pct in pcts:
             points += [RunPoint(m0, exp, o, g, pct) for o, g in algos]
-    seeded = set((s.get("paper_setting") or {}).get("seed_algorithms") or [])
+    seeded = set(s.paper_setting.seed_algorithms if s.paper_setting else ())
     first = list(points)
-    for rep in range(1, int(s.get("sweep_seeds", 1))):
+    for rep in range(1, int(s.sweep_seeds)):
         points += [dataclasses.replace(p, replicate=rep) for p in first if p.algorithm in seeded]
-    for m in s.get("extra_machines", []):
+    for m in s.extra_machines:
         points += [RunPoint(int(m), "base", o, g) for o, g in algos]
     return points
 
 
-def pk_config(point: RunPoint, s: dict[str, Any], median_estimate: float) -> PKConfig:
+def pk_config(point: RunPoint, s: Settings, median_estimate: float) -> PKConfig:
     """The scheduler configuration of a sweep point."""
     adaptation, widening, spec, tests = EXPERIMENTS[point.experiment]
     if tests is None:
-        tests = bool(s["fig9_test_runs"])
+        tests = bool(s.fig9_test_runs)
     weight = anti_starvation_weight(point.order, point.guarantees, median_estimate,
-                                    float(s["starvation_horizon_s"]))
+                                    float(s.starvation_horizon_s))
     speculation = None
     if spec:
-        t = s["test_runs"]
+        t = s.test_runs
         speculation = Speculation(percentage=float(point.percentage), test_runs=bool(tests),
-                                  min_estimate_s=float(t["min_estimate_s"]),
-                                  length_s=float(t["length_s"]),
-                                  max_length_s=float(t["max_length_s"]),
-                                  max_test_runs=int(t["max_test_runs"]))
+                                  min_estimate_s=float(t.min_estimate_s),
+                                  length_s=float(t.length_s),
+                                  max_length_s=float(t.max_length_s),
+                                  max_test_runs=int(t.max_test_runs))
     return PKConfig(order=QueueOrder(point.order, point.guarantees, weight),
                     speculation=speculation, adaptation=adaptation, widening=widening,
-                    widen_factors=tuple(int(f) for f in s["widen_factors"]))
+                    widen_factors=tuple(int(f) for f in s.widen_factors))
 
 
 def seed_for(entropy: int, point: RunPoint) -> np.random.SeedSequence:
@@ -157,23 +144,23 @@ def seed_for(entropy: int, point: RunPoint) -> np.random.SeedSequence:
 
 
 
-def paper_setting_points(s: dict[str, Any]) -> list[RunPoint]:
+def paper_setting_points(s: Settings) -> list[RunPoint]:
     """Base experiment (Figures 3-4, Table 3, §8) in the paper's own setting (``paper_setting`` in
     the config: the whole log on 430 nodes), with ``seeds`` replicates of the randomized algorithms
     in ``seed_algorithms``; [] when not configured."""
-    ps = s.get("paper_setting")
+    ps = s.paper_setting
     if not ps:
         return []
-    m = int(ps["machine"])
-    points = [RunPoint(m, "base", o, g) for o in s["orders"] for g in (True, False)]
-    seeded = set(ps.get("seed_algorithms") or [])
+    m = int(ps.machine)
+    points = [RunPoint(m, "base", o, g) for o in s.orders for g in (True, False)]
+    seeded = set(ps.seed_algorithms)
     known = {p.algorithm for p in points}
     for a in seeded - known:
         raise ValueError(f"config/papers/perkovic2000.yaml: paper_setting.seed_algorithms: {a!r} "
                          f"is not a configured algorithm ({', '.join(sorted(known))})")
-    for rep in range(1, int(ps.get("seeds", 1))):
+    for rep in range(1, int(ps.seeds)):
         points += [RunPoint(m, "base", p.order, p.guarantees, replicate=rep)
-                   for p in points[: 2 * len(s["orders"])] if p.algorithm in seeded]
+                   for p in points[: 2 * len(s.orders)] if p.algorithm in seeded]
     return points
 
 
@@ -182,12 +169,12 @@ def scale(max_jobs: int | None) -> str:
     return f"n{max_jobs}" if max_jobs else "all"
 
 
-def run_sets(s: Mapping[str, Any]) -> list[tuple[str, int | None, list[RunPoint]]]:
+def run_sets(s: Settings) -> list[tuple[str, int | None, list[RunPoint]]]:
     """(scale, max_jobs, run points) of the sweep (Figures 5-9 and the extra machines) and of the
     paper setting (no points when it is not configured)."""
-    paper_max = (s.get("paper_setting") or {}).get("max_jobs")
-    return [(scale(s["max_jobs"]), s["max_jobs"], grid(dict(s))),
-            (scale(paper_max), paper_max, paper_setting_points(dict(s)))]
+    paper_max = s.paper_setting.max_jobs if s.paper_setting else None
+    return [(scale(s.max_jobs), s.max_jobs, grid(s)),
+            (scale(paper_max), paper_max, paper_setting_points(s))]
 
 
 def run_id(scale_name: str, point: RunPoint) -> str:
