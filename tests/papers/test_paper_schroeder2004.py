@@ -16,13 +16,13 @@ from schedlab.papers.runner import run_paper
 from schedlab.papers.schroeder2004.analysis import analyze
 from schedlab.papers.schroeder2004.config import Table1Entry, resolve_config
 from schedlab.papers.schroeder2004.cutoffs import derive_cutoffs
-from schedlab.papers.schroeder2004.simulations import experiments, run_experiment
 from schedlab.papers.schroeder2004.plots import figure_stems, make_figures
 from schedlab.papers.schroeder2004.scoring import (
     build_scorecard,
     claim_rows,
     service_order_attribution,
 )
+from schedlab.papers.schroeder2004.simulations import experiments, run_experiment
 from schedlab.papers.schroeder2004.workload import service_trace, table1_row, workload_halves
 from schedlab.pipeline.io import write_parquet
 from schedlab.report.scorecard import COLUMNS

@@ -24,11 +24,12 @@ from typing import Any
 
 import pandas as pd
 
+from ...errors import ConfigError
 from ...traces.swf import SWFHeader
 from .. import Inputs, Point, trace_jobs
 from .attribution import attribution_runs, search_cap_rows
 from .base_readings import BASE_READINGS, base_attribution_rows
-from .config import ADAPTIVE, BASE, LogSpec, log_of, logs
+from .config import ADAPTIVE, BASE, PAPER, LogSpec, Settings, log_of
 from .runs import iteration_seconds, qd_threshold_min, run_sweep_point
 from .workload import JOB_SELECTIONS, workload
 
@@ -48,23 +49,32 @@ def attribution_id(selection: str) -> str:
     return f"{ATTRIBUTION_LOG}/attribution_{selection}"
 
 
-def base_readings_run(s: Mapping[str, Any]) -> list[str]:
-    """The base-schedule readings run: the cheap ones by default, all with ``full``."""
-    return [n for n, r in BASE_READINGS.items() if s["full"] or r["cost"] == "default"]
+def base_readings_run(s: Settings) -> list[str]:
+    """The base-schedule readings run: those whose cost is in ``base_reading_costs`` (the cheap
+    ones by default, all at the paper scale)."""
+    return [n for n, r in BASE_READINGS.items() if r["cost"] in s.base_reading_costs]
 
 
-def points(s: Mapping[str, Any]) -> list[Point]:
+def logs(s: Settings) -> tuple[str, ...]:
+    """The logs run: SP2, then BG/P or its substitute."""
+    return tuple(spec.trace for spec in s.log_specs)
+
+
+def extra_targets(s: Settings) -> tuple[str, ...]:
+    """Nothing besides the assembly."""
+    return ()
+
+
+def points(s: Settings) -> list[Point]:
     """Every point of settings ``s`` (module docstring)."""
-    cfg = s["cfg"]
-    timing_jobs = cfg["quick_settings"]["timing_jobs"] if s["quick"] else cfg["timing_jobs"]
     out = []
-    for spec in logs(s):
+    for spec in s.log_specs:
         lab, trace = spec.label, (trace_jobs(spec.trace),)
         base = (sweep_id(lab, BASE),)
         out += [Point(sweep_id(lab, p), trace, base if p in ADAPTIVE else (),
-                      {"kind": "sweep", "log": lab, "point": p}) for p in s["sweep_points"]]
+                      {"kind": "sweep", "log": lab, "point": p}) for p in s.sweep_points]
         out.append(Point(f"{lab}/table4", trace, (), {"kind": "table4", "log": lab,
-                                                      "jobs": int(timing_jobs),
+                                                      "jobs": int(s.timing_jobs),
                                                       "windows": list(TABLE4_WINDOWS)}))
         out.append(Point(f"{lab}/search_cap", trace, base, {"kind": "search_cap", "log": lab}))
     trace = (trace_jobs(log_of(s, ATTRIBUTION_LOG).trace),)
@@ -72,7 +82,7 @@ def points(s: Mapping[str, Any]) -> list[Point]:
                   {"kind": "attribution", "log": ATTRIBUTION_LOG, "selection": sel})
             for sel in JOB_SELECTIONS]
     confs = tuple(dict.fromkeys(sweep_id(ATTRIBUTION_LOG, p)
-                                for p in (BASE, *cfg["configurations"].values())))
+                                for p in (BASE, *s.configurations.values())))
     out.append(Point(f"{ATTRIBUTION_LOG}/attribution_base", trace, confs,
                      {"kind": "attribution_base", "log": ATTRIBUTION_LOG,
                       "readings": base_readings_run(s)}))
@@ -84,21 +94,21 @@ def _trace(inputs: Inputs, spec: LogSpec) -> tuple[pd.DataFrame, SWFHeader | Non
     return trace, SWFHeader.from_dict(meta["swf_header"]) if "swf_header" in meta else None
 
 
-def _jobs(s: Mapping[str, Any], inputs: Inputs, spec: LogSpec) -> pd.DataFrame:
+def _jobs(s: Settings, inputs: Inputs, spec: LogSpec) -> pd.DataFrame:
     """The log's workload under the configured job selection."""
-    return workload(*_trace(inputs, spec), spec, s["cfg"].get("job_selection", "records"))[0]
+    return workload(*_trace(inputs, spec), spec, s.job_selection)[0]
 
 
-def _threshold_s(s: Mapping[str, Any], inputs: Inputs, spec: LogSpec) -> float:
+def _threshold_s(s: Settings, inputs: Inputs, spec: LogSpec) -> float:
     """Th (seconds) from the log's BF = 1 / W = 1 run (a point this one needs)."""
     base = inputs.points[sweep_id(spec.label, BASE)]["series"]
-    return qd_threshold_min(base, s["cfg"], spec.label) * 60.0
+    return qd_threshold_min(base, s, spec.label) * 60.0
 
 
 def _sweep(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs) -> dict[str, pd.DataFrame]:
     th = _threshold_s(s, inputs, spec) if p["point"] in ADAPTIVE else None
     per_job, series, summary = run_sweep_point(_jobs(s, inputs, spec), spec, p["point"],
-                                               s["cfg"], th)
+                                               s, th)
     return {"jobs": per_job, "series": series, "summary": pd.DataFrame([summary])}
 
 
@@ -109,31 +119,34 @@ def _table4(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs) -> dict[str,
 
 def _search_cap(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs
                 ) -> dict[str, pd.DataFrame]:
-    rows = search_cap_rows(_jobs(s, inputs, spec), spec, s["cfg"], _threshold_s(s, inputs, spec))
+    rows = search_cap_rows(_jobs(s, inputs, spec), spec, s, _threshold_s(s, inputs, spec))
     return {"rows": pd.DataFrame(rows)}
 
 
 def _attribution(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs
                  ) -> dict[str, pd.DataFrame]:
     jobs, _ = workload(*_trace(inputs, spec), spec, p["selection"])
-    return {"rows": pd.DataFrame(attribution_runs(jobs, spec, s["cfg"], p["selection"]))}
+    return {"rows": pd.DataFrame(attribution_runs(jobs, spec, s, p["selection"]))}
 
 
 def _attribution_base(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs
                       ) -> dict[str, pd.DataFrame]:
     per_job = {conf: inputs.points[sweep_id(spec.label, point)]["jobs"]
-               for conf, point in s["cfg"]["configurations"].items()}
-    rows = base_attribution_rows(*_trace(inputs, spec), spec, s["cfg"], list(p["readings"]),
+               for conf, point in s.configurations.items()}
+    rows = base_attribution_rows(*_trace(inputs, spec), spec, s, list(p["readings"]),
                                  _threshold_s(s, inputs, spec), per_job)
     return {"rows": pd.DataFrame(rows)}
 
 
-_RUNS: dict[str, Callable[..., dict[str, pd.DataFrame]]] = {
+#: What a point runs, by its ``spec["kind"]`` (module docstring).
+KINDS: dict[str, Callable[..., dict[str, pd.DataFrame]]] = {
     "sweep": _sweep, "table4": _table4, "search_cap": _search_cap, "attribution": _attribution,
     "attribution_base": _attribution_base}
 
 
-def run_point(s: Mapping[str, Any], point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+def run_point(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
     """The contract's run_point: one point's frames by name (module docstring)."""
     p = point.spec
-    return _RUNS[p["kind"]](s, log_of(s, p["log"]), p, inputs)
+    if p.get("kind") not in KINDS:
+        raise ConfigError(f"{PAPER} point {point.id}: unknown kind {p.get('kind')!r}")
+    return KINDS[p["kind"]](s, log_of(s, p["log"]), p, inputs)

@@ -1,0 +1,61 @@
+"""Tang et al. 2013 claim checks (schedlab.papers.tang2013.checks): each one on hand-made numbers,
+once failing and once holding."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from schedlab.papers.tang2013 import checks as t
+from schedlab.report import scorecard as S
+
+
+def _table(wait: list[float], unfair: list[float]) -> pd.DataFrame:
+    confs = ["BF=1/W=1", "BF=1/W=4", "BF=0.5/W=1", "BF=0.5/W=4"]
+    return pd.DataFrame({"avg_wait_min": wait, "unfair_jobs": unfair}, index=confs)
+
+
+CASES = [
+    # BF 1 -> 0.5 takes 80 of the 90-min drop / only 10 of it
+    (t.bf_half_gives_most_wait_drop, True, (100.0, 20.0, 10.0)),
+    (t.bf_half_gives_most_wait_drop, False, (100.0, 90.0, 10.0)),
+    (t.unfair_rises_as_bf_falls, True, ([10, 40, 90],)),
+    (t.unfair_rises_as_bf_falls, False, ([10, 40, 30],)),
+    (t.loc_falls_with_window, True, ({1.0: [5.0, 4.0], 0.5: [4.8, 3.2], 0.0: [3.0, 3.5]},)),
+    (t.loc_falls_with_window, False, ({1.0: [5.0, 4.0], 0.5: [3.2, 4.8]},)),
+    (t.enhanced_lower_wait, True, (77.4, [68.4, 55.8, 52.5])),
+    (t.enhanced_lower_wait, False, (77.4, [68.4, 80.0, 52.5])),
+    (t.enhanced_raise_unfair, True, (14, [38, 45, 67])),
+    (t.enhanced_raise_unfair, False, (14, [38, 12, 67])),
+    (t.bf05_w4_extreme, True, (_table([77, 68, 56, 52], [14, 38, 45, 67]),)),
+    (t.bf05_w4_extreme, False, (_table([77, 68, 50, 52], [14, 38, 45, 67]),)),
+    (t.adaptive_fairer_than_bf05_w4, True, (67, [43, 26, 33])),
+    (t.adaptive_fairer_than_bf05_w4, False, (67, [43, 70, 33])),
+    (t.best_by_average_gain, True,
+     ({"BF=1/W=4": -0.05, "W Adapt.": 0.12, "2D Adapt.": 0.10, "BF Adapt.": 0.04},
+      ["W Adapt.", "2D Adapt."])),
+    (t.best_by_average_gain, False,
+     ({"BF=1/W=4": 0.2, "W Adapt.": 0.12, "2D Adapt.": 0.10}, ["W Adapt.", "2D Adapt."])),
+    (t.burst_below, True, (0.1, 1 / 8)),
+    (t.burst_below, False, (0.56, 1 / 8)),   # issue 16: 0.56 against the paper's "1/8"
+    (t.cost_grows_with_window, True, ([1.0, 2.0, 2.0, 5.0, 9.0],)),
+    (t.cost_grows_with_window, False, ([1.0, 2.0, 1.5, 5.0, 9.0],)),
+    (t.fcfs_plus_backfilling, True, ((67.307633, 4.428072), (67.307633, 4.428072))),
+    (t.fcfs_plus_backfilling, False, ((67.307633, 4.428072), (67.31, 4.428072))),
+]
+
+
+def test_each_case():
+    for fn, expected, args in CASES:
+        assert fn(*args) is expected, (fn.__name__, args)
+
+
+def test_every_check_fails_and_holds_somewhere():
+    assert S.uncovered_checks("tang2013", [(fn, e) for fn, e, _ in CASES]) == []
+
+
+def test_missing_quantities_are_none():
+    assert t.bf_half_gives_most_wait_drop(100.0, float("nan"), 10.0) is None
+    assert t.unfair_rises_as_bf_falls([3]) is None
+    assert t.burst_below(float("nan"), 1.0) is None
+    assert t.fcfs_plus_backfilling((67.3, 4.4), (float("nan"), float("nan"))) is None
+    assert t.best_by_average_gain({"W Adapt.": 0.1}, ["W Adapt.", "2D Adapt."]) is None
