@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import pandas as pd
 import pytest
+import yaml
 
 from schedlab.papers.talby2005 import attribution as A
 from schedlab.papers.talby2005 import months
+from schedlab.papers.talby2005.config import resolve_settings
+
+REPO = Path(__file__).resolve().parents[2]
 
 READINGS = {"conservative": {"scheduler": "conservative"}, "flex": {"scheduler": "flex"},
             "easy_a": {"scheduler": "easy"}, "easy_b": {"scheduler": "easy"},
@@ -79,13 +86,15 @@ def test_cancelled_and_slack_tables():
     assert s.loc[(1.0, "all"), "wait_err"] == 0.0 and s.loc[(2.0, "L"), "wait_err"] == 0.5
 
 
-CFG = {"cancelled": "drop",
-       "scheduler_options": {"conservative": {}, "easy": {}, "maui": {}, "flex": {"slack_factor": 1.0}},
-       "attribution": {"readings": READINGS | {"flex": {"scheduler": "flex",
-                                                       "options": {"slack_factor": 1.0}}}},
-       "published": PUB | {"table4": {"raw": {"L": {"flex_avg": 50, "flex_max": 50,
-                                                      "maui_avg": 20, "maui_max": 20}},
-                                      "clean": {}}}}
+CFG = dataclasses.replace(
+    resolve_settings(yaml.safe_load((REPO / "config/papers/talby2005.yaml").read_text())),
+    cancelled="drop",
+    scheduler_options={"conservative": {}, "easy": {}, "maui": {}, "flex": {"slack_factor": 1.0}},
+    attribution={"readings": READINGS | {"flex": {"scheduler": "flex",
+                                                  "options": {"slack_factor": 1.0}}}},
+    published=PUB | {"table4": {"raw": {"L": {"flex_avg": 50, "flex_max": 50,
+                                               "maui_avg": 20, "maui_max": 20}},
+                                "clean": {}}})
 
 
 def test_table3_grid_by_cut_slack_and_maui():
@@ -108,8 +117,8 @@ def test_table3_grid_by_cut_slack_and_maui():
 
 
 def test_slack_fit_table2_and_table4():
-    cfg = CFG | {"scheduler_options": CFG["scheduler_options"] | {"maui": {}}}
-    cfg["attribution"] = {"readings": READINGS}
+    cfg = dataclasses.replace(CFG, scheduler_options=CFG.scheduler_options | {"maui": {}},
+                              attribution={"readings": READINGS})
     r = runs() | {("L", "flex_slack1", "drop"): sums([40, 60], [4, 6]),
                   ("L", "flex_slack0", "drop"): sums([60, 60], [6, 6])}
     s = A.slack_fit(r, cfg).set_index(["slack_factor", "log"])

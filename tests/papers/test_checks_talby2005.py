@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedlab.papers.talby2005 import claims
+from schedlab.papers.talby2005 import checks as claims
 from schedlab.papers.talby2005 import scoring as card
 from schedlab.report import scorecard as S
 

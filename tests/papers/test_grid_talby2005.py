@@ -2,54 +2,67 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
 import pytest
 import yaml
 
 from schedlab.errors import ConfigError
-from schedlab.papers.talby2005 import experiments as ex
+from schedlab.papers.talby2005 import grid as ex
 from schedlab.papers.talby2005 import runs
+from schedlab.papers.talby2005.config import resolve_settings
 from schedlab.sim import SimJob
 
 
 @pytest.fixture(scope="module")
-def cfg(repo):
+def raw(repo):
     return yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
 
 
-def test_grid_sizes(cfg):
-    quick = ex.grid(cfg, True, False, {})
+@pytest.fixture(scope="module")
+def cfg(raw):
+    return resolve_settings(raw)
+
+
+def at(raw, scale, **changes):
+    """The settings at ``scale`` with ``changes`` replaced."""
+    return dataclasses.replace(resolve_settings(raw, scale), **changes)
+
+
+def test_grid_sizes(cfg, raw):
+    quick = ex.grid(resolve_settings(raw, "quick"))
     assert {p.log for p in quick} == {"KTH"}
-    assert {p.name for p in quick if p.kind == "sched"} == set(cfg["schedulers"])
-    full = ex.grid(cfg, False, True, {})
-    pb = cfg["pbas"]
+    assert {p.name for p in quick if p.kind == "sched"} == set(cfg.schedulers)
+    full = ex.grid(resolve_settings(raw, "paper"))
+    pb = raw["pbas"]
     n_pbas = len(pb["metrics"]) * len(pb["time_frames_s"])
-    per_log = {log: sum(1 for p in full if p.log == log and p.kind == "pbas") for log in cfg["logs"]}
+    per_log = {log: sum(1 for p in full if p.log == log and p.kind == "pbas") for log in cfg.logs}
     n_four = len(pb["four"]["time_frames_s"])
     assert per_log["KTH"] == n_pbas + n_four and per_log["BLUE"] == n_pbas + n_four
-    default = ex.grid(cfg, False, False, {})
+    default = ex.grid(cfg)
     assert ({p.log for p in default if p.kind in ("pbas", "wbas")}
-            == set(cfg["default"]["adaptive_logs"]))
+            == set(raw["scales"]["default"]["adaptive_logs"]))
     # the attribution runs cover every log; a reading equal to a main scheduler reuses its run
-    assert {p.log for p in default if p.kind == "attr"} == set(cfg["logs"])
+    assert {p.log for p in default if p.kind == "attr"} == set(cfg.logs)
     # one attribution batch job per log
-    assert sorted(p.name for p in default if p.kind == "attr") == ["batch"] * len(cfg["logs"])
-    assert {p.log for p in default if p.kind == "sched"} == set(cfg["logs"])
+    assert sorted(p.name for p in default if p.kind == "attr") == ["batch"] * len(cfg.logs)
+    assert {p.log for p in default if p.kind == "sched"} == set(cfg.logs)
     # raw-log points only when the raw log is local
     assert not any(p.version == "raw" for p in default)
-    with_raw = ex.grid(cfg, False, False, {"KTH": True})
+    with_raw = ex.grid(dataclasses.replace(cfg, raw_local={"KTH": True}))
     assert {p.log for p in with_raw if p.version == "raw"} == {"KTH"}
 
 
-def test_attr_points_and_readings(cfg):
-    cfg = dict(cfg) | {"cancelled": "drop"}
+def test_attr_points_and_readings(cfg, raw):
+    cfg = dataclasses.replace(cfg, cancelled="drop")
     # the configured Maui (queue time + XFACTOR 100) is the main run; Maui's FCFS default is not
     assert ex.attr_point(cfg, "KTH", "maui_xfactor100", "drop") == ex.SweepPoint("KTH", "clean",
                                                                             "sched", "maui")
     assert ex.attr_point(cfg, "KTH", "maui_fcfs", "drop").kind == "attr"
     assert ex.attr_point(cfg, "KTH", "easy_every_event", "keep").kind == "attr"
     assert ("maui_fcfs", "drop") in ex.attr_batch(cfg, "KTH")
-    main_slack = ex.slack_reading(cfg["scheduler_options"]["flex"]["slack_factor"])
+    main_slack = ex.slack_reading(cfg.scheduler_options["flex"]["slack_factor"])
     assert ex.attr_point(cfg, "KTH", main_slack, "drop").name == "flex"
     assert ex.attr_reading(cfg, "flex_slack2")[1]["slack_factor"] == 2.0
     assert ex.attr_reading(cfg, "easy_arrival_only") == ("easy", {"backfill": "arrival_only"})
@@ -57,7 +70,7 @@ def test_attr_points_and_readings(cfg):
         ex.attr_reading(cfg, "nope")
     assert ex.parse_name("attr", "maui_xfactor10~keep") == {"reading": "maui_xfactor10",
                                                             "cancelled": "keep"}
-    keys = ex.attribution_keys(cfg, ["KTH"], quick=True)
+    keys = ex.attribution_keys(at(raw, "quick", cancelled="drop"), ["KTH"])
     assert {c for _, _, c in keys} == {"drop", "drop+separate_months"}
     # a variant run is never a main run, even when its reading is
     assert ex.attr_point(cfg, "KTH", "maui_xfactor100", "drop+separate_months").kind == "attr"
@@ -69,12 +82,12 @@ def test_attr_points_and_readings(cfg):
 def test_run_point_attr_uses_its_reading():
     jobs = [SimJob(0, 0, 10, 100, 4), SimJob(1, 0, 200, 200, 5), SimJob(2, 1, 50, 50, 9),
             SimJob(3, 2, 50, 50, 2)]
-    lit, _ = runs.run_point(jobs, 10, "attr", "easy_arrival_only~drop", {}, 0, "UTC",
+    lit, _ = runs.simulate_point(jobs, 10, "attr", "easy_arrival_only~drop", {}, 0, "UTC",
                           ("easy", {"backfill": "arrival_only"}))
-    usual, _ = runs.run_point(jobs, 10, "sched", "easy", {}, 0, "UTC")
+    usual, _ = runs.simulate_point(jobs, 10, "sched", "easy", {}, 0, "UTC")
     assert lit.set_index("job_id").start[3] == 250 and usual.set_index("job_id").start[3] == 10
     with pytest.raises(ConfigError, match="needs its reading"):
-        runs.run_point(jobs, 10, "attr", "easy_arrival_only~drop", {}, 0, "UTC")
+        runs.simulate_point(jobs, 10, "attr", "easy_arrival_only~drop", {}, 0, "UTC")
 
 
 def test_names_round_trip():
@@ -88,11 +101,11 @@ def test_names_round_trip():
 def test_run_point_adds_months_and_stats():
     jobs = [SimJob(i, i * 3000, 2000, 4000, 1 + i % 3) for i in range(30)]
     start = int(pd.Timestamp("2000-01-31 12:00", tz="UTC").timestamp())
-    out, st = runs.run_point(jobs, 4, "pbas", "fm-resp-3600", {"flex": {"slack_factor": 1.0}},
+    out, st = runs.simulate_point(jobs, 4, "pbas", "fm-resp-3600", {"flex": {"slack_factor": 1.0}},
                            start, "UTC")
     assert set(out["month"]) == {"2000-01", "2000-02"}
     assert st["params"]["metric"] == "resp" and sum(st["shares"].values()) == pytest.approx(1)
-    out2, _ = runs.run_point(jobs, 4, "sched", "flex", {"flex": {"slack_factor": 1.0}}, start, "UTC")
+    out2, _ = runs.simulate_point(jobs, 4, "sched", "flex", {"flex": {"slack_factor": 1.0}}, start, "UTC")
     assert len(out2) == len(jobs)
 
 
@@ -101,7 +114,7 @@ def test_separate_months_start_each_month_empty(cfg):
     start = int(pd.Timestamp("2000-01-31 00:00", tz="UTC").timestamp())
     jobs = [SimJob(0, 0, 200000, 200000, 10),            # fills the machine into February
             SimJob(1, 86400 + 3600, 100, 100, 10)]       # 2000-02-01 01:00
-    cfg = dict(cfg) | {"cancelled": "drop"}
+    cfg = dataclasses.replace(cfg, cancelled="drop")
     out = runs.run_attr_batch(lambda rule: jobs, 10, cfg,
                             [("conservative", "drop"), ("conservative", "drop+separate_months")],
                             start, "UTC")
@@ -126,12 +139,12 @@ def test_variant_traces(cfg):
     assert len(fl) == 4 and rep["flurries"]["reinserted"] == 2
 
 
-def test_default_runs_every_table6_frame_on_its_log(cfg):
-    four = cfg["pbas"]["four"]
-    default = ex.grid(cfg, False, False, {})
+def test_default_runs_every_table6_frame_on_its_log(cfg, raw):
+    four = cfg.pbas["four"]
+    default = ex.grid(cfg)
     got = {p.name for p in default if p.log == four["log"] and p.name.startswith("all4")}
     assert got == {ex.pbas_name("all4", four["metric"], f) for f in four["time_frames_s"]}
-    quick = ex.grid(cfg, True, False, {})
+    quick = ex.grid(resolve_settings(raw, "quick"))
     assert ({p.name for p in quick if p.name.startswith("all4")}
             == {ex.pbas_name("all4", four["metric"], f)
-                for f in cfg["quick"]["pbas_four_time_frames_s"]})
+                for f in raw["scales"]["quick"]["pbas"]["four"]["figure3_time_frames_s"]})

@@ -32,7 +32,7 @@ def test_points_and_outputs_agree(switches):
     ids = [p.id for p in pts]
     assert len(ids) == len(set(ids)) and ids == sorted(ids)
     assert all(not p.needs for p in pts)  # every point reads its trace only
-    traces = {t for names in s["cfg"]["logs"].values() for t in names.values()}
+    traces = {t for names in s.logs.values() for t in names.values()}
     assert all(len(p.inputs) == 1 and p.inputs[0] in {trace_jobs(t) for t in traces} for p in pts)
     out = T.outputs(s)
     assert set(out.inputs) == {i for p in pts for i in p.inputs}  # Table 1 reads every trace run
@@ -46,9 +46,9 @@ def test_points_and_outputs_agree(switches):
 def test_settings_follow_overrides_and_switches():
     cfg = {"papers": {"talby2005": {"min_month_jobs": 5, "quick": True}}}
     s = T.settings(cfg, env(local={"KTH-SP2-1996-2.1"}, sizes={"KTH-SP2-1996-2.1-cln": 100}))
-    assert s["cfg"]["min_month_jobs"] == 5 and s["quick"] and not s["full"]
-    assert s["raw_local"] == {"BLUE": False, "SDSP2": False, "KTH": True}
-    assert s["machine_sizes"]["KTH-SP2-1996-2.1-cln"] == 100
+    assert s.min_month_jobs == 5 and s.scale == "quick"
+    assert s.raw_local == {"BLUE": False, "SDSP2": False, "KTH": True}
+    assert s.machine_sizes["KTH-SP2-1996-2.1-cln"] == 100
     # a local raw log adds its raw scheduler points (Table 4's raw rows)
     assert any(p.id.startswith("KTH-raw/sched/") for p in T.points(s))
     assert not any("-raw/" in p.id for p in T.points(T.settings({"quick": True}, env())))
@@ -73,16 +73,14 @@ def test_points_tables_figures_scorecard_on_a_tiny_log(tmp_path, repo):
     figures are exactly the declared ones (the in-process runner, run_paper, would also save the
     figures: ~40 CPU-s, too slow for a unit test)."""
     cfg = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
-    s = T.settings({"quick": True}, env())
-    q = s["cfg"]["quick"]
-    q |= {"pbas_time_frames_s": [86400], "pbas_metrics": ["util"], "pbas_four_time_frames_s": [],
-          "wbas_switch_times_s": [86400], "wbas_mafs": [50]}
-    q["attribution"] |= {"readings": ["conservative", "maui_fcfs"],
-                         "variants": {"separate_months": ["conservative"]}}
-    s["cfg"]["pbas"]["best"] = cfg["pbas"]["best"][:1]
-    s["cfg"]["wbas"]["best"] = cfg["wbas"]["best"][:1]
+    shorter = {"pbas": {"time_frames_s": [86400], "metrics": ["util"],
+                        "four": {"figure3_time_frames_s": []}, "best": cfg["pbas"]["best"][:1]},
+               "wbas": {"switch_times_s": [86400], "mafs": [50], "best": cfg["wbas"]["best"][:1]},
+               "attribution": {"run_readings": ["conservative", "maui_fcfs"],
+                               "variants": {"separate_months": ["conservative"]}}}
+    s = T.settings({"quick": True, "papers": {"talby2005": {"scales": {"quick": shorter}}}}, env())
     trace = parse_swf_text(tiny_swf())
-    name = trace_jobs(s["cfg"]["logs"]["KTH"]["clean"])
+    name = trace_jobs(s.logs["KTH"]["clean"])
     write_parquet(tmp_path / name, trace.jobs, {"swf_header": trace.header.to_dict()})
     files = Inputs(files={name: tmp_path / name})
     runs = {p.id: T.run_point(s, p, files) for p in T.points(s)}
@@ -91,7 +89,7 @@ def test_points_tables_figures_scorecard_on_a_tiny_log(tmp_path, repo):
     tables = T.tables(s, runs, files)
     assert set(tables) == set(T.outputs(s).tables)
     t2 = tables["table2"]
-    assert sorted(t2["scheduler"]) == sorted(s["cfg"]["schedulers"])
+    assert sorted(t2["scheduler"]) == sorted(s.schedulers)
     assert (t2["jobs"] == len(trace.jobs) - (trace.jobs["status"] == 5).sum()).all()  # dropped
     ad = tables["adaptive"]
     assert set(ad["kind"]) == {"pbas", "wbas"} and ad["switches"].ge(0).all()
