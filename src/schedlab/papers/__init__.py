@@ -63,9 +63,26 @@ from ..errors import ConfigError
 from ..pipeline.io import read_parquet
 from .settings import PaperSettings, Switches, switches
 
-__all__ = ["CONTRACT", "MODULES", "PAPERS", "Env", "Inputs", "Outputs", "PaperSettings", "Point", "Switches",
-           "load", "logs_read", "point_done", "point_input", "settings_from", "settings_params", "switches",
-           "trace_jobs"]
+__all__ = [
+    "CONTRACT",
+    "MODULES",
+    "PAPERS",
+    "Env",
+    "Inputs",
+    "Outputs",
+    "PaperSettings",
+    "Point",
+    "Switches",
+    "load",
+    "logs_read",
+    "point_done",
+    "point_input",
+    "run_by",
+    "settings_from",
+    "settings_params",
+    "switches",
+    "trace_jobs",
+]
 
 #: The papers, in report order (package names under schedlab.papers).
 PAPERS: tuple[str, ...] = ("schroeder2004", "talby2005", "tang2013", "perkovic2000", "cirne2001")
@@ -128,6 +145,20 @@ class Inputs:
 def trace_jobs(trace: str) -> str:
     """The pipeline path of a parsed trace's job table."""
     return f"results/traces/{trace}/jobs.parquet"
+
+
+#: What runs one kind of point: ``(settings, point, inputs) -> frames by name``.
+Runner = Callable[[Any, "Point", "Inputs"], dict[str, pd.DataFrame]]
+
+
+def run_by(runners: Mapping[str, Runner], key: str, paper: str, s: Any, point: Point,
+           inputs: Inputs) -> dict[str, pd.DataFrame]:
+    """``point``'s frames from the runner its ``spec[key]`` names (a paper's ``run_point``
+    dispatch); a clear error for a name without a runner."""
+    name = point.spec.get(key)
+    if name not in runners:
+        raise ConfigError(f"{paper} point {point.id}: unknown {key} {name!r}")
+    return runners[name](s, point, inputs)
 
 
 def logs_read(points: list[Point], outputs: Outputs | None = None) -> tuple[str, ...]:

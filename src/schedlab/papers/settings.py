@@ -71,6 +71,8 @@ def resolve(raw: Mapping[str, Any], scale: str, overrides: Mapping[str, Any] | N
     ``scales.<name>...`` is merged into the block first, so it takes effect at that scale."""
     over = {k: v for k, v in (overrides or {}).items() if k not in SWITCH_KEYS}
     scales = deep_merge(raw.get("scales") or {}, over.pop("scales", None))
+    if not scales and scale == "default":  # settings given without sizes (library use, tests)
+        scales = {"default": {}}
     if scale not in scales:
         raise ConfigError(f"{source}: no scale {scale!r} in its scales: block "
                           f"(has {', '.join(scales) or 'none'})")

@@ -41,8 +41,8 @@ from ..errors import ConfigError
 from ..papers.schroeder2004.analysis import analyze
 from ..papers.schroeder2004.config import Settings, resolve_config
 from ..papers.schroeder2004.cutoffs import derive_cutoffs
-from ..papers.schroeder2004.simulations import run_poisson
 from ..papers.schroeder2004.plots import figure_load_fraction, figure_mean_var
+from ..papers.schroeder2004.simulations import run_poisson
 from ..papers.schroeder2004.workload import service_trace, table1_row
 from ..traces.lookup import procs_used
 from . import StudyInputs
@@ -100,8 +100,7 @@ def paper_config(trace: str, procs: list[int], settings: Mapping[str, Any]) -> S
     raw |= {"trace": trace, "subset": {"procs": procs},
             "service_orders": list(settings["service_orders"]),
             "many_hosts": [], "scaled_loads": [settings["many_hosts_load"]]}
-    return resolve_config(raw | {"scales": {"default": {}}}, "default",
-                          source="config trace_studies.schroeder2004")
+    return resolve_config(raw, "default", source="config trace_studies.schroeder2004")
 
 
 def run(inputs: StudyInputs, settings: Mapping[str, Any]) -> dict[str, pd.DataFrame]:

@@ -6,19 +6,20 @@ experiments' same-time order), on the same seeds, side by side with Table 13 (do
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pandas as pd
 
 from ...errors import ConfigError
 from ...sim.options import TIE_RULES
-from .config import PAPER, _merge
-from .machine import TIE_RULE
+from ..settings import deep_merge
+from .config import PAPER, TIE_RULE, Settings
 from .runs import run_single_workload
 from .stats import geomean
 
 
-def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
+def run_attribution_workload(s: Settings, reading: str, w: int,
                              model: dict[str, Any] | None = None
                              ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Workload ``w`` of the attribution experiment (config ``attribution``): the single-target
@@ -27,7 +28,7 @@ def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
     replaces the attribution's (the workload size the targets meet; its first jobs are the same
     jobs, its targets are drawn among more); its ``tie_rule`` replaces the experiments' same-time
     order (:data:`TIE_RULE`)."""
-    att = s.get("attribution") or {}
+    att = s.attribution
     readings = att.get("readings") or {}
     if reading not in readings:
         raise ConfigError(f"{PAPER}: attribution.readings has no reading {reading!r}")
@@ -40,11 +41,11 @@ def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
     if tie_rule not in TIE_RULES:
         raise ConfigError(f"{PAPER}: attribution.readings.{reading}.tie_rule must be one of "
                           f"{list(TIE_RULES)}, not {tie_rule!r}")
-    sub = _merge(s, {"tie_rule": tie_rule, "single_target": {
-        "jobs_per_workload": jobs,
+    sub = dataclasses.replace(s, tie_rule=tie_rule, single_target={
+        **s.single_target, "jobs_per_workload": jobs,
         "targets_per_workload": int(att.get("targets_per_workload", 25)),
-        "experiments": int(att.get("workloads", 1)) * int(att.get("targets_per_workload", 25))}})
-    df, meta = run_single_workload(sub, w, _merge(model or {}, overrides))
+        "experiments": int(att.get("workloads", 1)) * int(att.get("targets_per_workload", 25))})
+    df, meta = run_single_workload(sub, w, deep_merge(model or {}, overrides))
     df.insert(0, "reading", reading)
     return df, {**meta, "reading": reading, "overrides": readings[reading]}
 

@@ -1,7 +1,7 @@
 """Cirne 2001: conservative backfilling with SA on the engine (§2.2.1, §2.1), as the single-target
 and §5.4 experiments run it: a paused base run, forks per request, SA's choice, the load D.
 
-See :mod:`schedlab.papers.cirne2001.experiments` for the same-time order (:data:`TIE_RULE`) and the
+See :mod:`schedlab.papers.cirne2001.moldable` for the same-time order (:data:`TIE_RULE`) and the
 pause-and-fork design.
 """
 
@@ -16,11 +16,10 @@ from ...sim.engine import Simulation
 from ...sim.job import Alternative, SimJob
 from ...sim.schedulers.conservative import Conservative
 from ...sim.schedulers.sa import INF, SA, Choice, load_per_processor, sacb_choice, sag_choice
-from .config import PAPER
+from .config import PAPER, TIE_RULE
 from .workload import Workload
 
 #: Same-time order of the single-target experiments and §5.4's (see the module docstring).
-TIE_RULE = "completions_first"
 
 
 def sim_jobs(wl: Workload) -> list[SimJob]:

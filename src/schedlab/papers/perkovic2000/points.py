@@ -22,9 +22,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from ...errors import ConfigError
 from ...traces.swf import SWFHeader
-from .. import Inputs, Point, trace_jobs
+from .. import Inputs, Point, run_by, trace_jobs
 from .attribution import ATTRIBUTION_ALGORITHMS, attribution_jobs, input_stats
 from .config import PAPER, Settings, readings
 from .jobs import prepare_jobs
@@ -92,10 +91,7 @@ KINDS: dict[str, Callable[[Settings, Point, Inputs], dict[str, pd.DataFrame]]] =
 
 def run_point(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
     """One point's frames (see the module docstring)."""
-    kind = point.spec.get("kind")
-    if kind not in KINDS:
-        raise ConfigError(f"{PAPER} point {point.id}: unknown kind {kind!r}")
-    return KINDS[kind](s, point, inputs)
+    return run_by(KINDS, "kind", PAPER, s, point, inputs)
 
 
 def attribution_run(s: Settings, point: Point, trace: pd.DataFrame,

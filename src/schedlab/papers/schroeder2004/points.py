@@ -11,8 +11,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from ...errors import ConfigError
-from .. import Inputs, Point, trace_jobs
+from .. import Inputs, Point, run_by, trace_jobs
 from .analysis import analyze
 from .config import PAPER, Settings
 from .cutoffs import derive_cutoffs
@@ -74,7 +73,4 @@ STEPS: dict[str, Callable[[Settings, Point, Inputs], dict[str, pd.DataFrame]]] =
 def run_point(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
     """One point's frame: ``table1``, ``cutoffs`` (derivation half), ``sim`` or ``analysis``
     (evaluation half)."""
-    step = point.spec["step"]
-    if step not in STEPS:
-        raise ConfigError(f"{PAPER} point {point.id}: unknown step {step!r}")
-    return STEPS[step](s, point, inputs)
+    return run_by(STEPS, "step", PAPER, s, point, inputs)

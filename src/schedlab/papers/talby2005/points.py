@@ -11,9 +11,8 @@ from typing import Any
 
 import pandas as pd
 
-from ...errors import ConfigError
 from ...traces.swf import SWFHeader
-from .. import Inputs, Point, trace_jobs
+from .. import Inputs, Point, run_by, trace_jobs
 from .config import PAPER, Settings
 from .grid import SweepPoint, attr_batch, grid
 from .runs import run_attr_batch, sim_jobs_from_trace, simulate_point, stats_frame
@@ -90,10 +89,7 @@ KINDS: dict[str, Callable[[Settings, Point, Inputs], dict[str, pd.DataFrame]]] =
 
 def run_point(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
     """One point's frames (module docstring)."""
-    kind = point.spec.get("kind")
-    if kind not in KINDS:
-        raise ConfigError(f"{PAPER} point {point.id}: unknown kind {kind!r}")
-    return KINDS[kind](s, point, inputs)
+    return run_by(KINDS, "kind", PAPER, s, point, inputs)
 
 
 def sweep_key(p: SweepPoint) -> tuple[str, str, str, str]:

@@ -4,6 +4,7 @@ settings, and the points of the shipped settings."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -27,22 +28,18 @@ NAS = {"logs": ["A"], "machine_procs": {"A": 16}, "experiments_per_benchmark": 4
        "execution_times": {"MG": {4: 400.0, 8: 200.0, 16: 100.0}, "EP": {1: 900.0}}}
 
 
-def _tiny(nas: bool) -> dict:
+def _tiny(nas: bool) -> C.Settings:
     """The shipped quick settings, smaller: 2 x 3 targets of 60-job workloads, two sweep points
     per parameter, one attribution reading; with ``nas`` a §5.4 log "A" with made-up SP2 times."""
-    cfg = yaml.safe_load(SA_YAML.read_text())
-    cfg["quick"] = {**cfg["quick"],
-                    "single_target": {"experiments": 6, "targets_per_workload": 3,
-                                      "jobs_per_workload": 60},
-                    "offered_load": {"kappa_L": [0.5, 1.0], "kappa_sigma": [1.0, 2.0],
-                                     "workloads_per_point": 1, "jobs_per_workload": 60},
-                    "generator_check_jobs": 500}
-    s = C.resolve_settings(cfg, quick=True)
-    s["attribution"] = {"readings": {"as_configured": {}}, "workloads": 1,
-                        "targets_per_workload": 3, "jobs_per_workload": 60}
-    if nas:
-        s["nas_validation"] = NAS
-    return s
+    smaller = {"single_target": {"experiments": 6, "targets_per_workload": 3,
+                                 "jobs_per_workload": 60},
+               "offered_load": {"kappa_L": [0.5, 1.0], "kappa_sigma": [1.0, 2.0],
+                                "workloads_per_point": 1, "jobs_per_workload": 60},
+               "generator_check_jobs": 500}
+    s = C.resolve_settings(yaml.safe_load(SA_YAML.read_text()), "quick", smaller)
+    s = dataclasses.replace(s, attribution={"readings": {"as_configured": {}}, "workloads": 1,
+                                            "targets_per_workload": 3, "jobs_per_workload": 60})
+    return dataclasses.replace(s, nas_validation=NAS) if nas else s
 
 
 def _swf_table(root: Path) -> None:
@@ -112,8 +109,8 @@ def test_run_paper_end_to_end_on_tiny_settings(tmp_path):
 
 def test_without_sp2_times_table16_is_not_run(tmp_path):
     s = _tiny(nas=False)
-    s["attribution"] = {}
-    s["offered_load"] = {**s["offered_load"], "kappa_L": [1.0], "kappa_sigma": [1.0]}
+    s = dataclasses.replace(s, attribution={}, offered_load={**s.offered_load, "kappa_L": [1.0],
+                                                             "kappa_sigma": [1.0]})
     tables = C.tables(s, {p.id: C.run_point(s, p, None) for p in C.points(s)}, None)
     assert "attribution" not in tables
     assert (tables["table16"]["status"] == "not run").all()  # no SP2 times configured
@@ -125,18 +122,21 @@ def test_without_sp2_times_table16_is_not_run(tmp_path):
 def test_settings_from_the_pipeline_config(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)  # the pipeline's working directory: config/ is read from there
     s = C.settings({}, ENV)
-    assert s == {**C.resolve_settings(yaml.safe_load(SA_YAML.read_text())),
-                 "model": s["model"], "sim_tie_rule": "per_event"}
+    raw = yaml.safe_load(SA_YAML.read_text()) | {"models": yaml.safe_load(
+        (ROOT / "config/papers/cirne2001.yaml").read_text())["models"]}
+    assert s == dataclasses.replace(C.resolve_settings(raw), sim_tie_rule="per_event",
+                                    models_local=s.models_local)
+    assert s.model == raw["models"]["synthetic"]["params"]
     quick = C.settings({"quick": True}, ENV)
-    assert quick["single_target"]["experiments"] < s["single_target"]["experiments"]
+    assert quick.single_target["experiments"] < s.single_target["experiments"]
     assert C.settings({"papers": {"cirne2001": {"quick": True}}}, ENV) == quick
     full = C.settings({"full": True}, ENV)
     assert C.settings({"papers": {"cirne2001": {"scale": "paper"}}}, ENV) == full
-    assert full["single_target"]["jobs_per_workload"] == 10000
+    assert full.single_target["jobs_per_workload"] == 10000
     other = tmp_path / "sa.yaml"
     cfg = yaml.safe_load(SA_YAML.read_text())
     cfg["seed"] = 7
     other.write_text(yaml.safe_dump(cfg))
-    assert C.settings({"cirne2001_sa": str(other)}, ENV)["seed"] == 7
+    assert C.settings({"cirne2001_sa": str(other)}, ENV).seed == 7
     with pytest.raises(ConfigError, match="not found"):
         C.settings({"cirne2001_sa": str(tmp_path / "missing.yaml")}, ENV)

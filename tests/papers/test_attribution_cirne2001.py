@@ -3,6 +3,7 @@ share seeds and differ where they should."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,9 @@ from schedlab.papers.cirne2001.attribution import attribution_table
 def test_attribution_runs_share_seeds_and_differ_by_reading():
     path = Path(__file__).resolve().parents[2] / "config/papers/cirne2001_sa.yaml"
     s = C.resolve_settings(yaml.safe_load(path.read_text()))
-    s["attribution"] = {"readings": {"a": {}, "b": {"rigid": {"arrival_factor": 0.5}}},
-                        "workloads": 1, "targets_per_workload": 3, "jobs_per_workload": 80}
+    readings = {"a": {}, "b": {"rigid": {"arrival_factor": 0.5}}}
+    s = dataclasses.replace(s, attribution={"readings": readings, "workloads": 1,
+                                            "targets_per_workload": 3, "jobs_per_workload": 80})
     a, ma = C.run_attribution_workload(s, "a", 0)
     b, meta = C.run_attribution_workload(s, "b", 0)
     assert meta["overrides"] == {"rigid": {"arrival_factor": 0.5}}
@@ -27,25 +29,25 @@ def test_attribution_runs_share_seeds_and_differ_by_reading():
     assert wa["arrival_polynomial"] == wb["arrival_polynomial"]
     assert wb["arrival_scale"] == pytest.approx(wa["arrival_scale"] / 2)
     assert list(a["job_id"]) == list(b["job_id"])
-    t = attribution_table({"a": a, "b": b}, s["published"]).set_index("reading")
+    t = attribution_table({"a": a, "b": b}, s.published).set_index("reading")
     assert list(t.index) == ["a", "b", "thesis"]
     assert t.loc["thesis", "sa_over_user"] == pytest.approx(1429 / 2878)
     with pytest.raises(ConfigError, match="no reading"):
         C.run_attribution_workload(s, "zzz", 0)
     # a reading may set the workload size: the same first jobs, more of them
-    s["attribution"]["readings"]["big"] = {"jobs_per_workload": 160}
+    readings["big"] = {"jobs_per_workload": 160}
     big, mbig = C.run_attribution_workload(s, "big", 0)
     assert (ma["jobs"], mbig["jobs"], len(big)) == (80, 160, 3)
     assert mbig["overrides"] == {"jobs_per_workload": 160}
-    s["attribution"]["readings"]["bad"] = {"jobs_per_workload": 0}
+    readings["bad"] = {"jobs_per_workload": 0}
     with pytest.raises(ConfigError, match=r"bad\.jobs_per_workload"):
         C.run_attribution_workload(s, "bad", 0)
     # a reading may set the experiments' same-time order; the workload is the same
-    s["attribution"]["readings"]["pe"] = {"tie_rule": "per_event"}
+    readings["pe"] = {"tie_rule": "per_event"}
     pe, mpe = C.run_attribution_workload(s, "pe", 0)
     assert (ma["tie_rule"], mpe["tie_rule"]) == (C.TIE_RULE, "per_event")
     assert list(pe["job_id"]) == list(a["job_id"]) and (pe["nu"] == a["nu"]).all()
-    s["attribution"]["readings"]["bad_rule"] = {"tie_rule": "whenever"}
+    readings["bad_rule"] = {"tie_rule": "whenever"}
     with pytest.raises(ConfigError, match=r"bad_rule\.tie_rule"):
         C.run_attribution_workload(s, "bad_rule", 0)
 

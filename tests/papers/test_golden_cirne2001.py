@@ -1,12 +1,12 @@
 """Golden frames (issue 18): Cirne 2001's single-target experiments, whole-run schedules, a §6.2
 sweep point and §5.4 NAS experiments are identical to the frames saved before the experiments
-moved onto the engine (tests/papers/cirne_golden_cases.py; fixtures in tests/fixtures/golden/cirne/)."""
+moved onto the engine (tests/papers/cirne2001_cases.py; fixtures in tests/fixtures/golden/cirne/)."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
-from cirne_golden_cases import GOLDEN, cases
+from cirne2001_cases import GOLDEN, cases
 
 
 @pytest.fixture(scope="module")

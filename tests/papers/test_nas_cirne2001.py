@@ -16,6 +16,13 @@ from schedlab.papers.cirne2001.scoring import nas_rows
 SPEC = {"MG": {"constraint": "power_of_2"}, "EP": {"constraint": "unrestricted"}}
 
 
+
+def settings_of(**fields):
+    """Cirne settings with ``fields`` set and the rest at small defaults."""
+    base = {"machine_procs": 16, "seed": 0,
+            "single_target": {"experiments": 1, "targets_per_workload": 1, "jobs_per_workload": 1}}
+    return C.Settings.from_dict(base | fields)
+
 def _log(rows, procs=16):
     """A normalised log table (cancel_time -1 = never cancelled)."""
     t = pd.DataFrame(rows, columns=["job_id", "submit", "runtime", "estimate", "procs"])
@@ -167,8 +174,8 @@ def test_tables_and_scorecard_report_not_run_with_the_reason():
     t16 = N.table16(pd.DataFrame(), rng, reason=reason)
     bk = N.table16_by_kind(pd.DataFrame(), rng, reason=reason)
     assert set(t16["status"]) == {"not run"} and t16["geomean_s"].isna().all()
-    s = {"published": {"table16_geomean_tt_s": {"best": 429, "sa": 543, "user": 1478}},
-         "nas_validation": nas}
+    s = settings_of(published={"table16_geomean_tt_s": {"best": 429, "sa": 543, "user": 1478}},
+                    nas_validation=nas)
     rows = nas_rows(t16, bk, pd.DataFrame(), s)
     assert {r["verdict"] for r in rows} == {"not_run"}
     assert all("execution_times" in r["note"] for r in rows)
@@ -188,8 +195,8 @@ def test_tables_and_scorecard_from_experiments():
     assert gm["best"] <= gm["sa"] and gm["best"] <= gm["user"]
     assert (t16["ci_low"] <= t16["geomean_s"]).all() and (t16["n"] == 8).all()
     assert set(bk[bk["group_by"] == "kind"]["group"]) == {"power of 2", "unrestricted"}
-    s = {"published": {"table16_geomean_tt_s": {"best": 429, "sa": 543, "user": 1478}},
-         "nas_validation": {"logs": ["toy"], "experiments_per_benchmark": 4}}
+    s = settings_of(published={"table16_geomean_tt_s": {"best": 429, "sa": 543, "user": 1478}},
+                    nas_validation={"logs": ["toy"], "experiments_per_benchmark": 4})
     rows = nas_rows(t16, bk, exp, s)
     assert all(r["verdict"] != "not_run" for r in rows)
     assert rows[0]["reproduced"] == pytest.approx(gm["best"])
@@ -221,7 +228,7 @@ def test_run_nas_log_on_a_small_swf_table():
     nas = {"logs": ["A", "B"], "machine_procs": {"A": 16}, "experiments_per_benchmark": 5,
            "periods": {"A": ["1970-01-02", "1970-01-03"]}, "benchmarks": SPEC,
            "execution_times": {"MG": {4: 400.0, 8: 200.0, 16: 100.0}, "EP": {1: 900.0}}}
-    s = {"seed": 3, "nas_validation": nas}
+    s = settings_of(seed=3, nas_validation=nas)
     df, meta = N.run_nas_log(s, "A", _swf(), header)
     assert meta["machine_procs"] == 16 and len(df) == 6  # 3 of 5 per benchmark go to log A
     assert (df["submit"] >= 86400).all() and (df["submit"] < 2 * 86400).all()  # the period
@@ -248,6 +255,7 @@ def test_table15_request_counts_from_the_configured_sizes():
         assert t[b, p] == n
     rows = nas_rows(N.table16(pd.DataFrame(), None, reason="x"),
                             N.table16_by_kind(pd.DataFrame(), None, reason="x"), pd.DataFrame(),
-                            {"published": cfg["published"], "nas_validation": cfg["nas_validation"]})
+                            settings_of(published=cfg["published"],
+                                        nas_validation=cfg["nas_validation"]))
     # Table 15 is our configuration, not a result: no scorecard row (it would hold by construction)
     assert [r for r in rows if r["item"] == "Table 15"] == []

@@ -2,7 +2,7 @@
 of its single-target experiments onto the engine (commit 549f5ea: the experiments' own loop,
 ``CBMachine``), re-run by tests/papers/test_cirne2001_golden.py.
 
-    PYTHONPATH=src python tests/papers/cirne_golden_cases.py save   # writes tests/fixtures/golden/cirne/
+    PYTHONPATH=src python tests/papers/cirne2001_cases.py save   # writes tests/fixtures/golden/cirne/
 """
 
 from __future__ import annotations
@@ -18,15 +18,14 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests/fixtures/golden/cirne"
 
 
-def _settings(jobs: int, targets: int, workloads: int, sa_version: str = "cb") -> dict:
+def _settings(jobs: int, targets: int, workloads: int, sa_version: str = "cb"):
     from schedlab.papers import cirne2001 as C
 
-    s = C.resolve_settings(yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text()))
-    s["single_target"].update(jobs_per_workload=jobs, targets_per_workload=targets,
-                              experiments=targets * workloads)
-    s["offered_load"]["jobs_per_workload"] = jobs
-    s["sa_version"] = sa_version
-    return s
+    return C.resolve_settings(
+        yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text()),
+        overrides={"single_target": {"jobs_per_workload": jobs, "targets_per_workload": targets,
+                                     "experiments": targets * workloads},
+                   "offered_load": {"jobs_per_workload": jobs}, "sa_version": sa_version})
 
 
 def _nas_log(seed: int, n: int = 60, procs: int = 16):
@@ -91,5 +90,5 @@ def save() -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["save"]:
-        sys.exit("usage: cirne_golden_cases.py save")
+        sys.exit("usage: cirne2001_cases.py save")
     save()

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import schedlab.papers.cirne2001.experiments as E
+import schedlab.papers.cirne2001.moldable as E
 from schedlab.errors import ConfigError
 from schedlab.papers import cirne2001 as C
 
