@@ -3,7 +3,7 @@
 import time
 from pathlib import Path
 
-from schedlab.papers import load, settings_from
+from schedlab.papers import load
 from schedlab.papers.runner import assemble
 from schedlab.pipeline import smk
 
@@ -13,7 +13,7 @@ def main(sm):
     paper = sm.params.paper
     t0 = time.process_time()
     module = load(paper)
-    tables = assemble(module, paper, settings_from(module, sm.params.settings),
+    tables = assemble(module, paper, module.Settings.from_dict(sm.params.settings),
                       dict(zip(sm.params.points, sm.input.runs, strict=True)), {f: f for f in sm.input.files},
                       Path("results") / paper)
     log(f"{paper}: {len(tables)} tables, {time.process_time() - t0:.1f} CPU-s")

@@ -2,7 +2,7 @@
 
 import time
 
-from schedlab.papers import Point, load, settings_from
+from schedlab.papers import Point, load
 from schedlab.papers.runner import run_point
 from schedlab.pipeline import smk
 
@@ -13,7 +13,7 @@ def main(sm):
     point = Point(id=p["id"], inputs=tuple(p["inputs"]), needs=tuple(p["needs"]), spec=p["spec"])
     t0 = time.process_time()
     module = load(paper)
-    frames = run_point(module, paper, settings_from(module, sm.params.settings), point,
+    frames = run_point(module, paper, module.Settings.from_dict(sm.params.settings), point,
                        {f: f for f in sm.input.files}, dict(zip(point.needs, sm.input.needs, strict=True)),
                        sm.output[0])
     log(f"{paper} {point.id}: {', '.join(f'{k} ({len(v)} rows)' for k, v in frames.items())}, "

@@ -39,7 +39,7 @@ for _p in PAPER_POINTS:
             point="|".join(re.escape(k) for k in PAPER_POINTS[_p]) or "no-point",
         params:
             paper=_p,
-            settings=_papers.settings_params(PAPER_SETTINGS[_p]),
+            settings=PAPER_SETTINGS[_p].to_dict(),
             point=lambda wc, _p=_p: asdict(PAPER_POINTS[_p][wc.point]),
         conda:
             "../envs/schedlab.yaml"
@@ -58,7 +58,7 @@ for _p in PAPER_POINTS:
             _targets,
         params:
             paper=_p,
-            settings=_papers.settings_params(PAPER_SETTINGS[_p]),
+            settings=PAPER_SETTINGS[_p].to_dict(),
             points=list(PAPER_POINTS[_p]),
         conda:
             "../envs/schedlab.yaml"

@@ -74,12 +74,9 @@ __all__ = [
     "Point",
     "Switches",
     "load",
-    "logs_read",
     "point_done",
     "point_input",
     "run_by",
-    "settings_from",
-    "settings_params",
     "switches",
     "trace_jobs",
 ]
@@ -161,15 +158,6 @@ def run_by(runners: Mapping[str, Runner], key: str, paper: str, s: Any, point: P
     return runners[name](s, point, inputs)
 
 
-def logs_read(points: list[Point], outputs: Outputs | None = None) -> tuple[str, ...]:
-    """The registry logs whose parsed job tables ``points`` (and the assembly's ``outputs``) read,
-    in first-read order."""
-    files = [f for p in points for f in p.inputs] + list(outputs.inputs if outputs else ())
-    prefix, suffix = trace_jobs("\0").split("\0")
-    return tuple(dict.fromkeys(f[len(prefix):-len(suffix)] for f in files
-                               if f.startswith(prefix) and f.endswith(suffix)))
-
-
 def point_done(paper: str, point_id: str) -> str:
     """The pipeline path of a finished point's ``done.json`` (``results/<paper>/runs/<id>/``)."""
     return f"results/{paper}/runs/{point_id}/done.json"
@@ -182,7 +170,7 @@ def point_input(paper: str, point: Point) -> dict[str, list[str]]:
 
 
 #: The names a paper package exposes (the contract above).
-CONTRACT: tuple[str, ...] = ("title", "summary", "settings", "logs", "extra_targets",
+CONTRACT: tuple[str, ...] = ("title", "summary", "Settings", "settings", "logs", "extra_targets",
                              "points", "run_point", "outputs", "tables", "figures", "scorecard")
 #: The modules every paper package has (the contract's steps).
 MODULES: tuple[str, ...] = ("config", "points", "tabulate", "plots", "checks", "scoring")
@@ -195,20 +183,6 @@ def follows_contract(module: ModuleType) -> bool:
 
 def _missing(module: ModuleType) -> list[str]:
     return [n for n in CONTRACT if not hasattr(module, n)]
-
-
-def settings_from(module: ModuleType, data: Any) -> Any:
-    """A paper's settings from their JSON-able form (a rule's param), or ``data`` when it is
-    already typed."""
-    settings_type = getattr(module, "Settings", None)
-    if settings_type is None or not isinstance(data, Mapping):
-        return data
-    return settings_type.from_dict(data)
-
-
-def settings_params(s: Any) -> Any:
-    """The JSON-able form of a paper's settings (the rules' param)."""
-    return s.to_dict() if isinstance(s, PaperSettings) else s
 
 
 def load(name: str) -> ModuleType:

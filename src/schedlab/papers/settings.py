@@ -158,10 +158,6 @@ class Switches:
         """The scale these switches select (:func:`scale_of`)."""
         return scale_of(self.overrides, self.quick, self.full)
 
-    def applied(self, cfg: dict[str, Any]) -> dict[str, Any]:
-        """``cfg`` with the overrides' top-level keys replaced (all but the switch ``quick``)."""
-        return cfg | {k: v for k, v in self.overrides.items() if k != "quick"}
-
 
 def switches(config: Mapping[str, Any], paper: str) -> Switches:
     """The switches of ``paper`` in the pipeline config (one reading for every paper)."""
