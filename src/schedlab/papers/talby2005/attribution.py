@@ -2,7 +2,7 @@
 
 Pure functions on the monthly sums of the attribution runs (:func:`.months.month_sums`: per calendar
 month the job count and the sums of wait and bounded slowdown, from which every mean of Tables 2-3
-is exact), keyed ``(log, reading, cancelled)`` (:func:`.experiments.attribution_keys`); each reading
+is exact), keyed ``(log, reading, cancelled)`` (:func:`.grid.attribution_keys`); each reading
 is a scheduler with options (config ``attribution.readings``) or Flex with slack factor ``f``
 (``flex_slack<f>``).
 

@@ -1,4 +1,4 @@
-"""Talby & Feitelson 2005: what a sweep point simulates (:mod:`.experiments`), one simulation at a time.
+"""Talby & Feitelson 2005: what a sweep point simulates (:mod:`.grid`), one simulation at a time.
 
 :func:`simulate_point` simulates one point with the registered schedulers — PBAS/WBAS
 (:mod:`schedlab.sim.schedulers.switching`), Flex (:mod:`schedlab.sim.schedulers.flex`) — and
@@ -120,7 +120,7 @@ def stats_frame(stats: Mapping[str, Any]) -> pd.DataFrame:
     """The statistics of :func:`simulate_point` as a one-row frame (a point's ``stats``): ``mean_wait``,
     the scheduler's parameters as JSON (``scheduler_params``) and for PBAS/WBAS ``switches``,
     ``frames_forked`` and the time share of each candidate (``share_<scheduler>``, 0-1). The
-    parameters of the point itself are its name's (:func:`.experiments.parse_name`)."""
+    parameters of the point itself are its name's (:func:`.grid.parse_name`)."""
     row: dict[str, Any] = {"mean_wait": float(stats["mean_wait"]),
                            "scheduler_params": json.dumps(stats.get("scheduler_params", {}),
                                                           sort_keys=True, default=str)}
