@@ -18,15 +18,13 @@ Point ids (``results/tang2013/runs/<id>/``), per log label (``SP2``, ``BGP`` or
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 import pandas as pd
 
-from ...errors import ConfigError
 from ...traces.swf import SWFHeader
-from .. import Inputs, Point, trace_jobs
+from .. import Inputs, Point, run_by, trace_jobs
 from .attribution import attribution_runs, search_cap_rows
 from .base_readings import BASE_READINGS, base_attribution_rows
 from .config import ADAPTIVE, BASE, PAPER, LogSpec, Settings, log_of
@@ -105,32 +103,34 @@ def _threshold_s(s: Settings, inputs: Inputs, spec: LogSpec) -> float:
     return qd_threshold_min(base, s, spec.label) * 60.0
 
 
-def _sweep(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs) -> dict[str, pd.DataFrame]:
+def _sweep(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    spec, p = log_of(s, point.spec["log"]), point.spec
     th = _threshold_s(s, inputs, spec) if p["point"] in ADAPTIVE else None
     per_job, series, summary = run_sweep_point(_jobs(s, inputs, spec), spec, p["point"],
                                                s, th)
     return {"jobs": per_job, "series": series, "summary": pd.DataFrame([summary])}
 
 
-def _table4(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs) -> dict[str, pd.DataFrame]:
+def _table4(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    spec, p = log_of(s, point.spec["log"]), point.spec
     spec = replace(spec, jobs=int(p["jobs"]))
     return {"table4": iteration_seconds(_jobs(s, inputs, spec), spec, list(p["windows"]))}
 
 
-def _search_cap(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs
-                ) -> dict[str, pd.DataFrame]:
+def _search_cap(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    spec = log_of(s, point.spec["log"])
     rows = search_cap_rows(_jobs(s, inputs, spec), spec, s, _threshold_s(s, inputs, spec))
     return {"rows": pd.DataFrame(rows)}
 
 
-def _attribution(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs
-                 ) -> dict[str, pd.DataFrame]:
+def _attribution(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    spec, p = log_of(s, point.spec["log"]), point.spec
     jobs, _ = workload(*_trace(inputs, spec), spec, p["selection"])
     return {"rows": pd.DataFrame(attribution_runs(jobs, spec, s, p["selection"]))}
 
 
-def _attribution_base(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs
-                      ) -> dict[str, pd.DataFrame]:
+def _attribution_base(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    spec, p = log_of(s, point.spec["log"]), point.spec
     per_job = {conf: inputs.points[sweep_id(spec.label, point)]["jobs"]
                for conf, point in s.configurations.items()}
     rows = base_attribution_rows(*_trace(inputs, spec), spec, s, list(p["readings"]),
@@ -139,14 +139,11 @@ def _attribution_base(s, spec: LogSpec, p: Mapping[str, Any], inputs: Inputs
 
 
 #: What a point runs, by its ``spec["kind"]`` (module docstring).
-KINDS: dict[str, Callable[..., dict[str, pd.DataFrame]]] = {
+KINDS: dict[str, Callable[[Settings, Point, Inputs], dict[str, pd.DataFrame]]] = {
     "sweep": _sweep, "table4": _table4, "search_cap": _search_cap, "attribution": _attribution,
     "attribution_base": _attribution_base}
 
 
 def run_point(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
     """The contract's run_point: one point's frames by name (module docstring)."""
-    p = point.spec
-    if p.get("kind") not in KINDS:
-        raise ConfigError(f"{PAPER} point {point.id}: unknown kind {p.get('kind')!r}")
-    return KINDS[p["kind"]](s, log_of(s, p["log"]), p, inputs)
+    return run_by(KINDS, "kind", PAPER, s, point, inputs)
