@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from test_cirne2001_nas import _swf
+from test_nas_cirne2001 import _swf
 
 from schedlab.errors import ConfigError
 from schedlab.papers import Env, trace_jobs
