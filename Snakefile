@@ -26,14 +26,9 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/traces.smk"
 include: "workflow/rules/clean.smk"
 include: "workflow/rules/sim.smk"
-# A paper whose logs a custom registry lacks is skipped (one warning line; common.smk). Every paper
-# is served by the generic rule family (papers.smk; the contract: src/schedlab/papers/__init__.py);
+# A paper whose logs the registry lacks is skipped (one warning line; common.smk). Every paper is
+# served by the generic rule family (papers.smk; the contract: src/schedlab/papers/__init__.py);
 # workflow/rules/<paper>.smk keeps its genuinely paper-specific steps.
-if "cirne2001" in PAPERS_RUN:
-
-    include: "workflow/rules/models.smk"
-
-
 for _paper in PAPERS_RUN:
     if Path(f"workflow/rules/{_paper}.smk").is_file():
 

@@ -69,10 +69,10 @@ def main() -> None:
         cpu, wall, _ = _cpu(fn)
         rows.append((name, a.jobs, cpu, wall))
     cfg = yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text())
-    s = C.resolve_settings(cfg)
-    s["single_target"].update(jobs_per_workload=a.jobs, targets_per_workload=a.targets,
-                              experiments=a.targets * a.workloads)
-    s["offered_load"]["jobs_per_workload"] = a.jobs
+    s = C.resolve_settings(cfg, overrides={
+        "single_target": {"jobs_per_workload": a.jobs, "targets_per_workload": a.targets,
+                          "experiments": a.targets * a.workloads},
+        "offered_load": {"jobs_per_workload": a.jobs}})
     cpu, wall, n = _cpu(lambda: sum(len(C.run_single_workload(s, w)[0])
                                     for w in range(a.workloads)))
     rows.append((f"single-target: {a.workloads} x {a.targets} targets "
@@ -91,11 +91,11 @@ def _bench_nas(times: Path, experiments: int) -> None:
     from schedlab.traces.swf import SWFHeader
 
     cfg = yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text())
-    s = C.resolve_settings(cfg)
-    s["nas_validation"] = {**s["nas_validation"], "execution_times": yaml.safe_load(times.read_text()),
-                           "experiments_per_benchmark": experiments}
+    s = C.resolve_settings(cfg, overrides={"nas_validation": {
+        "execution_times": yaml.safe_load(times.read_text()),
+        "experiments_per_benchmark": experiments}})
     print(f"{'log':28s} {'experiments':>11s} {'cpu s':>8s} {'wall s':>8s}  experiments by benchmark")
-    for log in s["nas_validation"]["logs"]:
+    for log in s.nas_validation["logs"]:
         jobs, meta = read_parquet(ROOT / f"results/traces/{log}/jobs.parquet")
         header = SWFHeader.from_dict(meta["swf_header"])
         cpu, wall, (df, _) = _cpu(lambda log=log, jobs=jobs, h=header: N.run_nas_log(s, log, jobs, h))

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import yaml
 
-from schedlab.papers.perkovic2000.experiments import RunPoint, scaled
+from schedlab.papers.perkovic2000.config import resolve_settings
 from schedlab.papers.perkovic2000.jobs import prepare_jobs
 from schedlab.papers.perkovic2000.runs import simulate
+from schedlab.papers.perkovic2000.sweep import RunPoint
 from schedlab.traces.lookup import load_trace
 
 CFG = Path(__file__).resolve().parents[1] / "config" / "papers" / "perkovic2000.yaml"
@@ -33,7 +34,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1, help="runs per point (minimum CPU reported)")
     args = ap.parse_args()
     cfg = yaml.safe_load(CFG.read_text())
-    s = scaled(cfg)
+    s = resolve_settings(cfg)
     tr = load_trace(cfg["trace"])
     table, _ = prepare_jobs(tr.jobs, tr.header, 430, args.max_jobs)
     total = 0.0

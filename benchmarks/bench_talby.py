@@ -63,7 +63,7 @@ def pbas_point(point: str, names) -> None:
 
     import yaml
 
-    from schedlab.papers.talby2005.runs import run_point, sim_jobs_from_trace
+    from schedlab.papers.talby2005.runs import sim_jobs_from_trace, simulate_point
 
     cfg = yaml.safe_load((Path(__file__).parents[1] / "config/papers/talby2005.yaml").read_text())
     for name in names or ["KTH-SP2-1996-2.1-cln"]:
@@ -71,7 +71,7 @@ def pbas_point(point: str, names) -> None:
         size = t.header.machine_size
         jobs, _ = sim_jobs_from_trace(t.jobs, t.header, size, name, cfg["cancelled"])
         t0 = time.process_time()
-        _, st = run_point(jobs, size, "pbas", point, cfg["scheduler_options"],
+        _, st = simulate_point(jobs, size, "pbas", point, cfg["scheduler_options"],
                           t.header.unix_start_time, t.header.time_zone_string)
         dt = time.process_time() - t0
         print(f"{name:28s} pbas/{point}  {len(jobs):7d} jobs  {dt:7.1f} CPU-s  "

@@ -13,6 +13,7 @@ def main(sm):
     build_report(Path("results"), sm.params.papers, out_html, Path(sm.output.scorecard),
                  {"schedlab_version": __version__, "papers": ", ".join(sm.params.papers)},
                  studied_traces=dict(sm.params.studied_traces),
+                 extra_scorecards=dict(sm.params.extra_scorecards),
                  claims_dir=Path(sm.input.claims[0]).parent if sm.input.claims else None)
 
 

@@ -12,7 +12,8 @@ def main(sm):
     log = smk.log_to(sm)
     paper = sm.params.paper
     t0 = time.process_time()
-    tables = assemble(load(paper), paper, sm.params.settings,
+    module = load(paper)
+    tables = assemble(module, paper, module.Settings.from_dict(sm.params.settings),
                       dict(zip(sm.params.points, sm.input.runs, strict=True)), {f: f for f in sm.input.files},
                       Path("results") / paper)
     log(f"{paper}: {len(tables)} tables, {time.process_time() - t0:.1f} CPU-s")

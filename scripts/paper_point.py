@@ -12,7 +12,8 @@ def main(sm):
     paper, p = sm.params.paper, sm.params.point
     point = Point(id=p["id"], inputs=tuple(p["inputs"]), needs=tuple(p["needs"]), spec=p["spec"])
     t0 = time.process_time()
-    frames = run_point(load(paper), paper, sm.params.settings, point,
+    module = load(paper)
+    frames = run_point(module, paper, module.Settings.from_dict(sm.params.settings), point,
                        {f: f for f in sm.input.files}, dict(zip(point.needs, sm.input.needs, strict=True)),
                        sm.output[0])
     log(f"{paper} {point.id}: {', '.join(f'{k} ({len(v)} rows)' for k, v in frames.items())}, "

@@ -1,5 +1,6 @@
-"""Architecture rules of issue 25 ("Must show"): no import circles and no module over 600 lines in
-``src/schedlab``.
+"""Architecture rules: no import circles and no module over 600 lines in ``src/schedlab``; every paper
+package follows the template (``schedlab.papers._template``): the same step modules, an ``__init__``
+that only binds names, and tests named ``tests/papers/test_<module>_<paper>.py`` after its modules.
 
 The import graph is read from the source with :mod:`ast`: every ``import`` / ``from ... import``
 of a ``schedlab`` module, at any depth (function-local imports count: they hide a circle, they do
@@ -17,7 +18,13 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 MAX_LINES = 600
-#: Modules being ported to the paper contract (issue 25 item 2) by their own helpers.
+TESTS = SRC.parent / "tests"
+#: Test files of tests/papers named after a module of schedlab.papers, not of one paper.
+SHARED_PAPER_TESTS = {"test_contract.py", "test_engine_options.py", "test_settings.py",
+                      "test_template.py"}
+#: Test file stems that name no module of a paper: the whole paper through the runner, and the
+#: golden schedules saved from an earlier implementation.
+WHOLE_PAPER_TESTS = {"paper", "golden"}
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -176,6 +183,51 @@ def test_the_library_reads_no_settings_from_the_environment(repo):
         assert variable in readme, variable
 
 
+def package_modules(package: Path) -> set[str]:
+    """The module names of a package directory (``__init__`` left out)."""
+    return {p.stem for p in package.glob("*.py") if p.stem != "__init__"}
+
+
+def init_statements_beyond_bindings(init: Path) -> list[str]:
+    """The statements of a package ``__init__`` other than its docstring, imports and names bound
+    to literals (``title``, ``summary``, ``__all__``), as ``line: statement`` strings."""
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    out = []
+    for i, node in enumerate(tree.body):
+        if i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(node, ast.Assign):
+            try:
+                ast.literal_eval(node.value)
+                continue
+            except ValueError:
+                pass
+        out.append(f"{node.lineno}: {ast.unparse(node).splitlines()[0]}")
+    return out
+
+
+def misnamed_paper_tests(tests: Path, papers: dict[str, set[str]]) -> list[str]:
+    """The files of ``tests`` (tests/papers) not named ``test_<module>_<paper>.py`` with
+    ``<module>`` a module of ``papers[<paper>]`` (or one of :data:`WHOLE_PAPER_TESTS`), a shared
+    test (:data:`SHARED_PAPER_TESTS`) or a helper ``<paper>_cases.py``."""
+    out = []
+    for f in sorted(tests.glob("*.py")):
+        if f.name in SHARED_PAPER_TESTS or f.name == "__init__.py":
+            continue
+        if not f.name.startswith("test_"):
+            if f.stem.removesuffix("_cases") not in papers or not f.stem.endswith("_cases"):
+                out.append(f"{f.name}: a helper is named <paper>_cases.py")
+            continue
+        stem = f.stem.removeprefix("test_")
+        paper = next((p for p in papers if stem.endswith(f"_{p}")), None)
+        module = stem.removesuffix(f"_{paper}") if paper else None
+        if paper is None or module not in papers[paper] | WHOLE_PAPER_TESTS:
+            out.append(f"{f.name}: not test_<module>_<paper>.py of a module of a paper")
+    return out
+
+
 def test_import_graph_sees_function_local_imports(tmp_path):
     pkg = tmp_path / "schedlab"
     (pkg / "sub").mkdir(parents=True)
@@ -227,6 +279,54 @@ def test_papers_are_served_by_the_generic_rule_family():
     for smk in (SRC.parent / "workflow" / "rules").glob("*.smk"):
         if smk.stem in NAMES:
             assert "script:" not in smk.read_text(), smk
+
+
+def _paper_packages() -> dict[str, Path]:
+    from schedlab.papers import PAPERS
+
+    root = SRC / "schedlab" / "papers"
+    return {p: root / p for p in (*PAPERS, "_template")}
+
+
+def test_every_paper_has_the_template_modules():
+    from schedlab.papers import MODULES
+
+    template = package_modules(SRC / "schedlab" / "papers" / "_template")
+    assert template == set(MODULES)
+    missing = {p: sorted(template - package_modules(d)) for p, d in _paper_packages().items()}
+    assert {p: m for p, m in missing.items() if m} == {}
+
+
+def test_paper_inits_only_bind_names():
+    found = {p: init_statements_beyond_bindings(d / "__init__.py")
+             for p, d in _paper_packages().items()}
+    assert {p: s for p, s in found.items() if s} == {}
+
+
+def test_paper_tests_are_named_after_the_modules():
+    papers = {p: package_modules(d) for p, d in _paper_packages().items()}
+    assert misnamed_paper_tests(TESTS / "papers", papers) == []
+    # every paper's claim checks and whole run are tested (the checks both ways: report.scorecard)
+    names = {f.name for f in (TESTS / "papers").glob("test_*.py")}
+    assert [p for p in papers if p != "_template" and {f"test_checks_{p}.py",
+                                                      f"test_paper_{p}.py"} - names] == []
+
+
+def test_the_template_checks_fail_on_purpose(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text('"""Doc."""\nfrom .a import f\ntitle = "x"\n'
+                                     "def g():\n    return 1\n")
+    (pkg / "a.py").write_text("")
+    assert package_modules(pkg) == {"a"}
+    assert init_statements_beyond_bindings(pkg / "__init__.py") == ["4: def g():"]
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    for name in ("test_a_pkg.py", "test_b_pkg.py", "test_pkg_a.py", "pkg_cases.py", "helpers.py",
+                 "test_paper_pkg.py"):
+        (tests / name).write_text("")
+    assert [m.split(":")[0] for m in misnamed_paper_tests(tests, {"pkg": {"a"}})] == [
+        "helpers.py", "test_b_pkg.py", "test_pkg_a.py"]
 
 
 if __name__ == "__main__":

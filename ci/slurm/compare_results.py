@@ -9,7 +9,12 @@ listed in WALL_CLOCK and compared with the measured rows left out:
   * results/report/index.html renders those scorecards, so it is skipped (its tables and figures are
     the files compared above).
 Prints one line per difference and a summary; exit status 1 if anything differs.
-Usage: python compare_results.py DIR_A DIR_B  (the directories holding results/)
+Usage: python compare_results.py DIR_A DIR_B [--frames PAPER...]  (the directories holding results/)
+
+With ``--frames PAPER...`` it compares frames instead of bytes (a refactor that must leave every
+number alone, whatever the files' metadata): each paper's results/<paper>/tables/*.parquet and
+scorecard.parquet with pandas.testing.assert_frame_equal(check_exact=True), the wall-clock column
+of Tang's Table 4 (seconds_per_iteration) and the scorecard rows built from it left out.
 """
 
 from __future__ import annotations
@@ -41,6 +46,44 @@ def scorecard_without_timings(p: Path) -> pd.DataFrame:
     return sc[~timing].reset_index(drop=True)
 
 
+#: Wall-clock columns of a table (paper, table) -> columns, left out of the frame comparison.
+TIMING_COLUMNS = {("tang2013", "table4"): ["seconds_per_iteration"]}
+
+
+def frame(root: Path, paper: str, name: str) -> pd.DataFrame:
+    """``results/<paper>/<name>.parquet`` without its wall-clock measurements."""
+    path = root / "results" / paper / f"{name}.parquet"
+    if name == "scorecard":
+        return scorecard_without_timings(path)
+    df = pd.read_parquet(path)
+    return df.drop(columns=TIMING_COLUMNS.get((paper, Path(name).name), []), errors="ignore")
+
+
+def compare_frames(a: Path, b: Path, papers: list[str]) -> int:
+    """Frame-exact comparison of each paper's tables and scorecard (module docstring)."""
+    problems, compared = [], 0
+    for paper in papers:
+        names = {f"tables/{p.stem}" for root in (a, b)
+                 for p in (root / "results" / paper / "tables").glob("*.parquet")} | {"scorecard"}
+        for name in sorted(names):
+            where = f"results/{paper}/{name}.parquet"
+            missing = [str(r) for r in (a, b) if not (r / where).is_file()]
+            if missing:
+                problems.append(f"only in {b if missing == [str(a)] else a}: {where}")
+                continue
+            compared += 1
+            try:
+                pd.testing.assert_frame_equal(frame(a, paper, name), frame(b, paper, name),
+                                              check_exact=True)
+            except AssertionError as e:
+                problems.append(f"differs: {where}: {' '.join(str(e).split())[:300]}")
+        print(f"{paper}: {len(names)} frames")
+    for line in problems:
+        print(line)
+    print(f"{compared} frames compared (check_exact=True), {len(problems)} differences")
+    return 1 if problems else 0
+
+
 def main(a: Path, b: Path) -> int:
     fa, fb = files(a), files(b)
     problems = [f"only in {a}: {f}" for f in sorted(fa - fb)] + [f"only in {b}: {f}" for f in sorted(fb - fa)]
@@ -61,4 +104,6 @@ def main(a: Path, b: Path) -> int:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 3 and sys.argv[3] == "--frames":
+        sys.exit(compare_frames(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[4:]))
     sys.exit(main(Path(sys.argv[1]), Path(sys.argv[2])))

@@ -13,6 +13,13 @@ from schedlab.traces.swf import SWF_COLUMNS
 CFG = yaml.safe_load(Path("config/papers/perkovic2000.yaml").read_text())
 
 
+def settings_at(scale="default", **overrides):
+    """The config file's settings at ``scale`` with ``overrides`` deep-merged."""
+    from schedlab.papers.perkovic2000.config import resolve_settings
+
+    return resolve_settings(CFG, scale, overrides)
+
+
 def trace_table(n=60, seed=3):
     """A small synthetic SWF table (18 columns) with estimates and a few zero runtimes."""
     rng = np.random.default_rng(seed)

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -44,15 +46,15 @@ def engines(monkeypatch):
 
 
 def test_settings_resolve_the_pins_over_the_workflows_options():
-    assert load("talby2005").settings({}, env())["cfg"]["sim"] == WORKFLOW.as_dict()  # no pin
-    assert load("tang2013").settings({}, env())["cfg"]["sim"] == PINNED.as_dict()
-    assert load("perkovic2000").settings({}, env())["sim"] == PINNED.as_dict()
+    assert load("talby2005").settings({}, env()).sim == WORKFLOW.as_dict()  # no pin
+    assert load("tang2013").settings({}, env()).sim == PINNED.as_dict()
+    assert load("perkovic2000").settings({}, env()).sim == PINNED.as_dict()
     c = load("cirne2001").settings({}, env())
-    assert c["single_target"]["sim"] == c["nas_validation"]["sim"] == PINNED.as_dict()
-    assert c["offered_load"]["sim"] == WORKFLOW.as_dict()  # §6.2: the workflow's
+    assert c.single_target["sim"] == c.nas_validation["sim"] == PINNED.as_dict()
+    assert c.offered_load["sim"] == WORKFLOW.as_dict()  # §6.2: the workflow's
     # an override pins as the file does; a bad one is one line naming the block and the key
     per_event = {"papers": {"tang2013": {"sim": {"tie_rule": "per_event"}}}}
-    assert load("tang2013").settings(per_event, env())["cfg"]["sim"] == {"tie_rule": "per_event"}
+    assert load("tang2013").settings(per_event, env()).sim == {"tie_rule": "per_event"}
     with pytest.raises(ConfigError, match=r"tang2013.yaml sim: unknown engine option\(s\) \['x'\]"):
         load("tang2013").settings({"papers": {"tang2013": {"sim": {"x": 1}}}}, env())
 
@@ -83,7 +85,7 @@ def test_tang_runs_probes_and_table4_follow_the_pin(engines):
     from schedlab.papers.tang2013.config import LogSpec
     from schedlab.papers.tang2013.runs import iteration_seconds, run_sweep_point
 
-    cfg = load("tang2013").settings({}, env())["cfg"]
+    cfg = load("tang2013").settings({}, env())
     rng = np.random.default_rng(np.random.SeedSequence(7))
     est = rng.integers(600, 7200, 40)
     jobs = pd.DataFrame({"job_id": np.arange(40), "submit": np.sort(rng.integers(0, 20000, 40)),
@@ -92,16 +94,16 @@ def test_tang_runs_probes_and_table4_follow_the_pin(engines):
     run_sweep_point(jobs, spec, "bf0.5_w2", cfg)
     assert len(engines) > 1 and set(engines) == {PINNED}  # the run and its probes
     engines.clear()
-    iteration_seconds(jobs, spec, [1, 2], SimOptions.from_mapping(cfg["sim"]))  # Table 4
+    iteration_seconds(jobs, spec, [1, 2], SimOptions.from_mapping(cfg.sim))  # Table 4
     assert engines == [PINNED, PINNED]
 
 
 def test_perkovic_runs_follow_the_pin(engines):
     from perkovic2000_cases import trace_table
 
-    from schedlab.papers.perkovic2000.experiments import RunPoint
     from schedlab.papers.perkovic2000.jobs import prepare_jobs
     from schedlab.papers.perkovic2000.runs import simulate
+    from schedlab.papers.perkovic2000.sweep import RunPoint
 
     s = load("perkovic2000").settings({"quick": True}, env())
     jobs, _ = prepare_jobs(trace_table(40), None, 8, None)
@@ -112,15 +114,18 @@ def test_perkovic_runs_follow_the_pin(engines):
 def test_cirne_single_target_follows_the_pin_and_the_sweep_the_workflow(engines):
     C = load("cirne2001")
     s = C.settings({"quick": True}, env())
-    s["single_target"] |= {"experiments": 2, "targets_per_workload": 2, "jobs_per_workload": 40}
-    s["offered_load"]["jobs_per_workload"] = 40
+    s = dataclasses.replace(
+        s, single_target={**s.single_target, "experiments": 2, "targets_per_workload": 2,
+                          "jobs_per_workload": 40},
+        offered_load={**s.offered_load, "jobs_per_workload": 40})
     C.run_single_workload(s, 0)
     assert engines and set(engines) == {PINNED}
     engines.clear()
     C.run_sweep_point(s, "kappa_L", 1.0, 0)
     assert engines and set(engines) == {WORKFLOW}
     engines.clear()
-    s["attribution"] = {"readings": {"pe": {"sim": {"tie_rule": "per_event"}}}, "workloads": 1,
-                        "targets_per_workload": 2, "jobs_per_workload": 40}
+    s = dataclasses.replace(s, attribution={
+        "readings": {"pe": {"sim": {"tie_rule": "per_event"}}}, "workloads": 1,
+        "targets_per_workload": 2, "jobs_per_workload": 40})
     C.run_point(s, next(p for p in C.points(s) if p.spec["kind"] == "attribution"), Inputs())
     assert engines and set(engines) == {SimOptions(tie_rule="per_event")}  # the reading's

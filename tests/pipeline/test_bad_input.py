@@ -570,20 +570,23 @@ def test_study_setting_wrong_type_in_quick_mode():
 
 
 def test_custom_registry_skips_papers_with_one_warning_line(tmp_path):
+    from schedlab.papers import Env, load
     from schedlab.pipeline.config import PAPER_OVERRIDE_KEYS, papers_to_run
     from schedlab.traces.registry import load_registry
 
     default = load_registry(REPO / "config" / "traces.yaml")
     d = yaml.safe_load((REPO / "config" / "traces.yaml").read_text())
     keep = {"lublin_256", "CTC-SP2-1996-3.1-cln"}
-    reg = registry_file(tmp_path, yaml.safe_dump(
-        {"traces": {k: v for k, v in d["traces"].items() if k in keep}}))
+    reg = load_registry(registry_file(tmp_path, yaml.safe_dump(
+        {"traces": {k: v for k, v in d["traces"].items() if k in keep}})))
+    env = Env(trace_local=lambda n: n in reg, machine_size=lambda n: None)
     papers = ["schroeder2004", "talby2005", "perkovic2000"]
-    run, warning = papers_to_run(papers, load_registry(reg), default, REPO / "config" / "papers")
+    logs = {p: load(p).logs(load(p).settings({}, env)) for p in papers}  # the contract's logs(s)
+    run, warning = papers_to_run(logs, reg)
     assert run == ["schroeder2004", "perkovic2000"]
     assert warning.count("\n") == 0 and warning.startswith("schedlab: warning: registry ")
     assert "talby2005 (needs " in warning and "SDSC-BLUE-2000-4.2-cln" in warning
-    assert papers_to_run(papers, default, default, REPO / "config" / "papers") == (papers, None)
+    assert papers_to_run(logs, default) == (papers, None)
     assert "quick" in PAPER_OVERRIDE_KEYS
 
 

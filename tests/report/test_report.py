@@ -268,7 +268,7 @@ def test_cirne_report_includes_the_workload_model_scorecard(tmp_path):
     models = scorecard_frame([value_row("cirne2001", "Table 2", "mean", "CTC", 10.0, 11.0, "")])
     write_parquet(tmp_path / "cirne2001" / "scorecard.parquet", sa)
     write_parquet(tmp_path / "models" / "cirne2001" / "scorecard.parquet", models)
-    pr = collect(tmp_path, ["cirne2001"])[0]
+    pr = collect(tmp_path, ["cirne2001"], {"cirne2001": ["models/cirne2001/scorecard.parquet"]})[0]
     assert list(pr.scorecard["item"]) == ["Table 13", "Table 2"]
 
 

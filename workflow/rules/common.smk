@@ -4,6 +4,7 @@ import re
 import sys
 from pathlib import Path
 
+import schedlab.papers as _papers
 from schedlab.papers import PAPERS, point_done
 from schedlab.papers import point_input as papers_point_input
 from schedlab.pipeline.config import papers_to_run
@@ -20,16 +21,8 @@ try:
     # a local (path:) trace changed since its hash was locked: error, or accepted when named
     for _name in check_local_changes(REGISTRY, config.get("accept_trace_changes") or []):
         print(f"schedlab: accepted the changed file of trace {_name} (lock updated)", file=sys.stderr)
-    # the papers' logs are named in config/traces.yaml; a custom registry may leave some out
-    _default = Path("config/traces.yaml")
-    if Path(config["registry"]).resolve() == _default.resolve():
-        PAPERS_RUN, _warning = list(PAPER_KEYS), None
-    else:
-        PAPERS_RUN, _warning = papers_to_run(PAPER_KEYS, REGISTRY, load_registry(_default))
 except SchedlabError as _e:
     _smk.fail(_e)
-if _warning:
-    print(_warning, file=sys.stderr)
 TRACE_NAMES = REGISTRY.names()
 # config `sim:` holds the engine options (schedlab.sim.options.SimOptions, e.g. tie_rule) of every
 # engine simulation: the baseline runs (sim.smk), the papers' runs (papers.smk: each paper's
@@ -40,21 +33,43 @@ try:
         {k: v for k, v in (config.get("sim") or {}).items() if k in SIM_OPTION_KEYS}, "config sim")
 except SchedlabError as _e:
     _smk.fail(_e)
-# Each included .smk appends the targets it wants built by `snakemake` with no target.
-ALL_TARGETS = []
-# Files a paper's target (papers.smk) builds besides its assembly, by paper: the paper-specific
-# steps its workflow/rules/<paper>.smk defines (e.g. Cirne's chapter-3 model scorecard).
-PAPER_EXTRA_TARGETS = {}
 
 
 def trace_is_local(name):
-    """Downloaded already, in the mirror, or a registered local path."""
+    """Registered, and downloaded already, in the mirror, or a registered local path."""
+    if name not in REGISTRY:
+        return False
     e = REGISTRY[name]
     return (
         Path(f"resources/traces/{name}.swf.gz").is_file()
         or (MIRROR is not None and (MIRROR / e.file).is_file())
         or (e.path is not None and Path(e.path).is_file())
     )
+
+
+# Every paper's settings, resolved once (the contract: src/schedlab/papers/__init__.py). A paper
+# whose logs (`logs(s)`) a custom registry lacks is skipped with one warning line; with the default
+# registry a missing log is an error.
+PAPER_ENV = _papers.Env(
+    trace_local=trace_is_local,
+    machine_size=lambda name: REGISTRY[name].machine_size if name in REGISTRY else None,
+    expected_sha256=lambda name: REGISTRY.expected_sha256(name) if name in REGISTRY else None,
+    sim=SIM_OPTIONS,
+)
+try:
+    PAPER_MODULES = {p: _papers.load(p) for p in PAPER_KEYS}
+    PAPER_SETTINGS = {p: m.settings(config, PAPER_ENV) for p, m in PAPER_MODULES.items()}
+    PAPERS_RUN, _warning = papers_to_run(
+        {p: m.logs(PAPER_SETTINGS[p]) for p, m in PAPER_MODULES.items()},
+        REGISTRY,
+        strict=Path(config["registry"]).resolve() == Path("config/traces.yaml").resolve(),
+    )
+except SchedlabError as _e:
+    _smk.fail(_e)
+if _warning:
+    print(_warning, file=sys.stderr)
+# Each included .smk appends the targets it wants built by `snakemake` with no target.
+ALL_TARGETS = []
 
 
 def registry_names(names):

@@ -1,10 +1,9 @@
 # Workload models (Cirne 2001, chapter 3): fit every quantity to a cleaned trace, and compare the
 # thesis' reference workloads (CTC, KTH, SDSC) with its Tables 1-10.
 # Targets: `snakemake results/models/{trace}/` (one trace) and `snakemake cirne2001_models`.
-import yaml
-
-CIRNE_MODELS = yaml.safe_load(Path("config/papers/cirne2001.yaml").read_text())["models"]
-CIRNE_MODELS.update(config.get("papers", {}).get("cirne2001", {}).get("models", {}) or {})
+# Settings: the `models` section of Cirne's settings (config/papers/cirne2001.yaml deep-merged with
+# the overrides papers.cirne2001.models: a partial section keeps the rest).
+CIRNE_MODELS = PAPER_SETTINGS["cirne2001"].models
 MODELS_COMPARED = [t for t in CIRNE_MODELS["workloads"].values() if t is not None]
 MODELS_OUT = "results/models/cirne2001"
 

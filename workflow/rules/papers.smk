@@ -3,30 +3,19 @@
 #   <paper>_point     one job per experiment point: results/<paper>/runs/<point>/done.json (+ frames)
 #   <paper>_assemble  tables, figures and scorecard: results/<paper>/{tables,figures}/, scorecard.parquet
 #   <paper>           the paper's target (the report reads its inputs)
-# The target also builds the files workflow/rules/<paper>.smk lists in PAPER_EXTRA_TARGETS[<paper>].
-# Settings are resolved once here (`settings(config, env)`), passed to every job as a param (editing
-# one reruns what depends on it). Paper-specific steps a point cannot express stay in
+# The target also builds the paper's `extra_targets(s)` (rules of workflow/rules/<paper>.smk).
+# Settings are resolved once (common.smk: PAPER_SETTINGS), passed to every job as a param in their
+# JSON-able form (editing one reruns what depends on it). Paper-specific steps a point cannot express stay in
 # workflow/rules/<paper>.smk, included before this file. Its helpers (point_done, point_input) are in
 # common.smk (snakemake --lint: no functions beside rules).
 from dataclasses import asdict
 
-import schedlab.papers as _papers
-
-PAPER_ENV = _papers.Env(
-    trace_local=trace_is_local,
-    machine_size=lambda name: REGISTRY[name].machine_size,
-    expected_sha256=lambda name: REGISTRY.expected_sha256(name),
-    sim=SIM_OPTIONS,
-)
-PAPER_SETTINGS = {}
 PAPER_POINTS = {}
 PAPER_OUTPUTS = {}
 try:
     for _p in PAPERS_RUN:
-        _m = _papers.load(_p)
-        PAPER_SETTINGS[_p] = _m.settings(config, PAPER_ENV)
-        PAPER_POINTS[_p] = {pt.id: pt for pt in _m.points(PAPER_SETTINGS[_p])}
-        PAPER_OUTPUTS[_p] = _m.outputs(PAPER_SETTINGS[_p])
+        PAPER_POINTS[_p] = {pt.id: pt for pt in PAPER_MODULES[_p].points(PAPER_SETTINGS[_p])}
+        PAPER_OUTPUTS[_p] = PAPER_MODULES[_p].outputs(PAPER_SETTINGS[_p])
 except SchedlabError as _e:
     _smk.fail(_e)
 
@@ -50,7 +39,7 @@ for _p in PAPER_POINTS:
             point="|".join(re.escape(k) for k in PAPER_POINTS[_p]) or "no-point",
         params:
             paper=_p,
-            settings=PAPER_SETTINGS[_p],
+            settings=PAPER_SETTINGS[_p].to_dict(),
             point=lambda wc, _p=_p: asdict(PAPER_POINTS[_p][wc.point]),
         conda:
             "../envs/schedlab.yaml"
@@ -69,7 +58,7 @@ for _p in PAPER_POINTS:
             _targets,
         params:
             paper=_p,
-            settings=PAPER_SETTINGS[_p],
+            settings=PAPER_SETTINGS[_p].to_dict(),
             points=list(PAPER_POINTS[_p]),
         conda:
             "../envs/schedlab.yaml"
@@ -83,6 +72,6 @@ for _p in PAPER_POINTS:
             _p
         input:
             _targets,
-            PAPER_EXTRA_TARGETS.get(_p, []),
+            list(PAPER_MODULES[_p].extra_targets(PAPER_SETTINGS[_p])),
 
     ALL_TARGETS.extend(_targets)

@@ -20,6 +20,15 @@ rule report:
     params:
         papers=list(PAPERS_RUN),
         studied_traces={t: REGISTRY[t].machine_size for t in STUDY_TRACES},
+        # scorecards a paper's target builds outside results/<paper>/ (its extra_targets)
+        extra_scorecards={
+            p: [
+                str(Path(t).relative_to("results"))
+                for t in PAPER_MODULES[p].extra_targets(PAPER_SETTINGS[p])
+                if t.endswith("scorecard.parquet")
+            ]
+            for p in PAPERS_RUN
+        },
     conda:
         "../envs/schedlab.yaml"
     log:

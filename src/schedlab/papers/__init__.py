@@ -3,13 +3,24 @@
 Each paper package ``schedlab.papers.<paper>`` (pure functions; file I/O is the runner's,
 :mod:`schedlab.papers.runner`) exposes:
 
-``TITLE: str``
-    one line: authors, year, what is reproduced.
-``settings(config: Mapping, env: Env) -> dict``
-    the paper's resolved settings from the pipeline config (the paper reads its own
-    ``config/papers/<paper>*.yaml``, the overrides ``config["papers"][<paper>]`` and the switches
-    ``quick``/``full``). JSON-able: the rules pass it as a param, so editing a setting reruns what
-    depends on it. Called once, when the workflow is parsed.
+``title: str``
+    the paper's authors, year and title (the report's heading).
+``summary: str``
+    one line: what is reproduced.
+``Settings``
+    the settings' type: a frozen dataclass, subclass of
+    :class:`~schedlab.papers.settings.PaperSettings` (``to_dict``/``from_dict``: the JSON-able form
+    the rules pass as a param, so editing a setting reruns what depends on it).
+``settings(config: Mapping, env: Env) -> Settings``
+    the paper's resolved settings from the pipeline config: its ``config/papers/<paper>.yaml`` at
+    the scale the switches ask for, deep-merged with the overrides ``config["papers"][<paper>]``
+    (:func:`schedlab.papers.settings.resolve`). Called once, when the workflow is parsed.
+``logs(s) -> tuple[str, ...]``
+    the registry logs the paper's points read at settings ``s`` (a custom registry lacking one
+    skips the paper).
+``extra_targets(s) -> tuple[str, ...]``
+    files the paper's target builds besides its assembly (rules of ``workflow/rules/<paper>.smk``);
+    a ``scorecard.parquet`` among them joins the paper's scorecard in the report.
 ``points(s) -> list[Point]``
     the experiment points: each is one job (rule ``<paper>_point``), reading the files
     ``Point.inputs`` and the frames of the points ``Point.needs``.
@@ -30,10 +41,11 @@ The rule family (``workflow/rules/papers.smk``) defines, for every paper run, ``
 (one job per point), ``<paper>_assemble`` (tables, figures, scorecard) and the target ``<paper>``.
 A step no point can express stays in ``workflow/rules/<paper>.smk`` (e.g. Cirne's fitted models).
 
-Inside a package, modules are named after the paper's concepts; the contract's own steps use the same
-names in every paper (not the contract's function names, which the package's ``__init__`` binds):
-``config`` (settings), ``tabulate`` (tables), ``plots`` (figures), ``checks`` (the claim checks) and
-``scoring`` (the scorecard rows).
+Every package has the same step modules (:data:`MODULES`; ``__init__`` only binds the contract's names
+to them): ``config`` (the settings), ``points`` (the points, ``run_point`` and its dispatch),
+``tabulate`` (tables), ``plots`` (figures), ``checks`` (the claim checks) and ``scoring`` (the scorecard
+rows). Other modules are named after the paper's concepts. ``schedlab.papers._template`` is the
+skeleton to copy for a new paper (docs/development.md).
 """
 
 from __future__ import annotations
@@ -50,6 +62,25 @@ import pandas as pd
 from ..errors import ConfigError
 from ..io import read_parquet
 from ..sim.options import SimOptions
+from .settings import PaperSettings, Switches, switches
+
+__all__ = [
+    "CONTRACT",
+    "MODULES",
+    "PAPERS",
+    "Env",
+    "Inputs",
+    "Outputs",
+    "PaperSettings",
+    "Point",
+    "Switches",
+    "load",
+    "point_done",
+    "point_input",
+    "run_by",
+    "switches",
+    "trace_jobs",
+]
 
 #: The papers, in report order (package names under schedlab.papers).
 PAPERS: tuple[str, ...] = ("schroeder2004", "talby2005", "tang2013", "perkovic2000", "cirne2001")
@@ -111,31 +142,23 @@ class Inputs:
         return self.table(trace_jobs(trace))
 
 
-@dataclass(frozen=True)
-class Switches:
-    """The pipeline's switches for one paper: its overrides (config ``papers.<paper>``), ``quick``
-    (config ``quick`` or the override ``quick``) and ``full`` (config ``full``)."""
-
-    overrides: Mapping[str, Any]
-    quick: bool
-    full: bool
-
-    def applied(self, cfg: dict[str, Any]) -> dict[str, Any]:
-        """``cfg`` (a paper's settings file) with the overrides' top-level keys replaced (all but
-        the switch ``quick``)."""
-        return cfg | {k: v for k, v in self.overrides.items() if k != "quick"}
-
-
-def switches(config: Mapping[str, Any], paper: str) -> Switches:
-    """The switches of ``paper`` in the pipeline config (one reading for every paper)."""
-    overrides = (config.get("papers") or {}).get(paper) or {}
-    return Switches(overrides, bool(config.get("quick") or overrides.get("quick")),
-                    bool(config.get("full")))
-
-
 def trace_jobs(trace: str) -> str:
     """The pipeline path of a parsed trace's job table."""
     return f"results/traces/{trace}/jobs.parquet"
+
+
+#: What runs one kind of point: ``(settings, point, inputs) -> frames by name``.
+Runner = Callable[[Any, "Point", "Inputs"], dict[str, pd.DataFrame]]
+
+
+def run_by(runners: Mapping[str, Runner], key: str, paper: str, s: Any, point: Point,
+           inputs: Inputs) -> dict[str, pd.DataFrame]:
+    """``point``'s frames from the runner its ``spec[key]`` names (a paper's ``run_point``
+    dispatch); a clear error for a name without a runner."""
+    name = point.spec.get(key)
+    if name not in runners:
+        raise ConfigError(f"{paper} point {point.id}: unknown {key} {name!r}")
+    return runners[name](s, point, inputs)
 
 
 def point_done(paper: str, point_id: str) -> str:
@@ -150,8 +173,10 @@ def point_input(paper: str, point: Point) -> dict[str, list[str]]:
 
 
 #: The names a paper package exposes (the contract above).
-CONTRACT: tuple[str, ...] = ("TITLE", "settings", "points", "run_point", "outputs", "tables",
-                             "figures", "scorecard")
+CONTRACT: tuple[str, ...] = ("title", "summary", "Settings", "settings", "logs", "extra_targets",
+                             "points", "run_point", "outputs", "tables", "figures", "scorecard")
+#: The modules every paper package has (the contract's steps).
+MODULES: tuple[str, ...] = ("config", "points", "tabulate", "plots", "checks", "scoring")
 
 
 def follows_contract(module: ModuleType) -> bool:

@@ -32,6 +32,7 @@ from ..io import (
     write_parquet,
 )
 from . import Inputs, Point
+from .settings import PaperSettings
 
 DONE = "done.json"
 
@@ -82,7 +83,7 @@ def _inputs(files: Mapping[str, str | Path], needs: Mapping[str, str | Path]) ->
                   points={pid: read_point(done) for pid, done in needs.items()})
 
 
-def run_point(module: ModuleType, paper: str, s: Mapping[str, Any], point: Point,
+def run_point(module: ModuleType, paper: str, s: PaperSettings, point: Point,
               files: Mapping[str, str | Path], needs: Mapping[str, str | Path],
               done: str | Path) -> dict[str, pd.DataFrame]:
     """Run ``point`` and write its frames and ``done`` (the frames' names and provenance)."""
@@ -100,7 +101,7 @@ def run_point(module: ModuleType, paper: str, s: Mapping[str, Any], point: Point
     return frames
 
 
-def assemble(module: ModuleType, paper: str, s: Mapping[str, Any],
+def assemble(module: ModuleType, paper: str, s: PaperSettings,
              runs: Mapping[str, str | Path], files: Mapping[str, str | Path],
              out: str | Path) -> dict[str, pd.DataFrame]:
     """Tables, figures and scorecard of ``paper`` from its points' ``done.json`` (by point id);
@@ -116,7 +117,7 @@ def assemble(module: ModuleType, paper: str, s: Mapping[str, Any],
     _check_names(paper, "figures", figures, declared.figures)
     card = module.scorecard(s, tables)
     out = Path(out)
-    prov = {"paper": paper, "settings": dict(s), "inputs": _input_hashes(files),
+    prov = {"paper": paper, "settings": s.to_dict(), "inputs": _input_hashes(files),
             "schedlab_version": __version__}
     for name, df in tables.items():
         write_parquet(out / "tables" / f"{name}.parquet", df, prov | {"table": name})
@@ -140,7 +141,7 @@ def _check_names(paper: str, what: str, got: Mapping[str, Any], declared: tuple[
                           f"undeclared {extra}")
 
 
-def run_paper(module: ModuleType, paper: str, s: Mapping[str, Any], results: str | Path,
+def run_paper(module: ModuleType, paper: str, s: PaperSettings, results: str | Path,
               root: str | Path = ".") -> dict[str, pd.DataFrame]:
     """Every point in dependency order, then the assembly, in this process (no Snakemake): for
     tests and notebooks. Input files are taken relative to ``root``."""

@@ -14,7 +14,8 @@ typed and, where the code accepts a fixed set, enumerated; keys documented in ``
 :func:`check_paper_configs` validates every file against its schema at workflow start; an error
 names the file, the line and the key.
 
-:func:`papers_to_run` skips the papers whose logs a custom registry lacks (one warning line).
+:func:`papers_to_run` skips the papers whose logs (the contract's ``logs(s)``) a registry lacks (one
+warning line).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import jsonschema
 import yaml
 
 from ..errors import ConfigError
+from ..papers.settings import SCALES
 from ..traces.registry import (
     Registry,
     error_order,
@@ -41,7 +43,7 @@ from .limits import too_many_values
 PAPER_OVERRIDE_KEYS = ("quick", "scale")
 #: Schemas of the paper settings files, ``<name>.schema.yaml`` for ``config/papers/<name>.yaml``.
 PAPER_SCHEMAS_DIR = Path("workflow/schemas/papers")
-_OVERRIDE_SCHEMAS = {"quick": {"type": "boolean"}, "scale": {"type": "string"}}
+_OVERRIDE_SCHEMAS = {"quick": {"type": "boolean"}, "scale": {"enum": list(SCALES)}}
 _BOOL_TEXT = {"true": True, "false": False}
 
 
@@ -217,38 +219,17 @@ def check_config(config: dict[str, Any], schema_path: str | Path,
     return config
 
 
-def paper_logs(paper: str, known: Iterable[str], papers_dir: str | Path = "config/papers"
-               ) -> list[str]:
-    """The registry names (among ``known``) that a paper's config files mention: its logs."""
-    known = set(known)
-    found: set[str] = set()
-
-    def walk(x: Any) -> None:
-        if isinstance(x, str) and x in known:
-            found.add(x)
-        elif isinstance(x, dict):
-            for k, v in x.items():
-                walk(k)
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    for f in sorted(Path(papers_dir).glob(f"{paper}*.yaml")):
-        walk(yaml.safe_load(f.read_text()))
-    return sorted(found)
-
-
-def papers_to_run(papers: Iterable[str], registry: Registry, default: Registry,
-                  papers_dir: str | Path = "config/papers") -> tuple[list[str], str | None]:
-    """(papers whose logs are all in ``registry``, one warning line naming the skipped ones).
-
-    With the default registry nothing is skipped; a custom registry need not repeat the logs of
-    papers that are not run.
-    """
+def papers_to_run(logs: Mapping[str, Iterable[str]], registry: Registry, strict: bool = False
+                  ) -> tuple[list[str], str | None]:
+    """(papers whose logs are all in ``registry``, one warning line naming the skipped ones);
+    ``logs``: each paper's logs (the contract's ``logs(s)``), in report order. ``strict`` (the
+    default registry, which names every paper's logs): a missing log is an error instead."""
     run, skipped = [], []
-    for paper in papers:
-        missing = [n for n in paper_logs(paper, default.names(), papers_dir) if n not in registry]
+    for paper, names in logs.items():
+        missing = [n for n in names if n not in registry]
+        if missing and strict:
+            raise ConfigError(f"paper {paper}: log(s) {', '.join(missing)} not in the registry "
+                              f"{registry.source} (config/papers/{paper}.yaml or papers.{paper})")
         if missing:
             skipped.append(f"{paper} (needs {', '.join(missing)})")
         else:

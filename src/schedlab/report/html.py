@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..errors import ConfigError
 from ..io import read_parquet, read_parquet_metadata, write_parquet, write_text
+from ..papers import PAPERS, load
 from ..trace_studies import STUDIES
 from ..traces.lookup import trace_characteristics
 from ..traces.swf import SWFHeader, SWFTrace
@@ -48,20 +49,6 @@ from .why import (
     why_terminal,
 )
 
-#: Human titles of the papers (key = results/<key>/).
-PAPER_TITLES = {
-    "schroeder2004": "Schroeder & Harchol-Balter 2004 — Evaluation of task assignment policies "
-                     "for supercomputing servers",
-    "talby2005": "Talby & Feitelson 2005 — Improving and stabilizing parallel computer performance "
-                 "using adaptive backfilling",
-    "tang2013": "Tang, Ren, Lan & Desai 2013 — Toward balanced and sustainable job scheduling "
-                "for production supercomputers (metric-aware scheduling)",
-    "perkovic2000": "Perković & Keleher 2000 — Randomization, speculation, and adaptation in "
-                    "batch schedulers",
-    "cirne2001": "Cirne 2001 — Using moldability to improve the performance of supercomputer jobs",
-}
-#: A paper's scorecards kept outside results/<key>/ (the Cirne thesis' chapter-3 workload models).
-EXTRA_SCORECARDS = {"cirne2001": ("models/cirne2001/scorecard.parquet",)}
 VERDICT_COLORS = {"match": "#1a7f37", "holds": "#1a7f37", "close": "#9a6700", "differs": "#b35900",
                   "fails": "#cf222e", "not_run": "#6e7781"}
 MAX_TABLE_ROWS = 60
@@ -116,14 +103,23 @@ class PaperResults:
     figures: list[Path] = field(default_factory=list)  # PNG paths
 
 
-def collect(results_dir: Path, papers: Sequence[str]) -> list[PaperResults]:
-    """Find each paper's scorecard, tables (results/<p>/tables/*.parquet) and figures (*.png)."""
+def paper_title(key: str) -> str:
+    """A paper's title (the contract's ``title``; the key itself for an unknown one)."""
+    return load(key).title if key in PAPERS else key
+
+
+def collect(results_dir: Path, papers: Sequence[str],
+            extra_scorecards: Mapping[str, Sequence[str]] | None = None) -> list[PaperResults]:
+    """Find each paper's scorecard (with ``extra_scorecards[<p>]``: scorecards its target builds
+    outside results/<p>/, relative to ``results_dir``), tables (results/<p>/tables/*.parquet) and
+    figures (*.png)."""
     out = []
     for key in papers:
         base = results_dir / key
         pr = PaperResults(key)
-        found = [p for p in (base / "scorecard.parquet",
-                             *(results_dir / x for x in EXTRA_SCORECARDS.get(key, ()))) if p.exists()]
+        extra = (extra_scorecards or {}).get(key, ())
+        found = [p for p in (base / "scorecard.parquet", *(results_dir / x for x in extra))
+                 if p.exists()]
         if found:
             pr.scorecard = pd.concat([_scorecard_file(p) for p in found], ignore_index=True)
         for t in sorted((base / "tables").glob("*.parquet")):
@@ -347,7 +343,7 @@ SHOWN_COLUMNS = ["item", "quantity", "condition", "published", "reproduced", "un
 def paper_section(pr: PaperResults, figure_prefix: str, cov: Coverage | None = None) -> str:
     """HTML for one paper: why it differs and its claim coverage, verdict summary, scorecard by
     item, tables, figures."""
-    title = PAPER_TITLES.get(pr.key, pr.key)
+    title = paper_title(pr.key)
     parts = [f'<section id="{pr.key}"><h2>{html.escape(title)}</h2>']
     if pr.scorecard is not None and len(pr.scorecard):
         parts.append(why_section(pr.scorecard))
@@ -384,14 +380,14 @@ def summary_section(overall: pd.DataFrame, covs: Mapping[str, Coverage] | None =
         return "\n".join(parts)
     if len(headlines(overall)):
         parts.append("<h3>Headline claims</h3>")
-        parts.append(headlines_table(overall, PAPER_TITLES, _badge))
+        parts.append(headlines_table(overall, {p: paper_title(p) for p in PAPERS}, _badge))
     counts = verdict_summary(overall)
     why = why_counts(overall)
     statuses = [c for c in why.columns if c != "deviating"]
     head = "".join(f"<th>{_badge(v)}</th>" for v in VERDICTS)
     whyhead = "".join(f"<th>{html.escape(s)}</th>" for s in statuses)
     body = "".join(
-        f'<tr><td class="t"><a href="#{html.escape(p)}">{html.escape(PAPER_TITLES.get(p, p).split(" — ")[0])}</a></td>'
+        f'<tr><td class="t"><a href="#{html.escape(p)}">{html.escape(paper_title(p).split(" — ")[0])}</a></td>'
         + "".join(f"<td>{int(counts.loc[p, v])}</td>" for v in VERDICTS)
         + f"<td>{int(counts.loc[p, 'rows'])}</td>"
         + "".join(f"<td>{int(why.loc[p, s])}</td>" for s in statuses) + "</tr>"
@@ -462,13 +458,17 @@ def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenanc
 
 def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_scorecard: Path,
                  provenance: dict, studied_traces: Mapping[str, int | None] | None = None,
-                 claims_dir: Path | None = None) -> None:
+                 claims_dir: Path | None = None,
+                 extra_scorecards: Mapping[str, Sequence[str]] | None = None) -> None:
     """Collect outputs, write the combined scorecard parquet and the HTML page (+ figure copies).
+
+    ``extra_scorecards``: by paper, scorecards its target builds outside results/<paper>/ (paths
+    relative to ``results_dir``; the scorecards among the contract's ``extra_targets``).
 
     ``studied_traces``: the studied logs, config ``study_traces`` (name -> registry machine size) whose
     studies form the last section; ``None`` leaves the section out. ``claims_dir``: where the
     claim inventories are (``config/papers``; None: no coverage shown)."""
-    found = collect(results_dir, papers)
+    found = collect(results_dir, papers, extra_scorecards)
     studied = collect_studies(results_dir, studied_traces) if studied_traces is not None else None
     overall = combine_scorecards(p.scorecard for p in found)
     covs = claim_coverage(claims_dir, papers, overall) if claims_dir is not None else {}

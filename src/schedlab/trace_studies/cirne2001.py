@@ -138,7 +138,7 @@ def synthetic_params(fits: dict[str, dict[str, Any]], settings: dict[str, Any]
 
 
 def sa_settings(settings: dict[str, Any], machine_size: int, sim: SimOptions = SimOptions()
-                ) -> dict[str, Any]:
+                ) -> c01.Settings:
     """The paper driver's settings (validated by
     :func:`~schedlab.papers.cirne2001.config.resolve_settings`); the single-target experiments'
     engine options are ``sim`` with their pinned tie rule (:data:`~schedlab.papers.cirne2001.TIE_RULE`)."""
@@ -171,9 +171,9 @@ def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame
                          {"jobs": len(inputs.jobs), "machine_size": inputs.machine_size})
     model, synth = synthetic_params(fits, settings)
     s = sa_settings(settings, inputs.machine_size, inputs.sim)
-    exp = pd.concat([c01.run_single_workload(s, w, model)[0] for w in range(s["n_workloads"])],
+    exp = pd.concat([c01.run_single_workload(s, w, model)[0] for w in range(s.n_workloads)],
                     ignore_index=True)
-    rng = np.random.default_rng(np.random.SeedSequence(int(s["seed"]), spawn_key=(3,)))
+    rng = np.random.default_rng(np.random.SeedSequence(int(s.seed), spawn_key=(3,)))
     B, conf = int(settings["resamples"]), float(settings["confidence"])
     pub = _yaml(settings["sa_config"])["published"]
     t13 = c01.table13(exp, rng, B, conf)
@@ -190,9 +190,9 @@ def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame
     for name, df in out.items():
         df.insert(0, "trace", inputs.trace)
         if name.startswith("table"):
-            df.insert(1, "machine_procs", s["machine_procs"])
-            df.insert(2, "workloads", s["n_workloads"])
-            df.insert(3, "jobs_per_workload", s["single_target"]["jobs_per_workload"])
+            df.insert(1, "machine_procs", s.machine_procs)
+            df.insert(2, "workloads", s.n_workloads)
+            df.insert(3, "jobs_per_workload", s.single_target["jobs_per_workload"])
     return out
 
 

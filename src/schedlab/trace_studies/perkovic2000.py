@@ -49,6 +49,7 @@ R/L), ``experiments`` (subset of base, spec, spectest; base is always run), ``sp
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -57,10 +58,11 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ConfigError
-from ..papers.perkovic2000.experiments import SWEPT, RunPoint
+from ..papers.perkovic2000.config import resolve_settings
 from ..papers.perkovic2000.jobs import prepare_jobs
 from ..papers.perkovic2000.plots import make_figure
 from ..papers.perkovic2000.runs import simulate, summarize
+from ..papers.perkovic2000.sweep import SWEPT, RunPoint
 from ..papers.perkovic2000.tabulate import figure_frames, table3
 from ..sim.schedulers.queue_orders import ORDERS
 from . import StudyInputs
@@ -91,7 +93,7 @@ def run_settings(paper: Mapping[str, Any], settings: dict[str, Any], machine_siz
         raise ConfigError("trace study perkovic2000 needs config/papers/perkovic2000.yaml "
                           "(StudyInputs.paper)")
     cfg = dict(paper)
-    s = {k: v for k, v in cfg.items() if k not in ("quick_settings", "full_settings", "published")}
+    s = {k: v for k, v in cfg.items() if k not in ("scales", "published")}
     s.update(settings)
     if s.get("seed_entropy") is None:
         s["seed_entropy"] = cfg["seed_entropy"]
@@ -158,8 +160,10 @@ def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame
         raise ConfigError(f"trace study perkovic2000: no simulatable job in {inputs.trace}")
     rows: list[dict] = []
     bf_jobs = None
+    # the paper's scheduler options (test runs, ...) under the study's engine options
+    run_options = dataclasses.replace(resolve_settings(inputs.paper), sim=s["sim"])
     for point in points(s, machine):
-        jobs = simulate(table, point, s, entropy)
+        jobs = simulate(table, point, run_options, entropy)
         rows += summarize(jobs, point)
         if point.experiment == "base" and point.algorithm == "BF":
             bf_jobs = jobs

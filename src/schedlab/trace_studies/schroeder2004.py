@@ -39,10 +39,10 @@ import pandas as pd
 from ..distserver.workload import ServiceTrace
 from ..errors import ConfigError
 from ..papers.schroeder2004.analysis import analyze
-from ..papers.schroeder2004.config import resolve_config
+from ..papers.schroeder2004.config import Settings, resolve_config
 from ..papers.schroeder2004.cutoffs import derive_cutoffs
-from ..papers.schroeder2004.experiments import run_poisson
 from ..papers.schroeder2004.plots import figure_load_fraction, figure_mean_var
+from ..papers.schroeder2004.simulations import run_poisson
 from ..papers.schroeder2004.workload import service_trace, table1_row
 from ..traces.lookup import procs_used
 from . import StudyInputs
@@ -92,7 +92,7 @@ def choose_procs(jobs: pd.DataFrame, settings: Mapping[str, Any]) -> list[int]:
     return [int(counts.idxmax())]  # most jobs; ties -> the smallest processor count
 
 
-def paper_config(trace: str, procs: list[int], settings: Mapping[str, Any]) -> dict[str, Any]:
+def paper_config(trace: str, procs: list[int], settings: Mapping[str, Any]) -> Settings:
     """The paper driver's configuration (validated by the paper's ``resolve_config``)."""
     raw = {k: settings[k] for k in ("split", "slowdown", "mgh_factor", "seed", "hosts", "loads",
                                     "replications", "cutoff_candidates", "cutoff_replications",
@@ -108,22 +108,22 @@ def run(inputs: StudyInputs, settings: Mapping[str, Any]) -> dict[str, pd.DataFr
     ``cutoffs`` and ``slowdown`` (every simulated point); module docstring."""
     procs = choose_procs(inputs.jobs, settings)
     cfg = paper_config(inputs.trace, procs, settings)
-    st = service_trace(inputs.jobs, cfg["subset"])
+    st = service_trace(inputs.jobs, cfg.subset)
     if settings["max_jobs"] is not None:
         n = int(settings["max_jobs"])
         st = ServiceTrace(st.submit[:n], st.service[:n], st.report | {"jobs": min(n, len(st))})
-    derivation, evaluation = st.halves(cfg["split"])
+    derivation, evaluation = st.halves(cfg.split)
     h = inputs.header
     t1 = pd.DataFrame([{"source": "this log"} | table1_row(
-        inputs.trace, st, cfg["subset"], h.unix_start_time, h.time_zone_string)])
+        inputs.trace, st, cfg.subset, h.unix_start_time, h.time_zone_string)])
     cuts = derive_cutoffs(derivation, cfg)
     sims = pd.concat([run_poisson(evaluation, cuts, cfg, order)
-                      for order in cfg["service_orders"]], ignore_index=True)
+                      for order in cfg.service_orders], ignore_index=True)
     analysis = analyze(evaluation, cuts, cfg)
     sd = slowdown_table(sims, analysis)
     return {"table1": table1(t1, inputs.paper.get("published", {}).get("table1", {})),
             "mean_slowdown": mean_slowdown_by_load(sd),
-            "cutoffs": cuts[cuts["load"].isin(cfg["loads"])].drop(columns=["cutoffs"])
+            "cutoffs": cuts[cuts["load"].isin(cfg.loads)].drop(columns=["cutoffs"])
             .reset_index(drop=True),
             "slowdown": sd}
 

@@ -6,7 +6,7 @@ monthly wait gap between Flex and Maui) and §4.1 (Table 7: correlation of month
 features with the Flex-Maui wait difference) to one registered log. The adaptive schedulers of
 §3-4 (PBAS, WBAS; Tables 5, 6, 8) are not applied here (each point costs several times a plain
 scheduler run); the paper target ``talby2005`` runs them on the paper's logs. The simulations are
-:func:`schedlab.papers.talby2005.runs.run_point` (the engine with the paper's schedulers and the
+:func:`schedlab.papers.talby2005.runs.simulate_point` (the engine with the paper's schedulers and the
 options of ``config/papers/talby2005.yaml``, e.g. Flex's slack) and the tables are
 :func:`schedlab.papers.talby2005.tabulate.build_tables`, so every reading documented there holds here
 too (months by submit time in the log's time zone, a tie for the best is nobody's win and is counted in
@@ -35,7 +35,7 @@ import pandas as pd
 from ..errors import ConfigError
 from ..papers.talby2005.months import month_labels
 from ..papers.talby2005.plots import monthly_wait
-from ..papers.talby2005.runs import run_point, sim_jobs_from_trace
+from ..papers.talby2005.runs import sim_jobs_from_trace, simulate_point
 from ..papers.talby2005.tabulate import build_tables
 from . import StudyInputs
 
@@ -108,14 +108,13 @@ def run(inputs: StudyInputs, settings: Mapping[str, Any]) -> dict[str, pd.DataFr
     runs, stats = {}, {}
     for s in SCHEDULERS:
         key = (inputs.trace, "clean", "sched", s)
-        runs[key], stats[key] = run_point(jobs, inputs.machine_size, "sched", s, options,
-                                          h.unix_start_time, h.time_zone_string,
-                                          sim=inputs.sim.pinned(inputs.paper.get("sim")))
-    cfg = {"schedulers": list(SCHEDULERS), "main_version": "clean",
-           "pbas": {"best": [], "four": {}}, "wbas": {"best": []}}
+        runs[key], stats[key] = simulate_point(jobs, inputs.machine_size, "sched", s, options,
+                                               h.unix_start_time, h.time_zone_string,
+                                               sim=inputs.sim.pinned(inputs.paper.get("sim")))
     traces = {(inputs.trace, "clean"): (trace, inputs.machine_size, h.time_zone_string,
                                         h.unix_start_time)}
-    t = build_tables(runs, stats, traces, cfg, int(settings["min_month_jobs"]))
+    t = build_tables(runs, stats, traces, list(SCHEDULERS), "clean", {"best": [], "four": {}},
+                     {"best": []}, int(settings["min_month_jobs"]))
     published = inputs.paper.get("published", {})
     refs = [r for r in settings["reference_logs"] if r in published.get("table2", {}).get("wait", {})]
     return {"table2": table2(t["table2"], published, refs),

@@ -38,6 +38,7 @@ adapt-bf, adapt-w, adapt-2d).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -93,11 +94,11 @@ def log_spec(inputs: StudyInputs, cfg: dict[str, Any]) -> tg.LogSpec:
                       None if sw is None else int(sw))
 
 
-def configurations(cfg: dict[str, Any]) -> dict[str, str]:
+def configurations(ps: tg.Settings) -> dict[str, str]:
     """Table rows: the paper's seven configurations whose points are run, then the other static
     points of the grid (named as the paper names them, e.g. ``BF=0.75/W=2``)."""
-    pts = tg.sweep_points(cfg, full=True)
-    out = {name: p for name, p in cfg["configurations"].items() if p in pts}
+    pts = tg.sweep_points(ps)
+    out = {name: p for name, p in ps.configurations.items() if p in pts}
     for p in pts:
         if p not in out.values():
             bf, w = tg.parse_point(p)
@@ -113,21 +114,24 @@ def run(inputs: StudyInputs, settings: dict[str, Any]) -> dict[str, pd.DataFrame
     jobs, report = tg.workload(inputs.jobs, inputs.header, spec)
     if jobs.empty:
         raise ConfigError(f"trace study tang2013: no simulatable job in {inputs.trace}")
-    grid = tg.sweep_points({**cfg, "adaptive": []}, full=True)  # our BF x W grid as given
+    # the paper's options with our BF x W grid and adaptive schemes
+    ps = dataclasses.replace(tg.resolve_settings(inputs.paper, "study", {k: cfg[k] for k in (
+        "balance_factors", "windows", "adaptive")}), sim=cfg["sim"])
+    grid = tg.sweep_points(dataclasses.replace(ps, adaptive=()))  # our BF x W grid as given
     static = [tg.BASE, *[p for p in grid if p != tg.BASE]]
     rows, th = [], None
     for p in static:
-        _, series, summary = tg.run_sweep_point(jobs, spec, p, cfg)
+        _, series, summary = tg.run_sweep_point(jobs, spec, p, ps)
         rows.append(summary)
         if p == tg.BASE:
-            th = tg.qd_threshold_min(series, cfg) * 60.0
+            th = tg.qd_threshold_min(series, ps) * 60.0
     for p in cfg["adaptive"]:
-        rows.append(tg.run_sweep_point(jobs, spec, p, cfg, th)[2])
+        rows.append(tg.run_sweep_point(jobs, spec, p, ps, th)[2])
     sweep = pd.DataFrame(rows)
     # the paper names only the seven configurations of its tables; the grid may run more/fewer
-    confs = configurations({**cfg, "configurations": {
-        k: v for k, v in cfg["configurations"].items() if v in set(sweep["point"])}})
-    table = tg.config_table(sweep, {"configurations": confs}, spec.label)
+    confs = configurations(dataclasses.replace(ps, configurations={
+        k: v for k, v in ps.configurations.items() if v in set(sweep["point"])}))
+    table = tg.config_table(sweep, dataclasses.replace(ps, configurations=confs), spec.label)
     pub = cfg["published"]["Table 3"]
     for i, col in enumerate(tg.METRICS):
         table[f"{REF} {col}"] = [float(pub[c][i]) if c in pub else float("nan")

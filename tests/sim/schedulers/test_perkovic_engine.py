@@ -141,11 +141,12 @@ def test_cli_scheduler_weight_is_the_paper_pipelines(order):
     their own; an explicit horizon still gives the day-horizon weight."""
     import yaml
 
-    from schedlab.papers.perkovic2000.experiments import RunPoint, pk_config, scaled
+    from schedlab.papers.perkovic2000.config import resolve_settings
+    from schedlab.papers.perkovic2000.sweep import RunPoint, pk_config
 
     cfg = yaml.safe_load(Path("config/papers/perkovic2000.yaml").read_text())
     assert float(cfg["starvation_horizon_s"]) == qo.STARVATION_HORIZON_S
-    paper = pk_config(RunPoint(430, "base", order, False), scaled(cfg), 10800.0)
+    paper = pk_config(RunPoint(430, "base", order, False), resolve_settings(cfg), 10800.0)
     ng = FACTORIES[f"pk_{qo.slug(order, False).replace('-', '_')}"]()
     assert ng.params()["weight"] == paper.order.weight == 0.0
     cli = make_scheduler(f"pk-{ {'1/L': '1l', 'P/L': 'pl', 'R/L': 'rl'}.get(order, order.lower())}-ng")

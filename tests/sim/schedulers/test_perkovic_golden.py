@@ -29,9 +29,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from schedlab.papers.perkovic2000.experiments import EXPERIMENTS, RunPoint, scaled
+from schedlab.papers.perkovic2000.config import resolve_settings
 from schedlab.papers.perkovic2000.jobs import prepare_jobs
 from schedlab.papers.perkovic2000.runs import simulate
+from schedlab.papers.perkovic2000.sweep import EXPERIMENTS, RunPoint
 
 REPO = Path(__file__).resolve().parents[3]
 GOLDEN = REPO / "tests" / "fixtures" / "golden" / "pk"
@@ -136,7 +137,7 @@ def workload(name: str) -> pd.DataFrame:
 
 
 def run_case(table: pd.DataFrame, point: RunPoint, overrides: dict) -> pd.DataFrame:
-    s = {**scaled(CFG), **overrides}
+    s = resolve_settings(CFG, overrides=overrides)
     return simulate(table, point, s, ENTROPY)
 
 

@@ -67,7 +67,7 @@ def case_jobs(log: str) -> tuple[list[SimJob], int]:
 
 
 def run_case(jobs: list[SimJob], size: int, kind: str, name: str) -> tuple[pd.DataFrame, dict]:
-    out, st = tr.run_point(jobs, size, kind, name, _options(), None, None)
+    out, st = tr.simulate_point(jobs, size, kind, name, _options(), None, None)
     stats = {k: st[k] for k in ("shares", "switches", "frames_forked", "mean_wait")}
     return out[["job_id", "start", "end"]].reset_index(drop=True), stats
 

@@ -38,7 +38,7 @@ from schedlab.sim.schedulers.metric_aware import (
 
 REPO = Path(__file__).resolve().parents[3]
 GOLDEN = REPO / "tests" / "fixtures" / "golden" / "tang"
-CFG = yaml.safe_load((REPO / "config" / "papers" / "tang2013.yaml").read_text())
+CFG = t.resolve_settings(yaml.safe_load((REPO / "config" / "papers" / "tang2013.yaml").read_text()))
 READINGS = [dict(zip(("probe_runtime", "probe_order", "probe_policy", "probe_backfill"), r,
                      strict=True))
             for r in itertools.product(("estimate", "actual"), ("dynamic", "frozen"),
@@ -127,19 +127,19 @@ def trace_jobs(mirror: Path, name: str) -> tuple[pd.DataFrame, object]:
 
 def run_log(mirror: Path, label: str, point: str) -> dict:
     """One point of the paper's setting on a prefix of the log, as ``tang2013.run_point``."""
-    specs = {s.label: s for s in t.log_specs(CFG, bgp_available=False)}
+    specs = {s.label: s for s in t.log_specs(CFG, False)}
     spec = specs[label]
     spec = replace(spec, jobs=SP2_JOBS if label == "SP2" else BGP_JOBS)
     trace, header = trace_jobs(mirror, spec.trace)
-    jobs, _ = t.workload(trace, header, spec, CFG.get("job_selection", "records"))
+    jobs, _ = t.workload(trace, header, spec, CFG.job_selection)
     th = None
     if point in ("adapt-bf", "adapt-2d"):
-        th = float(CFG["tuning"]["qd_threshold_min"]["SP2"]) * 60.0 if label == "SP2" else 3.0e5
+        th = float(CFG.tuning["qd_threshold_min"]["SP2"]) * 60.0 if label == "SP2" else 3.0e5
     sim, res = t.simulate_point(jobs, spec, point, CFG, th)
     fair = sim.fair_start_times(res, **t.fair_start_options(CFG))
     unfair = int(np.sum(~np.isnan(fair) & (res.start > fair)))
     loc = loss_of_capacity(sim.submit, res.start, res.end, sim.procs, spec.machine_size,
-                           bool(CFG["loc_strict"]))
+                           bool(CFG.loc_strict))
     return {"schedule": _schedule(jobs, res), "tunables": [list(x) for x in res.tunables],
             "passes": res.passes, "fair": _fair(fair), "unfair": unfair, "loc": loc,
             "mean_wait": float(np.mean(res.start - sim.submit))}

@@ -6,18 +6,20 @@ experiments' same-time order), on the same seeds, side by side with Table 13 (do
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pandas as pd
 
 from ...errors import ConfigError
 from ...sim.options import SimOptions
-from .config import PAPER, _merge
+from ..settings import deep_merge
+from .config import PAPER, Settings
 from .runs import run_single_workload
 from .stats import geomean
 
 
-def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
+def run_attribution_workload(s: Settings, reading: str, w: int,
                              model: dict[str, Any] | None = None
                              ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Workload ``w`` of the attribution experiment (config ``attribution``): the single-target
@@ -28,7 +30,7 @@ def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
     single-target experiments (``single_target.sim``, e.g. their pinned tie rule) and its
     ``compression`` entries the configured compression's (config ``compression``: when and how
     often conservative backfilling compresses)."""
-    att = s.get("attribution") or {}
+    att = s.attribution
     readings = att.get("readings") or {}
     if reading not in readings:
         raise ConfigError(f"{PAPER}: attribution.readings has no reading {reading!r}")
@@ -37,15 +39,14 @@ def run_attribution_workload(s: dict[str, Any], reading: str, w: int,
     if not isinstance(jobs, int) or jobs < 1:
         raise ConfigError(f"{PAPER}: attribution.readings.{reading}.jobs_per_workload must be a "
                           f"positive integer, not {jobs!r}")
-    sim = SimOptions.from_mapping(s["single_target"].get("sim")).pinned(
+    sim = SimOptions.from_mapping(s.single_target.get("sim")).pinned(
         overrides.pop("sim", None), f"{PAPER}: attribution.readings.{reading}.sim")
-    compression = {**(s.get("compression") or {}), **(overrides.pop("compression", None) or {})}
-    sub = _merge(s, {"compression": compression, "single_target": {
-        "sim": sim.as_dict(),
-        "jobs_per_workload": jobs,
+    compression = {**s.compression, **(overrides.pop("compression", None) or {})}
+    sub = dataclasses.replace(s, compression=compression, single_target={
+        **s.single_target, "sim": sim.as_dict(), "jobs_per_workload": jobs,
         "targets_per_workload": int(att.get("targets_per_workload", 25)),
-        "experiments": int(att.get("workloads", 1)) * int(att.get("targets_per_workload", 25))}})
-    df, meta = run_single_workload(sub, w, _merge(model or {}, overrides))
+        "experiments": int(att.get("workloads", 1)) * int(att.get("targets_per_workload", 25))})
+    df, meta = run_single_workload(sub, w, deep_merge(model or {}, overrides))
     df.insert(0, "reading", reading)
     return df, {**meta, "reading": reading, "overrides": readings[reading]}
 

@@ -1,58 +1,87 @@
-"""Cirne 2001: the experiment settings (config/papers/cirne2001_sa.yaml and the pipeline switches).
-
-:func:`resolve_settings` applies the ``full`` (the thesis' sizes) and ``quick`` sections of the SA
-settings file to it and validates it; :func:`settings` is the paper contract's entry
-(:mod:`schedlab.papers`): it reads the files the pipeline config names and the switches
-``quick``/``full`` and ``papers: {cirne2001: {quick, scale}}``.
-"""
+"""Cirne 2001: the settings (the contract's ``settings``): the SA experiments' file
+``config/papers/cirne2001_sa.yaml`` (pipeline config ``cirne2001_sa`` names another one) and the
+chapter-3 models' section ``models`` of ``config/papers/cirne2001.yaml``, at the scale the switches
+ask for (``scales:``, :mod:`schedlab.papers.settings`; ``paper`` is the thesis' sizes, §5.1),
+deep-merged with the overrides ``config["papers"]["cirne2001"]`` (keys of either file), validated
+and typed (:class:`Settings`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
-
-import yaml
 
 from ...errors import ConfigError
 from ...sim.options import SimOptions
 from ...sim.schedulers.compression import CIRNE, COMPRESS_ON, COMPRESS_PASSES
-from .. import switches
+from .. import Env
+from ..settings import PaperSettings, read_yaml, resolve, switches
 
 PAPER = "cirne2001"
 #: The SA experiments' settings file (pipeline config ``cirne2001_sa`` names another one).
 SA_CONFIG = "config/papers/cirne2001_sa.yaml"
-#: The chapter-3 models' file: its ``models.synthetic.params`` are the synthetic workloads' model.
+#: The chapter-3 models' file: its ``models`` section (``models.synthetic.params``: the synthetic
+#: workloads' model) joins the settings.
 MODELS_CONFIG = "config/papers/cirne2001.yaml"
+#: Same-time order of the single-target experiments and §5.4's (see :mod:`.moldable`): pinned in
+#: config/papers/cirne2001_sa.yaml (``single_target.sim``, ``nas_validation.sim``), the paper's
+#: settings; the default engine options of the functions of :mod:`.machine` for direct callers.
+TIE_RULE = "completions_first"
 
 
-def _merge(base: dict[str, Any], upd: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for k, v in (upd or {}).items():
-        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-    return out
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Settings(PaperSettings):
+    """The resolved settings (each option is documented in the SA settings file)."""
+
+    paper: str = PAPER
+    machine_procs: int
+    scheduler: str = "conservative"
+    sa_version: str = "cb"
+    seed: int
+    bootstrap: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    single_target: Mapping[str, Any]
+    offered_load: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    attribution: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    generator_check_jobs: int = 20000
+    ci_half_width_target: float = 0.03
+    tolerance: Mapping[str, float] = dataclasses.field(default_factory=dict)
+    breakdowns: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    nas_validation: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    published: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: the chapter-3 models' section of config/papers/cirne2001.yaml (workflow/rules/models.smk)
+    models: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: conservative backfilling's compression (:func:`_compression`: completed with §2.2.1's)
+    compression: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: the readings of the synthetic workloads' load (:mod:`.load`)
+    load_attribution: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: whether the models' logs are at hand (the models' scorecard joins the target then)
+    models_local: bool = False
+    n_workloads: int = 0  #: synthetic workloads of §5.1 (derived from ``single_target``)
+
+    @property
+    def model(self) -> dict[str, Any] | None:
+        """The synthetic workloads' model parameters (``models.synthetic.params``)."""
+        return (self.models.get("synthetic") or {}).get("params")
+
+    @property
+    def models_logs(self) -> tuple[str, ...]:
+        """The registry logs the chapter-3 models compare with the thesis."""
+        return tuple(t for t in (self.models.get("workloads") or {}).values() if t is not None)
 
 
-SCALES = {"default": None, "full": "full", "paper": "full"}  # full is the thesis' scale (§5.1)
 #: The experiments that run the engine, each with its engine options (``<block>.sim``; none: the
 #: workflow's): the single-target, the §6.2 sweep and the §5.4 runs.
 SIM_BLOCKS = ("single_target", "offered_load", "nas_validation")
 
 
-def resolve_settings(cfg: dict[str, Any], quick: bool = False, scale: str = "default"
-                     ) -> dict[str, Any]:
-    """The experiment settings from config/papers/cirne2001_sa.yaml with the ``full`` overrides
-    (``scale`` "full" or "paper": the thesis' sizes) and then the ``quick`` ones applied;
-    validated."""
-    if scale not in SCALES:
-        raise ConfigError(f"{PAPER}: papers.cirne2001.scale must be one of {sorted(SCALES)}, "
-                          f"not {scale!r}")
-    s = {k: v for k, v in cfg.items() if k not in ("quick", "full")}
-    if SCALES[scale]:
-        s = _merge(s, cfg.get(SCALES[scale], {}))
-    if quick:
-        s = _merge(s, cfg.get("quick", {}))
+def resolve_settings(raw: Mapping[str, Any], scale: str = "default",
+                     overrides: Mapping[str, Any] | None = None, source: str = SA_CONFIG
+                     ) -> Settings:
+    """The SA settings file ``raw`` (with the models section) at ``scale``, deep-merged with
+    ``overrides``; validated (the engine options of :data:`SIM_BLOCKS` included), typed, with
+    ``n_workloads`` and the configured ``compression`` completed."""
+    s = resolve(raw, scale, overrides, source)
     st = s.get("single_target", {})
     for key in ("experiments", "targets_per_workload", "jobs_per_workload"):
         if not isinstance(st.get(key), int) or st[key] < 1:
@@ -62,15 +91,15 @@ def resolve_settings(cfg: dict[str, Any], quick: bool = False, scale: str = "def
     s["compression"] = _compression(s.get("compression"))
     for block in SIM_BLOCKS:
         SimOptions.from_mapping((s.get(block) or {}).get("sim"), f"{PAPER}: {block}.sim")
-    s["n_workloads"] = math.ceil(st["experiments"] / st["targets_per_workload"])
-    return s
+    return Settings.from_dict(s | {"scale": scale, "n_workloads": math.ceil(
+        st["experiments"] / st["targets_per_workload"])})
 
 
 def _compression(cfg: Any) -> dict[str, str]:
     """Config ``compression`` checked and completed with §2.2.1's reading (early ends, until no
     job moves; :mod:`schedlab.sim.schedulers.compression`)."""
     cfg = cfg or {}
-    if not isinstance(cfg, dict) or set(cfg) - {"compress_on", "compress_passes"}:
+    if not isinstance(cfg, Mapping) or set(cfg) - {"compress_on", "compress_passes"}:
         raise ConfigError(f"{PAPER}: compression takes compress_on and compress_passes only")
     out = {"compress_on": cfg.get("compress_on", CIRNE[0]),
            "compress_passes": cfg.get("compress_passes", CIRNE[1])}
@@ -80,32 +109,20 @@ def _compression(cfg: Any) -> dict[str, str]:
     return out
 
 
-def _yaml(path: str | Path) -> dict[str, Any]:
-    p = Path(path)
-    if not p.is_file():
-        raise ConfigError(f"{PAPER}: settings file {path} not found")
-    return yaml.safe_load(p.read_text()) or {}
-
-
-def settings(config: Mapping[str, Any], env: Any = None) -> dict[str, Any]:
-    """The paper's settings from the pipeline config (the contract's ``settings``): the SA file
-    (``config["cirne2001_sa"]``, default :data:`SA_CONFIG`) resolved with the switches (``quick``:
-    config ``quick`` or ``papers.cirne2001.quick``; scale: ``papers.cirne2001.scale``, else "full"
-    with config ``full``), plus ``model``: the synthetic-workload model parameters of
-    :data:`MODELS_CONFIG` (``models.synthetic.params``, shared with the chapter-3 models); each
-    experiment's engine options (``<block>.sim`` of :data:`SIM_BLOCKS`): the workflow's
-    (``env.sim``, config ``sim:``) with the ones the file pins applied, so the §6.2 runs follow
-    the workflow's tie rule and the single-target and §5.4 runs their pinned one."""
+def settings(config: Mapping[str, Any], env: Env | None = None) -> Settings:
+    """The paper's settings from the pipeline config: the SA file (``config["cirne2001_sa"]``,
+    default :data:`SA_CONFIG`) with the models section of :data:`MODELS_CONFIG`, at the pipeline's
+    scale with the overrides ``papers.cirne2001``. Each experiment's engine options
+    (``<block>.sim`` of :data:`SIM_BLOCKS`): the workflow's (``env.sim``, config ``sim:``) with the
+    ones the file pins applied, so the §6.2 runs follow the workflow's tie rule and the
+    single-target and §5.4 runs their pinned one."""
     sw = switches(config, PAPER)
-    s = resolve_settings(
-        _yaml(config.get("cirne2001_sa") or SA_CONFIG),
-        quick=sw.quick,
-        scale=sw.overrides.get("scale") or ("full" if sw.full else "default"),
-    )
-    models = _yaml(MODELS_CONFIG).get("models") or {}
-    s["model"] = (models.get("synthetic") or {}).get("params")
+    raw = dict(read_yaml(config.get("cirne2001_sa") or SA_CONFIG, PAPER))
+    raw["models"] = read_yaml(MODELS_CONFIG, PAPER).get("models") or {}
+    s = resolve_settings(raw, sw.scale, sw.overrides)
     base = env.sim if env is not None else SimOptions()
-    for block in SIM_BLOCKS:
-        if block in s:
-            s[block]["sim"] = base.pinned(s[block].get("sim"), f"{PAPER}: {block}.sim").as_dict()
-    return s
+    pinned = {block: {**getattr(s, block), "sim": base.pinned(
+        getattr(s, block).get("sim"), f"{PAPER}: {block}.sim").as_dict()} for block in SIM_BLOCKS}
+    return dataclasses.replace(
+        s, **pinned,
+        models_local=env is not None and all(env.trace_local(t) for t in s.models_logs))

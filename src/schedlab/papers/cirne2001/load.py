@@ -25,6 +25,7 @@ The thesis draws one target per workload, so the reading's value is the mean ove
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,8 @@ from ...errors import ConfigError
 from ...models.arrival import ORIGIN_PROCS
 from ...models.synth import params_from_dict
 from ...sim.options import SimOptions
-from .config import PAPER, _merge
+from ..settings import deep_merge
+from .config import PAPER, Settings
 from .machine import TIE_RULE, load_at, machine_run, sim_jobs
 from .workload import synthetic_workload
 
@@ -45,8 +47,8 @@ FIRST = 1000  # the default's workload size
 SEED_KEY = 8  # SeedSequence spawn key (8, w) of workload seed w (runs.py uses 0-5, generator 7)
 
 
-def _settings(s: dict[str, Any]) -> dict[str, Any]:
-    la = s.get("load_attribution") or {}
+def _settings(s: Settings) -> Mapping[str, Any]:
+    la = s.load_attribution
     for key in ("jobs_per_workload", "workloads_per_polynomial"):
         if not isinstance(la.get(key), int) or la[key] < 1:
             raise ConfigError(f"{PAPER}: load_attribution.{key} must be a positive integer")
@@ -86,7 +88,7 @@ def workload_loads(wl: Any, machine_procs: int,
     return row
 
 
-def run_load_reading(s: dict[str, Any], reading: str, model: dict[str, Any] | None = None
+def run_load_reading(s: Settings, reading: str, model: dict[str, Any] | None = None
                      ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Every workload of one reading of config ``load_attribution.readings`` (module docstring):
     one row per (polynomial, seed), the reading's overrides applied on top of ``model``."""
@@ -94,23 +96,23 @@ def run_load_reading(s: dict[str, Any], reading: str, model: dict[str, Any] | No
     readings = la.get("readings") or {}
     if reading not in readings:
         raise ConfigError(f"{PAPER}: load_attribution.readings has no reading {reading!r}")
-    over = _merge(model or {}, readings[reading] or {})
+    over = deep_merge(model or {}, readings[reading] or {})
     polys = params_from_dict(over).rigid.arrival
     names = [p.name for p in polys]
-    sim = SimOptions.from_mapping((s.get("single_target") or {}).get("sim"))
+    sim = SimOptions.from_mapping(s.single_target.get("sim"))
     rows = []
     for poly in polys:
-        forced = _merge(over, {"rigid": {"arrival": [poly.to_dict()]}})
+        forced = deep_merge(over, {"rigid": {"arrival": [poly.to_dict()]}})
         for w in range(la["workloads_per_polynomial"]):
-            wl, info = synthetic_workload(np.random.SeedSequence(int(s["seed"]),
+            wl, info = synthetic_workload(np.random.SeedSequence(int(s.seed),
                                                                  spawn_key=(SEED_KEY, w)),
-                                          la["jobs_per_workload"], s["machine_procs"],
+                                          la["jobs_per_workload"], s.machine_procs,
                                           model=forced)
             rows.append({"reading": reading, "polynomial": poly.name, "workload": w,
                          "arrival_scale": float(info["arrival_scale"]),
-                         **workload_loads(wl, s["machine_procs"], sim)})
+                         **workload_loads(wl, s.machine_procs, sim)})
     meta = {"paper": PAPER, "reading": reading, "overrides": readings[reading],
-            "seed_entropy": int(s["seed"]), "spawn_key": [SEED_KEY, "w"],
+            "seed_entropy": int(s.seed), "spawn_key": [SEED_KEY, "w"],
             "jobs": la["jobs_per_workload"], "polynomials": names}
     return pd.DataFrame(rows), meta
 

@@ -1,7 +1,7 @@
 """Cirne 2001: conservative backfilling with SA on the engine (§2.2.1, §2.1), as the single-target
 and §5.4 experiments run it: a paused base run, forks per request, SA's choice, the load D.
 
-See :mod:`schedlab.papers.cirne2001.experiments` for the same-time order (:data:`TIE_RULE`) and the
+See :mod:`schedlab.papers.cirne2001.moldable` for the same-time order (:data:`TIE_RULE`) and the
 pause-and-fork design.
 """
 
@@ -18,14 +18,8 @@ from ...sim.options import SimOptions
 from ...sim.schedulers.compression import CIRNE
 from ...sim.schedulers.conservative import Conservative
 from ...sim.schedulers.sa import INF, SA, Choice, load_per_processor, sacb_choice, sag_choice
-from .config import PAPER
+from .config import PAPER, TIE_RULE
 from .workload import Workload
-
-#: Same-time order of the single-target experiments and §5.4's (see
-#: :mod:`~schedlab.papers.cirne2001.experiments`): pinned in config/papers/cirne2001_sa.yaml
-#: (``single_target.sim``, ``nas_validation.sim``), the paper's settings; the default engine
-#: options of the functions below for direct callers.
-TIE_RULE = "completions_first"
 
 
 def sim_jobs(wl: Workload) -> list[SimJob]:

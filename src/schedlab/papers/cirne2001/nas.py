@@ -63,7 +63,7 @@ from ...sim.fork import Simulation
 from ...sim.job import Alternative, SimJob
 from ...sim.options import SimOptions
 from ...traces.normalize import normalize
-from .config import PAPER
+from .config import PAPER, Settings
 from .machine import TIE_RULE, fork_start, load_at, machine_run, rigid, sa_choice, sim_jobs
 from .stats import FLOOR_S, geomean_ci
 from .workload import Workload, workload_from_tables
@@ -380,11 +380,11 @@ def log_machine_procs(nas: dict[str, Any], log: str, header_size: int | None) ->
     return p
 
 
-def run_nas_log(s: dict[str, Any], log: str, trace_jobs: pd.DataFrame, header: Any
+def run_nas_log(s: Settings, log: str, trace_jobs: pd.DataFrame, header: Any
                 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """§5.4 on the log ``log`` (its SWF job table and :class:`~schedlab.traces.swf.SWFHeader`): its share
     of ``experiments_per_benchmark`` for every benchmark. Returns (experiments, metadata)."""
-    nas = s["nas_validation"]
+    nas = s.nas_validation
     logs = list(nas.get("logs") or [])
     if log not in logs:
         raise ConfigError(f"{PAPER}: {log} is not in nas_validation.logs ({', '.join(logs)})")
@@ -399,16 +399,16 @@ def run_nas_log(s: dict[str, Any], log: str, trace_jobs: pd.DataFrame, header: A
     wl = log_workload(norm.table, procs)
     i = logs.index(log)
     per = split_experiments(int(nas["experiments_per_benchmark"]), len(logs))[i]
-    seeds = {b: np.random.SeedSequence(int(s["seed"]), spawn_key=(4, i, j))
+    seeds = {b: np.random.SeedSequence(int(s.seed), spawn_key=(4, i, j))
              for j, b in enumerate(benches)}
     scaling = nas.get("unrestricted_scaling", "ideal")
     plan = plan_targets(wl, benches, procs, per, seeds, scaling)
     df = nas_experiments(wl, procs, plan, nas.get("estimate", "accuracy"), scaling,
                          nas.get("warmup_jobs"), SimOptions.from_mapping(nas.get("sim")),
-                         compression=s.get("compression"))
+                         compression=dict(s.compression))
     df.insert(0, "log", log)
     meta = {"paper": PAPER, "log": log, "machine_procs": procs, "period": period,
-            "seed_entropy": int(s["seed"]), "spawn_key": [4, i], "experiments": len(df),
+            "seed_entropy": int(s.seed), "spawn_key": [4, i], "experiments": len(df),
             "normalization": norm.report,
             "options": {k: nas.get(k) for k in ("estimate", "unrestricted_scaling",
                                                 "warmup_jobs", "cancelled")},
@@ -416,17 +416,17 @@ def run_nas_log(s: dict[str, Any], log: str, trace_jobs: pd.DataFrame, header: A
     return df, meta
 
 
-def nas_tables(runs: list[pd.DataFrame], s: dict[str, Any], rng: np.random.Generator
+def nas_tables(runs: list[pd.DataFrame], s: Settings, rng: np.random.Generator
                ) -> dict[str, pd.DataFrame]:
     """Table 16, Figure 57's data and the experiments from the per-log run frames."""
-    bs = s.get("bootstrap", {})
+    bs = s.bootstrap
     B, conf = int(bs.get("resamples", 1000)), float(bs.get("confidence", 0.95))
     frames = [r for r in runs if len(r)]
     exp = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    reason = not_run_reason(s.get("nas_validation", {}))
+    reason = not_run_reason(s.nas_validation)
     if exp.empty and reason is None:
         reason = "no compatible target job in the logs"
     return {"nas_experiments": exp,
-            "table15": table15(s.get("nas_validation", {})),
+            "table15": table15(s.nas_validation),
             "table16": table16(exp, rng, B, conf, reason),
             "table16_by_kind": table16_by_kind(exp, rng, B, conf, reason)}

@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .config import Settings
 from .nas import REQUESTS
-from .plan import nas_logs
+from .points import nas_logs
 
 # Figures 39-56: (factor, measure) of the static breakdowns, named after the thesis' figures.
 BREAKDOWN_FIGURES = {
@@ -111,13 +112,13 @@ def _breakdown_figure(bd: pd.DataFrame, factor: str, measure: str, title: str,
     return fig
 
 
-def figures(s: dict[str, Any], tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
+def figures(s: Settings, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
     """Every figure of :data:`FIGURES` by name, and Figure 57 (NAS validation,
-    :data:`NAS_FIGURE`) when §5.4 ran (:func:`~schedlab.papers.cirne2001.plan.nas_logs`);
+    :data:`NAS_FIGURE`) when §5.4 ran (:func:`~schedlab.papers.cirne2001.points.nas_logs`);
     published values (config ``published``) are drawn on the same axes, labelled "published"."""
     from ...report.plotting import new_figure
 
-    published = s["published"]
+    published = s.published
     figs = {}
     exp, bd = tables["experiments"], tables["breakdowns"]
     fig, ax = new_figure()

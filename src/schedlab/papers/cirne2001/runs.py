@@ -16,52 +16,52 @@ import pandas as pd
 
 from ...errors import ConfigError
 from ...sim.options import SimOptions
-from .config import PAPER
-from .experiments import single_target_experiments, whole_workload_run
+from .config import PAPER, Settings
+from .moldable import single_target_experiments, whole_workload_run
 from .workload import pick_targets, synthetic_workload
 
 SWEEP_PARAMS = ("kappa_L", "kappa_sigma")  # §6.2: Figure 63 (load), Figures 64-66 (sigma)
 
 
-def _seed(s: dict[str, Any], *key: int) -> np.random.SeedSequence:
-    return np.random.SeedSequence(int(s["seed"]), spawn_key=key)
+def _seed(s: Settings, *key: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(int(s.seed), spawn_key=key)
 
 
-def run_single_workload(s: dict[str, Any], w: int, model: dict[str, Any] | None = None
+def run_single_workload(s: Settings, w: int, model: dict[str, Any] | None = None
                         ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Workload ``w``: the single-target and emergent experiments of its targets (one row each)."""
-    st = s["single_target"]
+    st = s.single_target
     remaining = st["experiments"] - w * st["targets_per_workload"]
     n_targets = max(0, min(st["targets_per_workload"], remaining))
-    wl, info = synthetic_workload(_seed(s, 0, w), st["jobs_per_workload"], s["machine_procs"],
+    wl, info = synthetic_workload(_seed(s, 0, w), st["jobs_per_workload"], s.machine_procs,
                                   model=model)
     targets = pick_targets(wl, n_targets, np.random.default_rng(_seed(s, 2, w)))
     sim = SimOptions.from_mapping(st.get("sim"))
-    df = single_target_experiments(wl, s["machine_procs"], targets, s.get("sa_version", "cb"),
-                                   sim=sim, compression=s.get("compression"))
+    df = single_target_experiments(wl, s.machine_procs, targets, s.sa_version,
+                                   sim=sim, compression=dict(s.compression))
     df.insert(0, "workload", w)
-    meta = {"paper": PAPER, "workload": w, "seed_entropy": int(s["seed"]), "spawn_key": [0, w],
+    meta = {"paper": PAPER, "workload": w, "seed_entropy": int(s.seed), "spawn_key": [0, w],
             "target_spawn_key": [2, w], "jobs": st["jobs_per_workload"],
-            "machine_procs": s["machine_procs"], "sa_version": s.get("sa_version", "cb"),
-            "sim": sim.as_dict(), "compression": s.get("compression"),
+            "machine_procs": s.machine_procs, "sa_version": s.sa_version,
+            "sim": sim.as_dict(), "compression": dict(s.compression),
             "workload_info": info}
     return df, meta
 
 
-def run_sweep_point(s: dict[str, Any], param: str, value: float, w: int,
+def run_sweep_point(s: Settings, param: str, value: float, w: int,
                     model: dict[str, Any] | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
     """§6.2: one workload at ``param`` (kappa_L or kappa_sigma) = ``value``, all jobs SA and all
     jobs user request. The same workload seed is used at every value (common random numbers)."""
     if param not in SWEEP_PARAMS:
         raise ConfigError(f"{PAPER}: unknown sweep parameter {param!r}")
-    ol = s["offered_load"]
+    ol = s.offered_load
     kw = {param: float(value)}
-    wl, info = synthetic_workload(_seed(s, 1, w), ol["jobs_per_workload"], s["machine_procs"],
+    wl, info = synthetic_workload(_seed(s, 1, w), ol["jobs_per_workload"], s.machine_procs,
                                   model=model, **kw)
     frames = []
     for pol in ("sa", "user"):
-        df = whole_workload_run(wl, s["machine_procs"], pol,
-                                SimOptions.from_mapping(ol.get("sim")), s.get("compression"))
+        df = whole_workload_run(wl, s.machine_procs, pol,
+                                SimOptions.from_mapping(ol.get("sim")), dict(s.compression))
         df.insert(0, "policy", pol)
         frames.append(df)
     out = pd.concat(frames, ignore_index=True)
@@ -71,17 +71,17 @@ def run_sweep_point(s: dict[str, Any], param: str, value: float, w: int,
     out.insert(0, "value", float(value))
     out.insert(0, "param", param)
     span = float(wl.submit[-1] - wl.submit[0]) if wl.n_jobs > 1 else 1.0
-    out["capacity"] = s["machine_procs"] * max(span, 1.0)
+    out["capacity"] = s.machine_procs * max(span, 1.0)
     meta = {"paper": PAPER, "param": param, "value": float(value), "workload": w,
-            "seed_entropy": int(s["seed"]), "spawn_key": [1, w],
+            "seed_entropy": int(s.seed), "spawn_key": [1, w],
             "jobs": ol["jobs_per_workload"], "workload_info": info}
     return out, meta
 
 
-def run_sweep(s: dict[str, Any], param: str, w: int, model: dict[str, Any] | None = None
+def run_sweep(s: Settings, param: str, w: int, model: dict[str, Any] | None = None
               ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Workload ``w`` of every point of the ``param`` sweep (one experiment point)."""
-    values = s["offered_load"][param] if param in SWEEP_PARAMS else None
+    values = s.offered_load[param] if param in SWEEP_PARAMS else None
     if values is None:
         raise ConfigError(f"{PAPER}: unknown sweep parameter {param!r}")
     runs = [run_sweep_point(s, param, float(v), w, model) for v in values]

@@ -17,7 +17,7 @@ from ...report.vocabulary import PHRASES, increases_as, similar
 from . import checks as K
 from . import findings as F
 from .causes import cause_frame, untried
-from .config import PAPER
+from .config import PAPER, Settings
 from .nas import REQUESTS
 from .stats import geomean
 from .tabulate import RATIOS
@@ -33,21 +33,21 @@ def _ci_note(t: pd.DataFrame, req: str, fmt: str = ".0f") -> str:
     return "" if math.isnan(lo) else f"95% CI [{lo:{fmt}}, {hi:{fmt}}]"
 
 
-def scorecard(s: dict[str, Any], tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+def scorecard(s: Settings, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Published vs reproduced (Tables 13, 14, 16, 18; Figures 39-66 claims). Claims are checked by
     the named functions of :mod:`schedlab.papers.cirne2001.checks`; tolerances come from config
     ``tolerance:`` (a number or {default, <item>: value})."""
-    pub = s["published"]
-    tol_cfg = s.get("tolerance")
+    pub = s.published
+    tol_cfg = s.tolerance
 
     def tol(item: str) -> float:
         return tolerance_for(tol_cfg, item)
 
-    st = s["single_target"]
+    st = s.single_target
     exp = tables["experiments"]
     n_wl = exp["workload"].nunique()
     scale = (f"{len(exp)} experiments in {n_wl} workloads of {st['jobs_per_workload']} jobs, "
-             f"{s['machine_procs']} processors, conservative backfilling")
+             f"{s.machine_procs} processors, conservative backfilling")
     why = ("thesis: 360,000 experiments on 10,000-job workloads; absolute turn-around depends on "
            "the synthetic model's load and on the workload size (see the attribution table)")
     rows = []
@@ -57,7 +57,7 @@ def scorecard(s: dict[str, Any], tables: dict[str, pd.DataFrame]) -> pd.DataFram
                               scale, pub["table13_geomean_tt_s"][req], _gm(t13, req), "s",
                               tol("Table 13"), note=f"{_ci_note(t13, req)}; {why}"))
     p13 = pub["table13_geomean_tt_s"]
-    half = float(s.get("ci_half_width_target", 0.03))
+    half = float(s.ci_half_width_target)
     for label, (a, b) in RATIOS.items():
         pv = p13[a] / p13[b]
         rv = _gm(t13, label)
@@ -159,7 +159,7 @@ def scorecard(s: dict[str, Any], tables: dict[str, pd.DataFrame]) -> pd.DataFram
                               note="'always select the same request'; SAg simulates each request (§2.1), SAcb walks the "
                                    "availability list (Figure 5): independent computations"))
     sw = tables["sweep"]
-    ol = s["offered_load"]
+    ol = s.offered_load
     cond = f"{ol['workloads_per_point']} x {ol['jobs_per_workload']}-job workloads per point"
     kl = sw[sw["param"] == "kappa_L"].sort_values("value") if len(sw) else sw
     half_l = kl[kl["value"] == 0.5]["relative_tt"] if len(kl) else []
@@ -229,10 +229,10 @@ def high_load_rows(exp: pd.DataFrame, scale: str) -> list[dict[str, Any]]:
 
 
 def nas_rows(t16: pd.DataFrame, by_kind: pd.DataFrame, exp: pd.DataFrame,
-                   s: dict[str, Any]) -> list[dict[str, Any]]:
+                   s: Settings) -> list[dict[str, Any]]:
     """Table 16 values with CIs, the SA/user ratio (0.37) and EP's SA/user (~0.15, Figure 57)."""
-    pub = s["published"]
-    nas = s.get("nas_validation", {})
+    pub = s.published
+    nas = s.nas_validation
     logs = ", ".join(nas.get("logs", []))
     rows = []
     # Table 15 (requests per benchmark) is our configuration of §5.4, not a result: no row.

@@ -13,12 +13,14 @@ import numpy as np
 import pandas as pd
 
 from ...errors import ConfigError
+from .. import Outputs
 from .attribution import attribution_table
-from .config import PAPER
+from .config import PAPER, Settings
 from .generator import generator_check
 from .load import load_table
 from .nas import nas_tables
-from .plan import (
+from .plots import FIGURES, NAS_FIGURE
+from .points import (
     attribution_id,
     attribution_runs,
     load_id,
@@ -198,7 +200,7 @@ def sigma_distribution(sweep: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["kappa_sigma", "quantile", "sigma"])
 
 
-def build_tables(single: list[pd.DataFrame], sweep: list[pd.DataFrame], s: dict[str, Any],
+def build_tables(single: list[pd.DataFrame], sweep: list[pd.DataFrame], s: Settings,
                  nas: list[pd.DataFrame] | None = None, model: dict[str, Any] | None = None
                  ) -> dict[str, pd.DataFrame]:
     """All tables of the reproduction from the per-workload run frames (and the per-log NAS
@@ -207,10 +209,10 @@ def build_tables(single: list[pd.DataFrame], sweep: list[pd.DataFrame], s: dict[
                                                             kind="stable").reset_index(drop=True)
     if exp.empty:
         raise ConfigError(f"{PAPER}: no single-target experiment results")
-    bs = s.get("bootstrap", {})
+    bs = s.bootstrap
     B, conf = int(bs.get("resamples", 1000)), float(bs.get("confidence", 0.95))
-    rng = np.random.default_rng(np.random.SeedSequence(int(s["seed"]), spawn_key=(3,)))
-    bd = s.get("breakdowns", {})
+    rng = np.random.default_rng(np.random.SeedSequence(int(s.seed), spawn_key=(3,)))
+    bd = s.breakdowns
     deciles = int(bd.get("deciles", 10))
     factors = list(bd.get("factors", ["L", "A", "sigma", "c_min", "c_max", "kind", "accuracy",
                                       "nu", "D"]))
@@ -225,35 +227,42 @@ def build_tables(single: list[pd.DataFrame], sweep: list[pd.DataFrame], s: dict[
         "sweep": sweep_table(sw, rng, B, conf) if not sw.empty else pd.DataFrame(),
         "sigma_distribution": sigma_distribution(sw) if not sw.empty else pd.DataFrame(),
         **nas_tables(nas or [], s, np.random.default_rng(
-            np.random.SeedSequence(int(s["seed"]), spawn_key=(5,)))),
-        "generator_check": generator_check(s["published"]["generator"], s["machine_procs"],
-                                           int(s.get("generator_check_jobs", 20000)),
-                                           int(s["seed"]), model),
+            np.random.SeedSequence(int(s.seed), spawn_key=(5,)))),
+        "generator_check": generator_check(s.published["generator"], s.machine_procs,
+                                           int(s.generator_check_jobs),
+                                           int(s.seed), model),
     }
 
 
-def tables(s: dict[str, Any], runs: Mapping[str, Mapping[str, pd.DataFrame]], inputs: Any = None
+def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]], inputs: Any = None
            ) -> dict[str, pd.DataFrame]:
-    """Every table from the points' frames (by point id, :mod:`schedlab.papers.cirne2001.plan`):
+    """Every table from the points' frames (by point id, :mod:`schedlab.papers.cirne2001.points`):
     single-target workloads in workload order, sweeps parameter by parameter, NAS logs in config
     order (the bootstrap draws depend on that order); the attribution tables when they ran."""
-    wpp = int(s["offered_load"]["workloads_per_point"])
-    out = build_tables([runs[single_id(w)]["experiments"] for w in range(s["n_workloads"])],
+    wpp = int(s.offered_load["workloads_per_point"])
+    out = build_tables([runs[single_id(w)]["experiments"] for w in range(s.n_workloads)],
                        [runs[sweep_id(p, w)]["runs"] for p in SWEEP_PARAMS for w in range(wpp)],
                        s, [runs[nas_id(log)]["experiments"] for log in nas_logs(s)],
-                       s.get("model"))
+                       s.model)
     by_reading: dict[str, list[pd.DataFrame]] = {}
     for reading, w in attribution_runs(s):
         by_reading.setdefault(reading, []).append(runs[attribution_id(reading, w)]["experiments"])
     if by_reading:
         out["attribution"] = attribution_table(
-            {r: pd.concat(v, ignore_index=True) for r, v in by_reading.items()}, s["published"])
+            {r: pd.concat(v, ignore_index=True) for r, v in by_reading.items()}, s.published)
     if load_readings(s):
-        bs = s.get("bootstrap", {})
+        bs = s.bootstrap
         out["attribution_load"] = load_table(
-            {r: runs[load_id(r)]["workloads"] for r in load_readings(s)}, s["published"],
-            s["machine_procs"], np.random.default_rng(np.random.SeedSequence(
-                int(s["seed"]), spawn_key=(9,))),
+            {r: runs[load_id(r)]["workloads"] for r in load_readings(s)}, s.published,
+            s.machine_procs, np.random.default_rng(np.random.SeedSequence(
+                int(s.seed), spawn_key=(9,))),
             int(bs.get("resamples", 1000)), float(bs.get("confidence", 0.95)))
     return out
 
+
+def outputs(s: Settings) -> Outputs:
+    """Every table of :data:`TABLES` (``attribution`` and ``attribution_load`` when their readings
+    run), every figure of :data:`.plots.FIGURES` (and Figure 57 when §5.4 runs)."""
+    return Outputs(tables=(*TABLES, *(("attribution",) if attribution_runs(s) else ()),
+                           *(("attribution_load",) if load_readings(s) else ())),
+                   figures=(*FIGURES, *((NAS_FIGURE,) if nas_logs(s) else ())))

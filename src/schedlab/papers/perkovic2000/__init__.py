@@ -3,9 +3,10 @@
 
 Modules, in the order the data flows (each imports only the ones before it):
 
-* :mod:`.experiments` -- the experiments, the run grid (:class:`RunPoint`), a run's scheduler
-  configuration and seed, the scales of the job subsets;
-* :mod:`.config` -- the settings from the pipeline config (``quick``, ``full``, overrides);
+* :mod:`.config` -- the settings (:class:`.config.Settings`) from the pipeline config (the scale,
+  overrides);
+* :mod:`.sweep` -- the experiments, the run grid (:class:`.sweep.RunPoint`), a run's scheduler
+  configuration and seed, the job subsets' names;
 * :mod:`.jobs` -- the simulation jobs and Table 2's shape groups;
 * :mod:`.runs` -- one simulation and its summary rows (§8 quantities included);
 * :mod:`.attribution` -- the readings of the paper's setup compared for the load gap;
@@ -20,25 +21,15 @@ attribution results: docs/papers/perkovic2000.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from .. import Outputs, trace_jobs
-from .config import settings
-from .plots import figures, names
-from .points import points, run_point
+from .config import Settings, settings
+from .plots import figures
+from .points import extra_targets, logs, points, run_point
 from .scoring import scorecard
-from .tabulate import tables
+from .tabulate import outputs, tables
 
-TITLE = ("Perković & Keleher 2000: randomization, speculation and adaptation in backfilling "
-         "(Table 4 queue orders, speculative backfilling, job adaptation) on the CTC SP2 log")
+title = "Perković & Keleher 2000 — Randomization, speculation, and adaptation in batch schedulers"
+summary = ("Perković & Keleher 2000: randomization, speculation and adaptation in backfilling "
+           "(Table 4 queue orders, speculative backfilling, job adaptation) on the CTC SP2 log")
 
-__all__ = ["TITLE", "figures", "outputs", "points", "run_point", "scorecard", "settings", "tables"]
-
-
-def outputs(s: Mapping[str, Any]) -> Outputs:
-    """Tables (``attribution`` unless quick), figures, and the trace (Table 1 reads its lines)."""
-    quick = s.get("quick")
-    return Outputs(tables=("summary", "table1", "table2", "table3", "section8",
-                           *(() if quick else ("attribution",))),
-                   figures=names(s), inputs=(trace_jobs(s["trace"]),))
+__all__ = ["Settings", "extra_targets", "figures", "logs", "outputs", "points", "run_point",
+           "scorecard", "settings", "summary", "tables", "title"]

@@ -1,7 +1,7 @@
 """Perković & Keleher 2000: attribution of the load gap (issue 24).
 
 The base experiment of BF, 1/L, P/L-NG and R/L-NG on the whole log under each reading of the
-paper's setup (config ``attribution.readings``, plus ``attribution.full_readings`` with ``full``):
+paper's setup (config ``attribution.readings``; the paper scale adds ``machine_338``):
 one point ``attribution/<reading>`` each, table ``attribution`` (part of the paper target unless
 quick; the numbers are in docs/papers/perkovic2000.md). Readings compared:
 
@@ -51,9 +51,9 @@ import numpy as np
 import pandas as pd
 
 from ...traces.swf import SWFHeader
-from .experiments import GROUPS
 from .jobs import implied_missing, prepare_jobs
 from .runs import DELAY_THRESHOLDS_S
+from .sweep import GROUPS
 
 #: Columns of the attribution table (issue 24): per reading, the load indicators and the §5 numbers.
 ATTRIBUTION_ALGORITHMS = (("D", True), ("1/L", True), ("P/L", False), ("R/L", False))

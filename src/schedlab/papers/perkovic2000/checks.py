@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ...report.scorecard import claim_check
-from .experiments import PAPER
+from .config import PAPER
 
 
 def _num(x: Any) -> float | None:

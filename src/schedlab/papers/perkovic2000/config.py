@@ -1,39 +1,95 @@
-"""Perković & Keleher 2000: the paper's settings from the pipeline config (the contract's
-``settings``): ``config/papers/perkovic2000.yaml`` (validated against its schema when the workflow
-starts), the overrides ``config["papers"]["perkovic2000"]``, and the switches ``quick`` (config or
-override: ``quick_settings``) and ``full`` (``full_settings``, the paper scale)."""
+"""Perković & Keleher 2000: the settings (the contract's ``settings``):
+``config/papers/perkovic2000.yaml`` (validated against its schema when the workflow starts) at the
+scale the switches ask for (``scales:``; :mod:`schedlab.papers.settings`), deep-merged with the
+overrides ``config["papers"]["perkovic2000"]``."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ...sim.options import SimOptions
-from .. import Env, switches
-from .experiments import PAPER, scaled
+from .. import Env
+from ..settings import PaperSettings, read_yaml, resolve, switches
 
+PAPER = "perkovic2000"
 #: The paper's settings file (relative to the workflow's directory).
-CONFIG = Path(f"config/papers/{PAPER}.yaml")
+CONFIG = f"config/papers/{PAPER}.yaml"
 
 
-def settings(config: Mapping[str, Any], env: Env | None = None) -> dict[str, Any]:
-    """The file's settings, overridden by ``config["papers"]["perkovic2000"]`` (all keys but
-    ``quick``), then scaled (:func:`.experiments.scaled`); ``quick`` and ``full`` are recorded;
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class PaperSetting:
+    """The base experiment in the paper's own setting (Figures 3-4, Table 3, §8)."""
+
+    machine: int
+    max_jobs: int | None = None
+    seeds: int = 1  #: replicates of ``seed_algorithms``
+    seed_algorithms: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TestRuns:
+    """§6.1 test runs of speculative backfilling."""
+
+    min_estimate_s: float
+    length_s: float
+    max_length_s: float
+    max_test_runs: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Attribution:
+    """The readings of the paper's setup run side by side (``run: false``: none)."""
+
+    run: bool = True
+    readings: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Settings(PaperSettings):
+    """The resolved settings (each field is documented in the config file)."""
+
+    trace: str
+    machine: int
+    machine_paper: int
+    extra_machines: tuple[int, ...] = ()
+    max_jobs: int | None
+    paper_setting: PaperSetting | None = None
+    seed_entropy: int
+    orders: tuple[str, ...]
+    experiments: tuple[str, ...]
+    starvation_horizon_s: float
+    spec_percentages: tuple[float, ...]
+    fig9_percentage: float
+    fig9_test_runs: bool
+    test_runs: TestRuns
+    widen_factors: tuple[int, ...]
+    #: conservative backfilling's compression (``compress_on``/``compress_passes``; the unset ones
+    #: §2's reading, :data:`~schedlab.sim.schedulers.compression.PERKOVIC`)
+    compression: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    attribution: Attribution = dataclasses.field(default_factory=Attribution)
+    flurry: Mapping[str, Any] | None = None
+    sweep_seeds: int = 1
+    tolerance: Mapping[str, float] = dataclasses.field(default_factory=dict)
+    published: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+
+def resolve_settings(raw: Mapping[str, Any], scale: str = "default",
+                     overrides: Mapping[str, Any] | None = None, source: str = CONFIG) -> Settings:
+    """The paper file ``raw`` at ``scale``, deep-merged with ``overrides``, typed."""
+    return Settings.from_dict(resolve(raw, scale, overrides, source) | {"scale": scale})
+
+
+def settings(config: Mapping[str, Any], env: Env | None = None) -> Settings:
+    """The file's settings at the pipeline's scale with the overrides ``config["papers"][PAPER]``;
     the engine options ``sim``: the workflow's (``env.sim``) with the file's ``sim:`` applied."""
     sw = switches(config, PAPER)
-    cfg = sw.applied(yaml.safe_load(CONFIG.read_text()))
-    cfg["sim"] = (env.sim if env is not None else SimOptions()).pinned(
-        cfg.get("sim"), f"{CONFIG} sim").as_dict()
-    quick, full = sw.quick, sw.full
-    return {**scaled(cfg, quick, full), "quick": quick, "full": full}
+    s = resolve_settings(read_yaml(CONFIG, PAPER), sw.scale, sw.overrides)
+    base = env.sim if env is not None else SimOptions()
+    return dataclasses.replace(s, sim=base.pinned(s.sim, f"{CONFIG} sim").as_dict())
 
 
-def readings(s: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """The attribution readings run (none when quick; ``full_readings`` join with ``full``)."""
-    if s.get("quick"):
-        return {}
-    a = s.get("attribution") or {}
-    return {**a.get("readings", {}), **(a.get("full_readings", {}) if s.get("full") else {})}
+def readings(s: Settings) -> dict[str, Mapping[str, Any]]:
+    """The attribution readings run (none when ``attribution.run`` is false)."""
+    return dict(s.attribution.readings) if s.attribution.run else {}

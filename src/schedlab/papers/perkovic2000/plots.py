@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from ...sim.schedulers.queue_orders import ORDERS
-from .experiments import GROUPS
+from .config import Settings
+from .sweep import GROUPS
 from .tabulate import figure_frames, views
 
 METRICS = ("bounded_slowdown", "delay", "response")
@@ -167,15 +168,10 @@ def make_figure(name: str, frame: pd.DataFrame, pub: Mapping[str, Any] | None = 
     return fig
 
 
-def names(s: Mapping[str, Any]) -> tuple[str, ...]:
-    """The figures of the settings."""
-    return (*FIGURE_TITLES, *(f"fig3_{int(m)}" for m in s.get("extra_machines", [])))
-
-
-def figures(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
+def figures(s: Settings, tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     """Figures 3-9 (:func:`make_figure`) and Figure 3 on each extra machine size."""
     v = views(s, tables)
-    pub = s["published"]
+    pub = s.published
     out = {name: make_figure(name, frame, pub) for name, frame in v.frames.items()}
     for m in v.machines[1:]:
         out[f"fig3_{m}"] = make_figure("fig3", figure_frames(v.default, m)["fig3"], pub)

@@ -5,10 +5,10 @@ Three kinds, by ``Point.spec["kind"]``:
 ``jobs/<scale>``
     the normalized log: ``all`` (the whole log: Tables 1-2) and ``sim`` (the first ``max_jobs``
     jobs by submission: the simulated subset), from the trace's job table; ``<scale>`` is ``n5000``
-    or ``all`` (:func:`.config.scale`), so runs of different subsets never mix.
+    or ``all`` (:func:`.sweep.scale`), so runs of different subsets never mix.
 ``<scale>/<machine>/<experiment>/<algorithm>[_r<seed>]``
-    one simulation (:func:`.runs.simulate`) of the sweep (:func:`.experiments.grid`, Figures 5-9,
-    at ``max_jobs``) or of the paper setting (:func:`.experiments.paper_setting_points`, Figures
+    one simulation (:func:`.runs.simulate`) of the sweep (:func:`.sweep.grid`, Figures 5-9,
+    at ``max_jobs``) or of the paper setting (:func:`.sweep.paper_setting_points`, Figures
     3-4, Table 3, §8); frame ``jobs`` (per-job results). Needs ``jobs/<scale>``.
 ``attribution/<reading>``
     the base experiment of BF, 1/L, P/L-NG and R/L-NG under one reading (:mod:`.attribution`);
@@ -18,25 +18,33 @@ Three kinds, by ``Point.spec["kind"]``:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable
 
 import pandas as pd
 
-from ...errors import ConfigError
 from ...traces.swf import SWFHeader
-from .. import Inputs, Point, trace_jobs
+from .. import Inputs, Point, run_by, trace_jobs
 from .attribution import ATTRIBUTION_ALGORITHMS, attribution_jobs, input_stats
-from .config import readings
-from .experiments import RunPoint, run_id, run_sets
+from .config import PAPER, Settings, readings
 from .jobs import prepare_jobs
 from .runs import simulate, summarize
+from .sweep import RunPoint, run_id, run_sets
 
 
-def points(s: Mapping[str, Any]) -> list[Point]:
+def logs(s: Settings) -> tuple[str, ...]:
+    """The CTC log."""
+    return (s.trace,)
+
+
+def extra_targets(s: Settings) -> tuple[str, ...]:
+    """Nothing besides the assembly."""
+    return ()
+
+
+def points(s: Settings) -> list[Point]:
     """Every point: the jobs of each scale, the runs (sweep, then paper setting; a run both
     contain is one point), the attribution readings."""
-    trace = trace_jobs(s["trace"])
+    trace = trace_jobs(s.trace)
     out: dict[str, Point] = {}
     for scale_name, max_jobs, runs in run_sets(s):
         if not runs:
@@ -53,40 +61,52 @@ def points(s: Mapping[str, Any]) -> list[Point]:
     return list(out.values())
 
 
-def run_point(s: Mapping[str, Any], point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+def _run(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    rp = RunPoint(**point.spec["point"])
+    jobs = inputs.points[point.needs[0]]["sim"]
+    return {"jobs": simulate(jobs, rp, s, int(s.seed_entropy))}
+
+
+def _log(s: Settings, inputs: Inputs) -> tuple[pd.DataFrame, SWFHeader, str]:
+    trace, meta = inputs.trace(s.trace)
+    return trace, SWFHeader.from_dict(meta["swf_header"]), str(inputs.path(trace_jobs(s.trace)))
+
+
+def _jobs(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    trace, header, source = _log(s, inputs)
+    machine = int(s.machine)
+    everything, _ = prepare_jobs(trace, header, machine, None, source)
+    subset, _ = prepare_jobs(trace, header, machine, point.spec["max_jobs"], source)
+    return {"all": everything, "sim": subset}
+
+
+def _attribution(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    return {"summary": attribution_run(s, point, *_log(s, inputs))}
+
+
+#: What a point runs, by its ``spec["kind"]`` (module docstring).
+KINDS: dict[str, Callable[[Settings, Point, Inputs], dict[str, pd.DataFrame]]] = {
+    "run": _run, "jobs": _jobs, "attribution": _attribution}
+
+
+def run_point(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
     """One point's frames (see the module docstring)."""
-    kind = point.spec.get("kind")
-    if kind == "run":
-        rp = RunPoint(**point.spec["point"])
-        jobs = inputs.points[point.needs[0]]["sim"]
-        return {"jobs": simulate(jobs, rp, dict(s), int(s["seed_entropy"]))}
-    trace, meta = inputs.trace(s["trace"])
-    header = SWFHeader.from_dict(meta["swf_header"])
-    source = str(inputs.path(trace_jobs(s["trace"])))
-    if kind == "jobs":
-        machine = int(s["machine"])
-        everything, _ = prepare_jobs(trace, header, machine, None, source)
-        subset, _ = prepare_jobs(trace, header, machine, point.spec["max_jobs"], source)
-        return {"all": everything, "sim": subset}
-    if kind == "attribution":
-        return {"summary": attribution_run(s, point, trace, header, source)}
-    raise ConfigError(f"perkovic2000 point {point.id}: unknown kind {kind!r}")
+    return run_by(KINDS, "kind", PAPER, s, point, inputs)
 
 
-def attribution_run(s: Mapping[str, Any], point: Point, trace: pd.DataFrame,
+def attribution_run(s: Settings, point: Point, trace: pd.DataFrame,
                     header: SWFHeader | None, source: str) -> pd.DataFrame:
     """The :data:`.attribution.ATTRIBUTION_ALGORITHMS` on one reading's jobs: summary rows with
     the reading's name and its input's Table 1-2 statistics."""
     reading = dict(point.spec["reading"])
-    s = dict(s)
     if "starvation_horizon_s" in reading:
-        s["starvation_horizon_s"] = reading["starvation_horizon_s"]
+        s = dataclasses.replace(s, starvation_horizon_s=reading["starvation_horizon_s"])
     if "compression" in reading:
-        s["compression"] = {**(s.get("compression") or {}), **reading["compression"]}
-    jobs, _ = attribution_jobs(trace, header, reading, source, s.get("flurry"),
-                               s["published"]["table1"])
+        s = dataclasses.replace(s, compression={**s.compression, **reading["compression"]})
+    jobs, _ = attribution_jobs(trace, header, reading, source, s.flurry,
+                               s.published["table1"])
     rows = []
     for order, g in ATTRIBUTION_ALGORITHMS:
         rp = RunPoint(int(reading.get("machine", 430)), "base", order, g)
-        rows += summarize(simulate(jobs, rp, s, int(s["seed_entropy"])), rp)
+        rows += summarize(simulate(jobs, rp, s, int(s.seed_entropy)), rp)
     return pd.DataFrame(rows).assign(reading=point.id.split("/", 1)[1], **input_stats(jobs))

@@ -4,24 +4,24 @@ overall and per shape group, with the §8 quantities under each reading."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ...sim.options import BSLD_BOUND, SimOptions
 from ...sim.schedulers.perkovic import simulate_pk
-from .experiments import GROUPS, RunPoint, pk_config, seed_for
+from .config import Settings
+from .sweep import GROUPS, RunPoint, pk_config, seed_for
 
 
-def simulate(table: pd.DataFrame, point: RunPoint, s: dict[str, Any], entropy: int
+def simulate(table: pd.DataFrame, point: RunPoint, s: Settings, entropy: int
              ) -> pd.DataFrame:
-    """Simulate one sweep point under the engine options ``s["sim"]``; per-job result frame
+    """Simulate one sweep point under the engine options ``s.sim``; per-job result frame
     (docs/design.md §3 columns + flags + group)."""
     cfg = pk_config(point, s, float(table["estimate"].median()))
     res = simulate_pk(table["submit"].to_numpy(), table["runtime"].to_numpy(),
                       table["estimate"].to_numpy(), table["procs"].to_numpy(), point.machine, cfg,
-                      seed_for(entropy, point), options=SimOptions.from_mapping(s["sim"]))
+                      seed_for(entropy, point), options=SimOptions.from_mapping(s.sim))
     out = table[["job_id", "submit", "procs", "runtime", "estimate", "group", "group_overest"]].copy()
     for k, v in res.items():
         out[k] = v

@@ -26,7 +26,8 @@ from .checks import (
     smallest_is,
     strictly_increasing,
 )
-from .experiments import GROUPS, PAPER
+from .config import PAPER, Settings
+from .sweep import GROUPS
 from .tabulate import figure_frames, views
 
 
@@ -266,11 +267,11 @@ def section8_rows(summary: pd.DataFrame, machine: int, pub: dict[str, Any], note
     return scorecard_frame(rows)
 
 
-def scorecard(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The paper's rows: Tables 1-3, Figures 3-9, §4, §5, §7.1 and §8 (:func:`paper_rows`,
     :func:`section8_rows`), then Figure 3's §4-5 rows on each extra machine size."""
     v = views(s, tables)
-    pub, tol = s["published"], s.get("tolerance")
+    pub, tol = s.published, s.tolerance
     parts = [paper_rows(tables["table1"], tables["table2"], v.table3, v.frames, pub,
                         v.note(v.machines[0]), tolerance=tol, note_base=v.note_base,
                         whole_log=v.whole_log),

@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import Inputs
+from .. import Inputs, Outputs, trace_jobs
 from .attribution import attribution_row, published_attribution_row
-from .config import readings
-from .experiments import GROUPS, RunPoint, run_id, run_sets
+from .config import Settings, readings
 from .jobs import implied_missing
 from .runs import DELAY_THRESHOLDS_S, summarize
+from .sweep import GROUPS, RunPoint, run_id, run_sets
 
 
 def table1(trace_jobs: pd.DataFrame, table: pd.DataFrame, machines: list[int],
@@ -183,19 +183,36 @@ def _summaries(runs: Mapping[str, Mapping[str, pd.DataFrame]], scale_name: str,
     return pd.DataFrame(rows), bf
 
 
-def machines(s: Mapping[str, Any]) -> list[int]:
+def machines(s: Settings) -> list[int]:
     """The machine sizes of the sweep: ``machine``, then ``extra_machines`` (Figure 3 only)."""
-    return [int(s["machine"]), *[int(m) for m in s.get("extra_machines", [])]]
+    return [int(s.machine), *[int(m) for m in s.extra_machines]]
 
 
-def tables(s: Mapping[str, Any], runs: Mapping[str, Mapping[str, pd.DataFrame]],
+#: The figures (:mod:`.plots`): Figures 3-9, then Figure 3 on each extra machine size.
+FIGURES = ("fig3", "fig4", "fig5", "fig6", "fig7", "fig8", "fig9")
+
+
+def figure_names(s: Settings) -> tuple[str, ...]:
+    """The figures of the settings."""
+    return (*FIGURES, *(f"fig3_{int(m)}" for m in s.extra_machines))
+
+
+def outputs(s: Settings) -> Outputs:
+    """Tables (``attribution`` when readings run), figures, and the trace (Table 1 reads its
+    lines)."""
+    return Outputs(tables=("summary", "table1", "table2", "table3", "section8",
+                           *(("attribution",) if readings(s) else ())),
+                   figures=figure_names(s), inputs=(trace_jobs(s.trace),))
+
+
+def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]],
            inputs: Inputs) -> dict[str, pd.DataFrame]:
     """``summary`` (every run, per shape group), ``table1``-``table3``, ``section8`` and, unless
-    quick, ``attribution`` (the published row, then one row per reading)."""
-    pub = s["published"]
+    no readings run, ``attribution`` (the published row, then one row per reading)."""
+    pub = s.published
     (scale_name, _, points), (paper_scale, _, paper_points) = run_sets(s)
     jobs_all = runs[f"jobs/{scale_name}"]["all"]
-    trace, _ = inputs.trace(s["trace"])
+    trace, _ = inputs.trace(s.trace)
     summary, bf = _summaries(runs, scale_name, points)
     ms = machines(s)
     t3s = [table3(bf[m]).assign(machine=m, setting="default") for m in ms if m in bf]
@@ -207,11 +224,11 @@ def tables(s: Mapping[str, Any], runs: Mapping[str, Mapping[str, pd.DataFrame]],
         base_summary, base_machine = psum, pm
         summary = pd.concat([summary, psum.assign(setting="paper")], ignore_index=True)
     out = {"summary": summary,
-           "table1": table1(trace, jobs_all, ms, pub["table1"], int(s["machine_paper"])),
+           "table1": table1(trace, jobs_all, ms, pub["table1"], int(s.machine_paper)),
            "table2": table2(jobs_all),
            "table3": pd.concat(t3s, ignore_index=True),
            "section8": section8_table(base_summary, base_machine, pub)}
-    if not s.get("quick"):
+    if readings(s):
         out["attribution"] = pd.DataFrame(
             [published_attribution_row(pub),
              *(attribution_row(name, reading, runs[f"attribution/{name}"]["summary"])
@@ -240,7 +257,7 @@ class Views:
                 else f"{machine} nodes, whole cleaned log")
 
 
-def views(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> Views:
+def views(s: Settings, tables: Mapping[str, pd.DataFrame]) -> Views:
     """The Figure 3-9 frames and the notes, from the ``summary`` and ``table3`` tables."""
     summary, t3 = tables["summary"], tables["table3"]
     paper = (summary["setting"] == "paper").to_numpy() if "setting" in summary else None
@@ -249,16 +266,16 @@ def views(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> Views:
     v = Views(frames=figure_frames(default, ms[0]), default=default, base=default,
               base_machine=ms[0], machines=ms,
               table3=t3[(t3["setting"] == "default") & (t3["machine"] == ms[0])], note_base="",
-              whole_log=not s["max_jobs"], max_jobs=s["max_jobs"],
+              whole_log=not s.max_jobs, max_jobs=s.max_jobs,
               simulated=int(default.loc[default["group"] == "all", "jobs"].max()))
     if paper is None:
         return dataclasses.replace(v, note_base=v.note(ms[0]))
-    ps = s["paper_setting"]
+    ps = s.paper_setting
     psum = summary[paper].drop(columns="setting")
-    pm, pmax = int(ps["machine"]), ps.get("max_jobs")
+    pm, pmax = int(ps.machine), ps.max_jobs
     reps = int(psum["replicate"].max()) + 1
     where = (f"{pm} nodes, " + (f"first {pmax} jobs" if pmax else "whole cleaned log")
-             + (f", {reps} seeds of {', '.join(ps.get('seed_algorithms', []))}" if reps > 1 else ""))
+             + (f", {reps} seeds of {', '.join(ps.seed_algorithms)}" if reps > 1 else ""))
     pframes = figure_frames(psum, pm)
     frames = {**v.frames, "fig3": pframes["fig3"], "fig4": pframes["fig4"]}
     return dataclasses.replace(v, frames=frames, base=psum, base_machine=pm, whole_log=not pmax,

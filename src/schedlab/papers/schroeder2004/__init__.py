@@ -9,7 +9,7 @@ What runs (paper sections in brackets; one module each, a point each where it si
 * Cutoffs [§4.1, §4.4] (:mod:`.cutoffs`, point ``cutoffs``): SITA-E, SITA-U-opt, SITA-U-fair and
   the ρ/2 rule of thumb, analytically (Theorem 1 over every feasible cutoff) and by simulation, on
   the *first* half of the jobs.
-* Simulations (:mod:`.experiments`, one point ``sim_<experiment>`` each, all needing ``cutoffs``):
+* Simulations (:mod:`.simulations`, one point ``sim_<experiment>`` each, all needing ``cutoffs``):
   Poisson experiments ``poisson-<order>`` [§2.2, §3.2, §4.2]: every policy on the *second* half at
   each load ρ (arrival rate λ = ρh/E[X]) for 2 and 4 hosts, ``replications`` independent Poisson
   streams; many hosts ``many_hosts-<order>`` [§5]: short/long host groups (half the hosts each),
@@ -27,9 +27,10 @@ What runs (paper sections in brackets; one module each, a point each where it si
   (many hosts), 7 (scaled arrivals), 8, 9 (analysis vs simulation, every service order). Figs 10
   and 11 are the paper's J90 results and cannot be made (log unavailable). Figures use the first
   (headline) service order; the others are compared in the attribution table.
-* Settings (:mod:`.config`): ``config/papers/schroeder2004.yaml`` at one scale (``default``;
-  ``quick=true`` -> ``quick``; ``full=true`` -> ``paper``; or the override ``scale``) with the
-  overrides ``config["papers"]["schroeder2004"]``.
+* Settings (:mod:`.config`, a :class:`.config.Settings`): ``config/papers/schroeder2004.yaml`` at
+  one scale (``default``; ``quick=true`` -> ``quick``; ``full=true`` -> ``paper``; or the override
+  ``scale``) deep-merged with the overrides ``config["papers"]["schroeder2004"]``. The points and
+  what each runs: :mod:`.points`; the tables: :mod:`.tabulate`.
 
 Workload [§2.1, Table 1, note 2]. The paper's CTC row: 8-processor jobs, July 1996 - May 1997,
 "users are told jobs will be killed after 12 hours": 5729 jobs, mean 2903.6 s, min 1 s, max 43138 s,
@@ -85,97 +86,16 @@ Other choices where the paper is silent (each is an option in the config):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from .config import Settings, settings
+from .plots import figures
+from .points import extra_targets, logs, points, run_point
+from .scoring import scorecard
+from .tabulate import outputs, tables
 
-import pandas as pd
+title = ("Schroeder & Harchol-Balter 2004 — Evaluation of task assignment policies for "
+         "supercomputing servers")
+summary = ("Schroeder & Harchol-Balter 2004: task assignment in a distributed server (SITA-E/U, "
+           "Least-Work-Left, Random, ...) on the CTC workload of Table 1")
 
-from ...errors import ConfigError
-from .. import Env, Inputs, Outputs, Point, switches, trace_jobs
-from .analysis import analyze
-from .config import CONFIG, PAPER, pipeline_scale, read_config, resolve_config
-from .cutoffs import derive_cutoffs
-from .experiments import experiments, run_experiment
-from .plots import figure_stems, make_figures
-from .scoring import build_scorecard, service_order_attribution
-from .workload import table1, workload_halves
-
-TITLE = ("Schroeder & Harchol-Balter 2004: task assignment in a distributed server (SITA-E/U, "
-         "Least-Work-Left, Random, ...) on the CTC workload of Table 1")
-#: The service-order attribution table (every simulated claim under each order, module docstring).
-ATTRIBUTION = "attribution_service_order"
-
-
-def settings(config: Mapping[str, Any], env: Env) -> dict[str, Any]:
-    """The resolved paper config (:func:`.config.resolve_config`) at the scale the pipeline
-    asks for, with the published values and the registry's hash of each log it reads."""
-    raw = read_config()
-    sw = switches(config, PAPER)
-    s = resolve_config(raw, pipeline_scale(sw), sw.overrides, CONFIG)
-    traces = list(dict.fromkeys([s["trace"], *(e["trace"] for e in s["table1"].values())]))
-    for t in traces:
-        env.machine_size(t)  # an unknown log: a clear error at parse time
-    return s | {"published": raw["published"],
-                "trace_sha256": {t: env.expected_sha256(t) for t in traces}}
-
-
-def points(s: Mapping[str, Any]) -> list[Point]:
-    """``table1``, ``cutoffs``, one ``sim_<experiment>`` per simulation experiment and
-    ``analysis`` (the last two read the cutoffs)."""
-    jobs = (trace_jobs(s["trace"]),)
-    logs = tuple(dict.fromkeys(trace_jobs(e["trace"]) for e in s["table1"].values()))
-    return [Point("table1", inputs=logs, spec={"step": "table1"}),
-            Point("cutoffs", inputs=jobs, spec={"step": "cutoffs"}),
-            *[Point(f"sim_{e}", inputs=jobs, needs=("cutoffs",),
-                    spec={"step": "sim", "experiment": e}) for e in experiments(s)],
-            Point("analysis", inputs=jobs, needs=("cutoffs",), spec={"step": "analysis"})]
-
-
-def run_point(s: Mapping[str, Any], point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
-    """One point's frame: ``table1``, ``cutoffs`` (derivation half), ``sim`` or ``analysis``
-    (evaluation half)."""
-    step = point.spec["step"]
-    if step == "table1":
-        return {"table1": table1(s["table1"], inputs.trace, s["trace_sha256"])}
-    derivation, evaluation, _ = workload_halves(inputs.trace(s["trace"])[0], s)
-    if step == "cutoffs":
-        return {"cutoffs": derive_cutoffs(derivation, s)}
-    cuts = inputs.points["cutoffs"]["cutoffs"]
-    if step == "analysis":
-        return {"analysis": analyze(evaluation, cuts, s)}
-    if step == "sim":
-        return {"sim": run_experiment(point.spec["experiment"], evaluation, cuts, s)}
-    raise ConfigError(f"{PAPER} point {point.id}: unknown step {step!r}")
-
-
-def outputs(s: Mapping[str, Any]) -> Outputs:
-    """Table names as before the contract (the report reads them) and figure stems."""
-    return Outputs(tables=("table1", "cutoffs", *(f"sim_{e}" for e in experiments(s)),
-                           "analysis", ATTRIBUTION),
-                   figures=tuple(figure_stems(s)))
-
-
-def _sims(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Every simulation experiment's rows, in :func:`.experiments.experiments` order."""
-    return pd.concat([tables[f"sim_{e}"] for e in experiments(s)], ignore_index=True)
-
-
-def tables(s: Mapping[str, Any], runs: Mapping[str, Mapping[str, pd.DataFrame]],
-           inputs: Inputs) -> dict[str, pd.DataFrame]:
-    """The points' frames by table name, and the service-order attribution table."""
-    out = {"table1": runs["table1"]["table1"], "cutoffs": runs["cutoffs"]["cutoffs"],
-           **{f"sim_{e}": runs[f"sim_{e}"]["sim"] for e in experiments(s)},
-           "analysis": runs["analysis"]["analysis"]}
-    out[ATTRIBUTION] = service_order_attribution(_sims(s, out), out["cutoffs"], out["analysis"], s)
-    return out
-
-
-def figures(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
-    """Figs 2-9 and 12 (:func:`.plots.make_figures`)."""
-    return make_figures(tables["cutoffs"], _sims(s, tables), tables["analysis"], s)
-
-
-def scorecard(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Table 1 values and every claim (:func:`.scoring.build_scorecard`)."""
-    return build_scorecard(tables["table1"], tables["cutoffs"], _sims(s, tables),
-                           tables["analysis"], s["published"], s)
+__all__ = ["Settings", "extra_targets", "figures", "logs", "outputs", "points", "run_point",
+           "scorecard", "settings", "summary", "tables", "title"]

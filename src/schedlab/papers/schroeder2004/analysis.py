@@ -4,29 +4,28 @@ in the paper and are simulated only)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 
 from ...distserver import queueing as q
 from ...distserver.workload import ServiceTrace, arrival_rate
+from .config import Settings
 from .cutoffs import SITA_2HOST, lookup_cutoffs
 
 
-def analyze(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: dict[str, Any]) -> pd.DataFrame:
+def analyze(evaluation: ServiceTrace, cuts: pd.DataFrame, cfg: Settings) -> pd.DataFrame:
     """Theorem 1 / M/G/h mean wait, slowdown, response of each policy on the evaluation half."""
     x = evaluation.service
     m = q.Moments.of(x)
     rows = []
-    for h in sorted(int(v) for v in cfg["hosts"]):
-        for load in cfg["loads"]:
+    for h in sorted(int(v) for v in cfg.hosts):
+        for load in cfg.loads:
             lam = arrival_rate(load, h, m.mean)
-            res = {"Random": q.random_policy(lam, m, h, cfg["slowdown"]),
-                   "Least-Work-Left": q.lwl_policy(lam, m, h, cfg["mgh_factor"], cfg["slowdown"])}
+            res = {"Random": q.random_policy(lam, m, h, cfg.slowdown),
+                   "Least-Work-Left": q.lwl_policy(lam, m, h, cfg.mgh_factor, cfg.slowdown)}
             for pol in ("SITA-E", *SITA_2HOST):
                 c = lookup_cutoffs(cuts, h, load, pol, "analytic")
                 if c is not None:
-                    res[pol] = q.sita_policy(lam, x, c, cfg["slowdown"])
+                    res[pol] = q.sita_policy(lam, x, c, cfg.slowdown)
             for pol, r in res.items():
                 rows.append({"hosts": h, "load": load, "policy": pol,
                              "mean_wait": r["mean_wait"], "mean_slowdown": r["mean_slowdown"],

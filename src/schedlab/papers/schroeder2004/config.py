@@ -1,34 +1,31 @@
 """Settings of Schroeder & Harchol-Balter (2004): the paper config resolved for one scale.
 
-``config/papers/schroeder2004.yaml`` holds the base options, one block per scale (``default``,
-``quick``, ``paper``: ``quick=true`` selects quick, ``full=true`` the paper scale, else the
-override ``scale``), the claim thresholds and the published Table 1 values. Every option is
-documented in the file; :func:`resolve_config` merges and validates them.
+``config/papers/schroeder2004.yaml`` holds the base options, one ``scales:`` block (``quick``,
+``default``, ``paper``, ``study``; :mod:`schedlab.papers.settings` picks one), the claim thresholds
+and the published Table 1 values. Every option is documented in the file; :func:`resolve_config`
+merges them (:func:`schedlab.papers.settings.resolve`), validates them and types them
+(:class:`Settings`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import copy
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import yaml
 
 from ...distserver import queueing as q
 from ...errors import ConfigError
-from .. import Switches
+from .. import Env
+from ..settings import PaperSettings, read_yaml, resolve, switches
 
 PAPER = "schroeder2004"
 CONFIG = "config/papers/schroeder2004.yaml"
-SCALES = ("default", "quick", "paper")
 # spawn-key tags of the independent random streams (SeedSequence(entropy, spawn_key=(tag, ...)))
 STREAM_ARRIVALS, STREAM_SHUFFLE, STREAM_RANDOM, STREAM_CUTOFF = 1, 2, 3, 4
 CONFIDENCE = 0.95  # level of the t-intervals over independent replications (config: confidence)
-#: Claim thresholds (our readings of the paper's words; overridden by ``claims:`` in the config).
-CLAIM_DEFAULTS = {"large_factor": 2.0, "similar_factor": 2.0, "slight_factor": 1.5,
-                  "fair_factor": 2.0, "rule_band": 0.1, "cutoff_band": 0.05}
 
 _REQUIRED = {"trace": str, "subset": dict, "split": str, "slowdown": str, "mgh_factor": str,
              "seed": int, "loads": list, "hosts": list, "replications": int,
@@ -36,18 +33,73 @@ _REQUIRED = {"trace": str, "subset": dict, "split": str, "slowdown": str, "mgh_f
              "many_hosts": list, "many_hosts_load": float, "scaled_loads": list}
 
 
-def resolve_config(raw: dict[str, Any], scale: str = "default",
-                   overrides: dict[str, Any] | None = None, source: str = "config") -> dict[str, Any]:
-    """Merge the base settings with one scale block (``scales.<scale>``) and overrides; validate."""
-    if scale not in SCALES:
-        raise ConfigError(f"{source}: scale must be one of {SCALES}, got {scale!r}")
-    cfg = {k: copy.deepcopy(v) for k, v in raw.items() if k not in ("scales", "published")}
-    cfg.update(copy.deepcopy((raw.get("scales") or {}).get(scale) or {}))
-    cfg.update({k: v for k, v in (overrides or {}).items() if k in _REQUIRED})
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Claims:
+    """Our readings of the paper's words, fixed before looking at results (config ``claims``)."""
+
+    large_factor: float = 2.0  #: "improve greatly": ratio interval above this
+    similar_factor: float = 2.0  #: "quite similar": ratio interval within [1/f, f]
+    slight_factor: float = 1.5  #: "only a slight bit worse": within [1/f, f]
+    fair_factor: float = 2.0  #: SITA-U-fair "same expected slowdown": long/short within [1/f, f]
+    rule_band: float = 0.1  #: rule of thumb rho/2: Host-1 load fraction within +-band
+    cutoff_band: float = 0.05  #: "about the same" cutoffs: median |delta Host-1 fraction|
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Table1Entry:
+    """One Table 1 row to build: a registry log and its job subset."""
+
+    trace: str
+    subset: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Settings(PaperSettings):
+    """The resolved settings (each field is documented in the config file)."""
+
+    trace: str
+    subset: Mapping[str, Any]
+    split: str
+    slowdown: str
+    mgh_factor: str
+    seed: int
+    hosts: tuple[int, ...]
+    service_orders: tuple[str, ...]
+    confidence: float = CONFIDENCE
+    tolerance: Mapping[str, float] = dataclasses.field(default_factory=dict)
+    claims: Claims = dataclasses.field(default_factory=Claims)
+    many_hosts_load: float
+    cutoff_candidates: int
+    loads: tuple[float, ...]
+    replications: int
+    cutoff_replications: int
+    many_hosts: tuple[int, ...]
+    scaled_loads: tuple[float, ...]
+    table1: Mapping[str, Table1Entry] = dataclasses.field(default_factory=dict)
+    published: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: the registry's expected sha256 of each log read (``settings``)
+    trace_sha256: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
+
+
+def settings(config: Mapping[str, Any], env: Env) -> Settings:
+    """The settings at the scale the pipeline asks for (overrides ``config["papers"][PAPER]``),
+    with the registry's hash of each log it reads."""
+    sw = switches(config, PAPER)
+    s = resolve_config(read_yaml(CONFIG, PAPER), sw.scale, sw.overrides, CONFIG)
+    logs = list(dict.fromkeys([s.trace, *(e.trace for e in s.table1.values())]))
+    return dataclasses.replace(s, trace_sha256={t: env.expected_sha256(t) for t in logs})
+
+
+def resolve_config(raw: Mapping[str, Any], scale: str = "default",
+                   overrides: Mapping[str, Any] | None = None, source: str = "config") -> Settings:
+    """The paper file ``raw`` at ``scale``, deep-merged with ``overrides``; validated and typed."""
+    cfg = resolve(raw, scale, overrides, source)
     for key, typ in _REQUIRED.items():
         if key not in cfg:
             raise ConfigError(f"{source}: missing option {key!r} (scale {scale})")
         val = cfg[key]
+        if typ is list and isinstance(val, tuple):  # typed settings given back as overrides
+            cfg[key] = val = list(val)
         if typ in (int, float) and isinstance(val, (str, int)) and not isinstance(val, bool):
             with contextlib.suppress(ValueError):  # command-line values arrive as strings
                 cfg[key] = val = typ(val)
@@ -84,32 +136,14 @@ def resolve_config(raw: dict[str, Any], scale: str = "default",
     unknown = set(cfg["subset"]) - {"procs", "procs_min", "procs_max", "max_run_time"}
     if unknown:
         raise ConfigError(f"{source}: unknown subset option(s) {sorted(unknown)}")
-    cfg["scale"] = scale
-    return cfg
+    return Settings.from_dict(cfg | {"scale": scale})
 
 
-
-def pipeline_scale(sw: Switches) -> str:
-    """The scale a pipeline run asks for: ``quick`` (config or override ``quick``), ``paper``
-    (config ``full``), else the override ``scale`` (default ``default``)."""
-    if sw.quick:
-        return "quick"
-    if sw.full:
-        return "paper"
-    return sw.overrides.get("scale", "default")
-
-
-def stream_seed(cfg: Mapping[str, Any], *key: int) -> np.random.SeedSequence:
-    """The random stream with spawn key ``key`` (a ``STREAM_*`` tag first) of the config's seed."""
-    return np.random.SeedSequence(cfg["seed"], spawn_key=tuple(int(k) for k in key))
+def stream_seed(s: Settings, *key: int) -> np.random.SeedSequence:
+    """The random stream with spawn key ``key`` (a ``STREAM_*`` tag first) of the settings' seed."""
+    return np.random.SeedSequence(s.seed, spawn_key=tuple(int(k) for k in key))
 
 
 def milli(load: float) -> int:
     """A load as a whole number (a spawn-key element)."""
     return round(load * 1000)
-
-
-def read_config(path: str = CONFIG) -> dict[str, Any]:
-    """The paper's config file as written (scales and published values included)."""
-    with open(path) as fh:
-        return yaml.safe_load(fh)

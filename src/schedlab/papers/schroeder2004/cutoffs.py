@@ -18,18 +18,18 @@ from ...distserver.workload import (
     scaled_trace_arrivals,
     unit_exponential_gaps,
 )
-from .config import STREAM_CUTOFF, STREAM_SHUFFLE, stream_seed
+from .config import STREAM_CUTOFF, STREAM_SHUFFLE, Settings, stream_seed
 
 #: The 2-host SITA policies beside SITA-E (cutoffs by Theorem 1 or by simulation).
 SITA_2HOST = ("SITA-U-opt", "SITA-U-fair", "SITA-U-rule")
 
 
-def cutoff_loads(cfg: dict[str, Any]) -> list[float]:
+def cutoff_loads(cfg: Settings) -> list[float]:
     """Every load at which some experiment needs SITA cutoffs."""
-    return sorted(set(cfg["loads"]) | set(cfg["scaled_loads"]) | {cfg["many_hosts_load"]})
+    return sorted(set(cfg.loads) | set(cfg.scaled_loads) | {cfg.many_hosts_load})
 
 
-def derive_cutoffs(derivation: ServiceTrace, cfg: dict[str, Any]) -> pd.DataFrame:
+def derive_cutoffs(derivation: ServiceTrace, cfg: Settings) -> pd.DataFrame:
     """SITA cutoffs at every needed load, analytically and by simulation, on the derivation half.
 
     One row per (hosts, load, policy, method) with the cutoffs (list) and the Host-1 load fraction
@@ -37,17 +37,17 @@ def derive_cutoffs(derivation: ServiceTrace, cfg: dict[str, Any]) -> pd.DataFram
     """
     x = derivation.service
     # the simulated search (§4.1) uses the headline service order (first of service_orders)
-    order = cfg["service_orders"][0]
+    order = cfg.service_orders[0]
     cut_services: np.ndarray | list[np.ndarray] = x if order == "trace" else [
         np.random.default_rng(stream_seed(cfg, STREAM_SHUFFLE, STREAM_CUTOFF, r)).permutation(x)
-        for r in range(cfg["cutoff_replications"])]
+        for r in range(cfg.cutoff_replications)]
     rows: list[dict[str, Any]] = []
-    for h in sorted({int(v) for v in cfg["hosts"]} - {2}):
+    for h in sorted({int(v) for v in cfg.hosts} - {2}):
         c = co.sita_e_cutoffs(x, h)
         rows += [_cut_row(h, load, "SITA-E", "analytic", c, x) for load in cutoff_loads(cfg)]
-    n_cand = cfg["cutoff_candidates"]
+    n_cand = cfg.cutoff_candidates
     for load in cutoff_loads(cfg):
-        sw = co.sweep_two_hosts(x, load, cfg["slowdown"])
+        sw = co.sweep_two_hosts(x, load, cfg.slowdown)
         picks = {"SITA-E": co.sita_e_index(sw), "SITA-U-rule": co.rule_of_thumb(sw, load)}
         if sw.feasible.any():
             picks |= {"SITA-U-opt": co.sita_u_opt(sw), "SITA-U-fair": co.sita_u_fair(sw)}
@@ -56,9 +56,9 @@ def derive_cutoffs(derivation: ServiceTrace, cfg: dict[str, Any]) -> pd.DataFram
                         | {k: float(v) for k, v in sw.at(i).items() if k.startswith("slowdown")})
         lam = arrival_rate(load, 2, x.mean())
         arrivals = [poisson_arrivals(unit_exponential_gaps(len(x), stream_seed(cfg, STREAM_CUTOFF, r)),
-                                     lam) for r in range(cfg["cutoff_replications"])]
+                                     lam) for r in range(cfg.cutoff_replications)]
         rows += _simulated_cut_rows(cut_services, arrivals, sw, n_cand, load, "simulation", x)
-        if load in cfg["scaled_loads"]:  # §6: "we also determined the cutoffs via experiments"
+        if load in cfg.scaled_loads:  # §6: "we also determined the cutoffs via experiments"
             scaled = [scaled_trace_arrivals(derivation.submit, lam)]
             rows += _simulated_cut_rows(x, scaled, sw, n_cand, load, "simulation-scaled", x)
     df = pd.DataFrame(rows)

@@ -5,13 +5,14 @@ cannot be made (log unavailable)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .config import CONFIDENCE
+from .config import CONFIDENCE, Settings
+from .simulations import experiment_rows
 from .workload import subset_label
 
 LOAD_AXIS = "System load ρ (fraction of total capacity)"
@@ -129,16 +130,16 @@ def figure_analysis(analysis: pd.DataFrame, sims: pd.DataFrame, policies: list[s
 
 
 def make_figures(cuts: pd.DataFrame, sims: pd.DataFrame, analysis: pd.DataFrame,
-                 cfg: dict[str, Any]) -> dict[str, Any]:
+                 cfg: Settings) -> dict[str, Any]:
     """All figures, keyed by file stem (fig2 … fig12; ``_shuffled`` variants for other orders)."""
-    where = f"{cfg['trace']} ({subset_label(cfg['subset'])}, evaluation half)"
+    where = f"{cfg.trace} ({subset_label(cfg.subset)}, evaluation half)"
     out = {}
     balance = ["Random", "Least-Work-Left", "SITA-E"]
     every = ["Random", "Round-Robin", "Shortest-Queue", "Least-Work-Left", "SITA-E",
              "SITA-U-fair", "SITA-U-opt"]
     # the headline service order only: the other orders are compared in the attribution table
     # and, against the analysis, in Figs 8-9
-    for order in cfg["service_orders"][:1]:
+    for order in cfg.service_orders[:1]:
         sfx = ""
         p = sims[(sims["experiment"] == "poisson") & (sims["service_order"] == order)]
         for stem, h, pols in (("fig2", 2, balance), ("fig3", 4, balance),
@@ -151,9 +152,9 @@ def make_figures(cuts: pd.DataFrame, sims: pd.DataFrame, analysis: pd.DataFrame,
         m = sims[(sims["experiment"] == "many_hosts") & (sims["service_order"] == order)]
         if len(m):
             out["fig6" + sfx] = figure_many_hosts(
-                m, f"{where}\nload {cfg['many_hosts_load']}, service order {order}")
-    out["fig5"] = figure_load_fraction(cuts[cuts["load"].isin(cfg["loads"])],
-                                       f"{cfg['trace']} ({subset_label(cfg['subset'])}, "
+                m, f"{where}\nload {cfg.many_hosts_load}, service order {order}")
+    out["fig5"] = figure_load_fraction(cuts[cuts["load"].isin(cfg.loads)],
+                                       f"{cfg.trace} ({subset_label(cfg.subset)}, "
                                        "derivation half)\n2 hosts; the paper's Fig 5 (C90) and "
                                        "Fig 13 (CTC)")
     sc = sims[sims["experiment"] == "scaled"]
@@ -166,9 +167,14 @@ def make_figures(cuts: pd.DataFrame, sims: pd.DataFrame, analysis: pd.DataFrame,
     return out
 
 
-def figure_stems(cfg: dict[str, Any]) -> list[str]:
+def figure_stems(cfg: Settings) -> list[str]:
     """File stems :func:`make_figures` produces for a configuration (for the Snakemake outputs)."""
     stems = ["fig2", "fig4", "fig12", "fig6"]
-    if 4 in [int(h) for h in cfg["hosts"]]:
+    if 4 in [int(h) for h in cfg.hosts]:
         stems.append("fig3")
     return sorted([*stems, "fig5", "fig7", "fig8", "fig9"])
+
+
+def figures(s: Settings, tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
+    """Figs 2-9 and 12 (:func:`make_figures`) from the assembled tables."""
+    return make_figures(tables["cutoffs"], experiment_rows(s, tables), tables["analysis"], s)

@@ -4,6 +4,7 @@ table (every simulated claim under each service order)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -22,8 +23,9 @@ from .checks import (
     underloads_host1,
     within_band,
 )
-from .config import CLAIM_DEFAULTS, CONFIDENCE, PAPER
+from .config import CONFIDENCE, PAPER, Settings
 from .intervals import ratio_ci
+from .simulations import experiment_rows
 from .workload import subset_label
 
 #: What the paper's text says about its CTC runs (Appendix C): the only basis for checking its
@@ -118,17 +120,17 @@ def _table1_rows(table1: pd.DataFrame, published: dict[str, Any], tol: Any
 
 
 def claim_rows(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: pd.DataFrame,
-               cfg: dict[str, Any], order: str) -> list[dict[str, Any]]:
+               cfg: Settings, order: str) -> list[dict[str, Any]]:
     """Every claim of the paper checked on the CTC runs with one service order (trace/shuffled).
 
     Figures 2-11 are the paper's C90/J90 results; the claims they support are checked on CTC
     because the paper says the comparative results carry over (:data:`CTC_BASIS`); their C90
     numbers appear in the notes only. Thresholds come from ``claims:`` in the paper config.
     """
-    th = {**CLAIM_DEFAULTS, **(cfg.get("claims") or {})}
-    tol = cfg.get("tolerance")
-    conf = float(cfg.get("confidence", CONFIDENCE))
-    where = f"{cfg['trace']}, {subset_label(cfg['subset'])}"
+    th = cfg.claims
+    tol = cfg.tolerance
+    conf = cfg.confidence
+    where = f"{cfg.trace}, {subset_label(cfg.subset)}"
     p2 = _sel(sims, experiment="poisson", service_order=order, hosts=2)
     p4 = _sel(sims, experiment="poisson", service_order=order, hosts=4)
     c2 = f"{where}; 2 hosts, Poisson arrivals, service order {order}"
@@ -140,7 +142,7 @@ def claim_rows(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: pd.DataFrame,
         return _ci(d, num, den, metric, index, conf)
 
     rows = []
-    big = th["large_factor"]
+    big = th.large_factor
     # headline: SITA-U beats SITA-E and LWL by large factors at 2 hosts (Fig 4, §1.4, Fig 12)
     pairs = [(d, n) for d in ("SITA-E", "Least-Work-Left") for n in ("SITA-U-fair", "SITA-U-opt")]
     m = _sel(p2, load=mid)
@@ -162,7 +164,7 @@ def claim_rows(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: pd.DataFrame,
                        c2 + ", load 0.5-0.8", beats_by_factor, (r, 1.0), r,
                        "C90: factor 3-4 (§3.2)"))
     r = ci(_sel(p2, load=low), "Least-Work-Left", "SITA-E")
-    s = th["similar_factor"]
+    s = th.similar_factor
     rows.append(_claim("Fig 2", f"SITA-E and LWL similar at low load (LWL / SITA-E within "
                        f"[1/{s:g}, {s:g}])", c2 + ", load <= 0.3", within_band,
                        (r, 1 / s, s), r, "§3.2 'quite similar for low loads'; "
@@ -217,14 +219,14 @@ def claim_rows(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: pd.DataFrame,
     rows.append(_claim("Fig 4", "SITA-U-fair has a lower variance of slowdown than SITA-E "
                        "(SITA-E / SITA-U-fair)", c2 + ", load 0.5-0.8", beats_by_factor,
                        (r, 1.0), r, "C90: factor 10-100 (§4.2)"))
-    sl = th["slight_factor"]
+    sl = th.slight_factor
     r = ci(p2, "SITA-U-fair", "SITA-U-opt")
     rows.append(_claim("Fig 4", f"SITA-U-fair only slightly worse than SITA-U-opt (fair / opt "
                        f"within [1/{sl:g}, {sl:g}])", c2 + ", every load", within_band,
                        (r, 1 / sl, sl), r, "'only a slight bit worse' read as within a factor "
                        "claims.slight_factor; cutoffs from the derivation half", reduce="max"))
     fair = _rows_of(_sel(p2, load=(0.0, 0.8)), "SITA-U-fair")
-    fb = th["fair_factor"]
+    fb = th.fair_factor
     r = None
     if len(fair) and all(len(v) for v in fair["rep_mean_slowdown_long"]):
         r = ratio_ci(fair.rename(columns={"rep_mean_slowdown_long": "rep_x"}),
@@ -257,7 +259,7 @@ def claim_rows(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: pd.DataFrame,
     # Fig 6 (§5): many hosts
     mh = _sel(sims, experiment="many_hosts", service_order=order)
     if len(mh):
-        cm = f"{where}; load {cfg['many_hosts_load']}, Poisson, service order {order}, " \
+        cm = f"{where}; load {cfg.many_hosts_load}, Poisson, service order {order}, " \
              "short/long host groups"
         r = ci(mh, "Least-Work-Left", "SITA-E", index="hosts")
         rows.append(_claim("Fig 6", "LWL overtakes SITA-E as hosts grow (LWL / SITA-E by host "
@@ -275,21 +277,21 @@ def claim_rows(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: pd.DataFrame,
     return rows
 
 
-def cutoff_claim_rows(cuts: pd.DataFrame, sims: pd.DataFrame, cfg: dict[str, Any]
+def cutoff_claim_rows(cuts: pd.DataFrame, sims: pd.DataFrame, cfg: Settings
                       ) -> list[dict[str, Any]]:
     """Fig 5/13, §4.1, §4.4 (cutoffs) and Fig 7, §6 (scaled trace arrivals) claims."""
-    th = {**CLAIM_DEFAULTS, **(cfg.get("claims") or {})}
-    where = f"{cfg['trace']}, {subset_label(cfg['subset'])}"
+    th = cfg.claims
+    where = f"{cfg.trace}, {subset_label(cfg.subset)}"
     rows = []
     a2 = _sel(cuts, hosts=2, method="analytic")
-    a2 = a2[a2["load"].isin(cfg["loads"])]
+    a2 = a2[a2["load"].isin(cfg.loads)]
     both = pd.concat([_sel(a2, policy=p) for p in ("SITA-U-opt", "SITA-U-fair")])
-    band = th["rule_band"]
-    dev = (both["load_fraction_host1"] - both["load"] / 2).abs()
+    band = th.rule_band
+    dev = (both.load_fraction_host1 - both.load / 2).abs()
     rows.append(claim_row(PAPER, "Fig 13 / §4.4", f"rule of thumb: SITA-U-opt and SITA-U-fair "
                           f"send a fraction ρ/2 of the load to Host 1 (within ±{band:g})",
                           f"{where}; analytic cutoffs on the derivation half, every load",
-                          load_fraction_follows_rule(both["load"], both["load_fraction_host1"],
+                          load_fraction_follows_rule(both.load, both.load_fraction_host1,
                                                      band),
                           reproduced=float(dev.max()) if len(dev) else None,
                           unit="max |fraction - ρ/2|", check=load_fraction_follows_rule,
@@ -299,23 +301,22 @@ def cutoff_claim_rows(cuts: pd.DataFrame, sims: pd.DataFrame, cfg: dict[str, Any
                                 if len(dev) else "") +
                                f"§4.4 'a rough rule of thumb', tested on CTC too (Fig 13); "
                                f"±{band:g} = claims.rule_band"))
-    under = both[both["load"] < 0.95]
+    under = both[both.load < 0.95]
     rows.append(claim_row(PAPER, "Fig 13 / §4.3", "SITA-U-opt and SITA-U-fair underload Host 1 "
                           "(load fraction < 0.5)", f"{where}; analytic cutoffs, load < 0.95",
                           underloads_host1(under["load_fraction_host1"]),
                           reproduced=float(under["load_fraction_host1"].max()) if len(under)
                           else None, unit="max fraction", check=underloads_host1))
-    order = cfg["service_orders"][0]
+    order = cfg.service_orders[0]
     p2 = _sel(sims, experiment="poisson", service_order=order, hosts=2)
-    t = tolerance_for(cfg.get("tolerance"), "§4.4")
-    r = _ci(p2, "SITA-U-rule", "SITA-U-opt", confidence=float(cfg.get("confidence",
-                                                                         CONFIDENCE)))
+    t = tolerance_for(cfg.tolerance, "§4.4")
+    r = _ci(p2, "SITA-U-rule", "SITA-U-opt", confidence=cfg.confidence)
     rows.append(_claim("§4.4", f"rule-of-thumb cutoffs within {t:.0%} of SITA-U-opt in mean "
                        f"slowdown (rule / opt within 1 ± {t:g})",
                        f"{where}; 2 hosts, Poisson, service order {order}", within_band,
                        (r, 1 - t, 1 + t), r, "§4.4: within 10% (C90), 'similar' on CTC",
                        reduce="max"))
-    ct = th["cutoff_band"]
+    ct = th.cutoff_band
     for method, item, what in (("simulation", "§4.1", "by simulation (Poisson)"),
                                ("simulation-scaled", "§6", "by simulation with scaled trace "
                                                            "arrivals")):
@@ -324,7 +325,7 @@ def cutoff_claim_rows(cuts: pd.DataFrame, sims: pd.DataFrame, cfg: dict[str, Any
             si = _sel(cuts, hosts=2, policy=pol, method=method).set_index("load")
             fa, fs = an["load_fraction_host1"], si["load_fraction_host1"]
             if method == "simulation":
-                fa = fa[fa.index.isin(cfg["loads"])]
+                fa = fa[fa.index.isin(cfg.loads)]
             d = (fa - fs).abs().dropna()
             rows.append(claim_row(PAPER, item, f"{pol}: cutoffs found {what} agree with the "
                                   f"analytic ones (median |Δ Host-1 load fraction| <= {ct:g})",
@@ -352,11 +353,11 @@ def cutoff_claim_rows(cuts: pd.DataFrame, sims: pd.DataFrame, cfg: dict[str, Any
 
 
 def build_scorecard(table1: pd.DataFrame, cuts: pd.DataFrame, sims: pd.DataFrame,
-                    analysis: pd.DataFrame, published: dict[str, Any], cfg: dict[str, Any]
+                    analysis: pd.DataFrame, published: dict[str, Any], cfg: Settings
                     ) -> pd.DataFrame:
     """Table 1 values and every claim, checked on the default service order (docs/design.md §3)."""
-    rows = _table1_rows(table1, published["table1"], cfg.get("tolerance"))
-    rows += claim_rows(sims, cuts, analysis, cfg, cfg["service_orders"][0])
+    rows = _table1_rows(table1, published["table1"], cfg.tolerance)
+    rows += claim_rows(sims, cuts, analysis, cfg, cfg.service_orders[0])
     rows += cutoff_claim_rows(cuts, sims, cfg)
     rows.append(claim_row(PAPER, "Figs 2-11, §1.4, §3.2-§4.4", "the paper's numbers for the PSC "
                           "C90 / J90 logs", "PSC C90 and J90 logs", None,
@@ -365,11 +366,11 @@ def build_scorecard(table1: pd.DataFrame, cuts: pd.DataFrame, sims: pd.DataFrame
 
 
 def service_order_attribution(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: pd.DataFrame,
-                              cfg: dict[str, Any]) -> pd.DataFrame:
+                              cfg: Settings) -> pd.DataFrame:
     """The simulated claims under each service order side by side (the attribution experiment of
     the i.i.d. vs trace-order reading of §2.2): one row per claim, a verdict column per order."""
     frames = []
-    for order in cfg["service_orders"]:
+    for order in cfg.service_orders:
         d = pd.DataFrame(claim_rows(sims, cuts, analysis, cfg, order))
         frames.append(d[["item", "quantity", "check", "verdict", "reproduced"]].rename(
             columns={"verdict": f"verdict_{order}", "reproduced": f"reproduced_{order}"}))
@@ -378,3 +379,8 @@ def service_order_attribution(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: 
         out = out.merge(f, on=["item", "quantity", "check"], how="outer", sort=False)
     return out
 
+
+def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Table 1 values and every claim (:func:`build_scorecard`) from the assembled tables."""
+    return build_scorecard(tables["table1"], tables["cutoffs"], experiment_rows(s, tables),
+                           tables["analysis"], s.published, s)

@@ -14,6 +14,7 @@ import pandas as pd
 from ...distserver import queueing as q
 from ...distserver.workload import ServiceTrace, select_jobs
 from ...traces.swf import SWFHeader
+from .config import Settings, Table1Entry
 
 
 def subset_label(subset: dict[str, Any]) -> str:
@@ -58,7 +59,7 @@ def table1_row(system: str, st: ServiceTrace, subset: dict[str, Any],
             "selection": selection_steps(st.report, subset)}
 
 
-def table1(entries: Mapping[str, Mapping[str, Any]],
+def table1(entries: Mapping[str, Table1Entry],
            trace: Callable[[str], tuple[pd.DataFrame, dict[str, Any]]],
            sha256: Mapping[str, str | None]) -> pd.DataFrame:
     """Table 1 [§2.1]: one row per configured entry (label -> ``trace`` and job ``subset``).
@@ -68,12 +69,12 @@ def table1(entries: Mapping[str, Mapping[str, Any]],
     """
     rows = []
     for label, entry in entries.items():
-        jobs, meta = trace(entry["trace"])
+        jobs, meta = trace(entry.trace)
         header = SWFHeader.from_dict(meta["swf_header"])
-        subset = entry.get("subset") or {}
+        subset = entry.subset
         st = service_trace(jobs, subset)
         row = table1_row(label, st, subset, header.unix_start_time, header.time_zone_string)
-        rows.append({"trace": entry["trace"], "trace_sha256": sha256.get(entry["trace"])} | row
+        rows.append({"trace": entry.trace, "trace_sha256": sha256.get(entry.trace)} | row
                     | {"dropped_unknown_or_zero_run_time":
                        st.report["dropped_unknown_or_zero_run_time"]})
     return pd.DataFrame(rows)
@@ -105,10 +106,10 @@ def lag1_autocorrelation(v: np.ndarray) -> float:
 
 
 
-def workload_halves(jobs: pd.DataFrame, cfg: dict[str, Any]
+def workload_halves(jobs: pd.DataFrame, cfg: Settings
                     ) -> tuple[ServiceTrace, ServiceTrace, dict[str, int]]:
     """(derivation half, evaluation half, normalization report) of the configured job subset."""
-    st = service_trace(jobs, cfg["subset"])
-    d, e = st.halves(cfg["split"])
+    st = service_trace(jobs, cfg.subset)
+    d, e = st.halves(cfg.split)
     return d, e, st.report | {"derivation_jobs": len(d), "evaluation_jobs": len(e)}
 

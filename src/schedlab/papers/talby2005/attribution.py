@@ -2,7 +2,7 @@
 
 Pure functions on the monthly sums of the attribution runs (:func:`.months.month_sums`: per calendar
 month the job count and the sums of wait and bounded slowdown, from which every mean of Tables 2-3
-is exact), keyed ``(log, reading, cancelled)`` (:func:`.experiments.attribution_keys`); each reading
+is exact), keyed ``(log, reading, cancelled)`` (:func:`.grid.attribution_keys`); each reading
 is a scheduler with options (config ``attribution.readings``) or Flex with slack factor ``f``
 (``flex_slack<f>``).
 
@@ -39,7 +39,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .experiments import split_rule
+from .config import Settings
+from .grid import split_rule
 from .months import gap_stats, months_won
 
 
@@ -183,14 +184,14 @@ def cancelled_table(runs_df: pd.DataFrame, readings_all_rules: Sequence[str]) ->
     return by_rule_fit(d, "cancelled", list(readings_all_rules))
 
 
-def variant_table(runs_df: pd.DataFrame, cfg: Mapping[str, Any]) -> pd.DataFrame:
+def variant_table(runs_df: pd.DataFrame, cfg: Settings) -> pd.DataFrame:
     """``attr_log_version``: Table 2 mean wait of each reading run on the cleaned log as it is
     (``variant = clean``) and under the trace variants ``flurries`` (removed flurries modelled
     back: the raw log's jobs) and ``exact_estimates``, one row per (log, reading), with the
     published value and the relative errors (``<variant>_err``)."""
     if not len(runs_df):
         return pd.DataFrame()
-    base = cfg["cancelled"]
+    base = cfg.cancelled
     d = runs_df[runs_df["cancelled"].map(lambda c: split_rule(c)[0] == base
                                          and set(split_rule(c)[1]) <= {"flurries",
                                                                        "exact_estimates"})]
@@ -219,22 +220,22 @@ def slack_table(runs_df: pd.DataFrame, cancelled: str) -> pd.DataFrame:
     return by_rule_fit(d, "slack_factor")
 
 
-def main_reading(readings: Mapping[str, Mapping[str, Any]], cfg: Mapping[str, Any],
+def main_reading(readings: Mapping[str, Mapping[str, Any]], cfg: Settings,
                  scheduler: str) -> str | None:
     """The reading that is ``scheduler`` with its configured main options (None if there is
     none)."""
-    opts = dict(cfg["scheduler_options"].get(scheduler) or {})
+    opts = dict(cfg.scheduler_options.get(scheduler) or {})
     for name, r in sorted(readings.items()):
         if r["scheduler"] == scheduler and dict(r.get("options") or {}) == opts:
             return name
     return None
 
 
-def slack_of(reading: str, cfg: Mapping[str, Any]) -> float:
+def slack_of(reading: str, cfg: Settings) -> float:
     """Flex's slack factor of a Flex reading (``flex_slack<f>`` or a configured reading)."""
     if reading.startswith("flex_slack"):
         return float(reading.removeprefix("flex_slack"))
-    opts = cfg["attribution"]["readings"][reading].get("options") or {}
+    opts = cfg.attribution["readings"][reading].get("options") or {}
     return float(opts.get("slack_factor", 3.0))
 
 
@@ -248,7 +249,7 @@ def _t2_err(runs: Mapping[tuple[str, str, str], pd.DataFrame], keys: Mapping[str
     return out
 
 
-def table3_tables(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Mapping[str, Any],
+def table3_tables(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Settings,
                   min_jobs: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``attr_table3`` and ``attr_table3_fit``: Table 3 (months won) under every combination of
     month cut (``one_run``: months cut from one run of the whole log; ``separate``: every month
@@ -260,7 +261,7 @@ def table3_tables(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Mappin
     Maui's Table 2 wait and bounded slowdown. The fit averages over the logs (``score = t2_err +
     t3_err / 100`` as in ``attr_easy_maui_fit``; rank 1 = lowest among combinations on every
     log)."""
-    readings, cancelled, pub = cfg["attribution"]["readings"], cfg["cancelled"], cfg["published"]
+    readings, cancelled, pub = cfg.attribution["readings"], cfg.cancelled, cfg.published
     t2, t3 = pub["table2"], pub["table3"]
     cons, easy = main_reading(readings, cfg, "conservative"), main_reading(readings, cfg, "easy")
     rows = []
@@ -311,14 +312,14 @@ def table3_tables(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Mappin
     return detail, fit
 
 
-def slack_fit(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Mapping[str, Any],
+def slack_fit(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Settings,
               min_jobs: int = 1) -> pd.DataFrame:
     """``attr_slack_fit``: Flex's slack factor judged jointly on Table 2 (Flex's mean wait and
     bounded slowdown, |relative error|) and Table 4 (the Flex-Maui monthly wait gaps against the
     main Maui: average and maximum in the months won by each, |ours - published| in points; the
     paper's cleaned-log rows where it has them, BLUE and SDSC-SP2, else its raw row, KTH), per log
     and over all logs (``log = "all"``); ``score = (wait_err + bsld_err) / 2 + t4_err / 100``."""
-    readings, cancelled, pub = cfg["attribution"]["readings"], cfg["cancelled"], cfg["published"]
+    readings, cancelled, pub = cfg.attribution["readings"], cfg.cancelled, cfg.published
     maui = main_reading(readings, cfg, "maui")
     rows = []
     for (log, r, c), sums in sorted(runs.items()):
@@ -349,18 +350,18 @@ def slack_fit(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Mapping[st
     return df
 
 
-def build(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Mapping[str, Any],
+def build(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Settings,
           min_jobs: int = 1) -> dict[str, pd.DataFrame]:
     """All attribution tables from the runs (see module docstring)."""
-    at, pub = cfg["attribution"], cfg["published"]
+    at, pub = cfg.attribution, cfg.published
     readings = at["readings"]
     rdf = runs_table(runs, readings, pub["table2"])
-    detail, fit = easy_maui_tables(runs, readings, cfg["cancelled"], pub, min_jobs)
+    detail, fit = easy_maui_tables(runs, readings, cfg.cancelled, pub, min_jobs)
     out = {"attr_runs": rdf, "attr_easy_maui": detail, "attr_easy_maui_fit": fit,
            "attr_cancelled": cancelled_table(rdf, at["cancelled_readings"]),
-           "attr_slack": slack_table(rdf, cfg["cancelled"]),
+           "attr_slack": slack_table(rdf, cfg.cancelled),
            "attr_slack_fit": slack_fit(runs, cfg, min_jobs),
            "attr_log_version": variant_table(rdf, cfg)}
     out["attr_table3"], out["attr_table3_fit"] = table3_tables(runs, cfg, min_jobs)
     # which log version every number comes from (config main_version: clean | raw)
-    return {k: (v.assign(log_version=cfg["main_version"]) if len(v) else v) for k, v in out.items()}
+    return {k: (v.assign(log_version=cfg.main_version) if len(v) else v) for k, v in out.items()}

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ...report.plotting import new_figure
+from .config import Settings
 
 LOG_ORDER = ("BLUE", "SDSP2", "KTH")
 METRIC_LABEL = {"resp": "PBAS-Resp", "bsld": "PBAS-BSld", "util": "PBAS-Util"}
@@ -210,20 +211,20 @@ FIGURES = ("monthly_wait", "fig2_pbas", "fig3_pbas_candidates", "fig5_wbas", "at
            "attr_cancelled_slack")
 
 
-def paper_figures(cfg: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
+def paper_figures(cfg: Settings, tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     """Every figure of :data:`FIGURES` from the tables, published values overlaid; a figure whose
     data were not run in this configuration says so."""
     t2, ad = tables["table2"], tables["adaptive"]
-    t2 = t2[t2["version"] == cfg["main_version"]] if len(t2) else t2
-    pub2 = cfg["published"]["table2"]
+    t2 = t2[t2["version"] == cfg.main_version] if len(t2) else t2
+    pub2 = cfg.published["table2"]
     figs = {
         "monthly_wait": monthly_wait(tables["monthly"]),
         "fig2_pbas": pbas_by_frame(ad, t2, pub2),
         "fig3_pbas_candidates": pbas_candidates(ad, t2, pub2),
-        "fig5_wbas": wbas_sweeps(ad, t2, cfg["wbas"]["maf_fixed"], cfg["wbas"]["switch_fixed_s"],
+        "fig5_wbas": wbas_sweeps(ad, t2, cfg.wbas["maf_fixed"], cfg.wbas["switch_fixed_s"],
                                  pub2),
         "attr_easy_maui": attr_easy_maui(tables["attr_easy_maui"]),
-        "attr_cancelled_slack": attr_cancelled_slack(tables["attr_runs"], cfg["cancelled"]),
+        "attr_cancelled_slack": attr_cancelled_slack(tables["attr_runs"], cfg.cancelled),
     }
     return {name: fig if fig is not None else _not_run() for name, fig in figs.items()}
 
@@ -233,3 +234,8 @@ def _not_run():
     ax.text(0.5, 0.5, "not run in this configuration", ha="center", va="center")
     ax.set_axis_off()
     return fig
+
+
+def figures(s: Settings, tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
+    """Every figure (:func:`paper_figures`)."""
+    return paper_figures(s, tables)

@@ -1,6 +1,6 @@
-"""Talby & Feitelson 2005: what a sweep point simulates (:mod:`.experiments`), one simulation at a time.
+"""Talby & Feitelson 2005: what a sweep point simulates (:mod:`.grid`), one simulation at a time.
 
-:func:`run_point` simulates one point with the registered schedulers — PBAS/WBAS
+:func:`simulate_point` simulates one point with the registered schedulers — PBAS/WBAS
 (:mod:`schedlab.sim.schedulers.switching`), Flex (:mod:`schedlab.sim.schedulers.flex`) — and
 returns the per-job results (docs/design.md §3) with the calendar month of each job, plus run
 statistics (PBAS/WBAS time shares, switches); :func:`run_attr_batch` runs an attribution batch
@@ -21,8 +21,9 @@ from ...sim import SimJob, SimOptions, simulate
 from ...sim.schedulers import make_scheduler
 from ...traces.normalize import normalize
 from ...traces.swf import SWFHeader
-from .experiments import attr_name, attr_reading, parse_name, split_rule
+from .config import Settings
 from .flurries import reinsert_flurries
+from .grid import attr_name, attr_reading, parse_name, split_rule
 from .months import month_labels, month_sums
 
 
@@ -51,11 +52,11 @@ def scheduler_factory(name: str, options: Mapping[str, Mapping[str, Any]]):
     return lambda: make_scheduler(name, **kw)
 
 
-def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
+def simulate_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
               options: Mapping[str, Mapping[str, Any]], unix_start_time: int | None,
               tz: str | None, reading: tuple[str, Mapping[str, Any]] | None = None,
               sim: SimOptions = SimOptions()) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Simulate one sweep point under the engine options ``sim`` (the settings' ``cfg["sim"]``);
+    """Simulate one sweep point under the engine options ``sim`` (the settings' ``sim``);
     returns (per-job results + ``month``, statistics).
 
     The statistics are deterministic (no wall time), so they can go into the parquet metadata."""
@@ -84,7 +85,7 @@ def run_point(jobs: list[SimJob], machine_size: int, kind: str, name: str,
     return out, stats
 
 
-def run_attr_batch(jobs_for: Any, machine_size: int, cfg: Mapping[str, Any],
+def run_attr_batch(jobs_for: Any, machine_size: int, cfg: Settings,
                    batch: Sequence[tuple[str, str]], unix_start_time: int | None,
                    tz: str | None, sim: SimOptions = SimOptions()) -> pd.DataFrame:
     """Run every (reading, cancelled) of ``batch`` under the engine options ``sim``;
@@ -97,9 +98,9 @@ def run_attr_batch(jobs_for: Any, machine_size: int, cfg: Mapping[str, Any],
         groups = (_by_month(jobs, unix_start_time, tz) if "separate_months" in
                   split_rule(cancelled)[1] else [jobs])
         for g in groups:
-            out, _ = run_point(g, machine_size, "attr", attr_name(reading, cancelled),
-                               cfg["scheduler_options"], unix_start_time, tz,
-                               attr_reading(cfg, reading), sim)
+            out, _ = simulate_point(g, machine_size, "attr", attr_name(reading, cancelled),
+                                    cfg.scheduler_options, unix_start_time, tz,
+                                    attr_reading(cfg, reading), sim)
             parts.append(month_sums(out).assign(reading=reading, cancelled=cancelled))
     if not parts:
         return pd.DataFrame(columns=["month", "jobs", "wait_sum", "bsld_sum", "reading",
@@ -118,10 +119,10 @@ def _by_month(jobs: Sequence[SimJob], unix_start_time: int | None,
 
 
 def stats_frame(stats: Mapping[str, Any]) -> pd.DataFrame:
-    """The statistics of :func:`run_point` as a one-row frame (a point's ``stats``): ``mean_wait``,
+    """The statistics of :func:`simulate_point` as a one-row frame (a point's ``stats``): ``mean_wait``,
     the scheduler's parameters as JSON (``scheduler_params``) and for PBAS/WBAS ``switches``,
     ``frames_forked`` and the time share of each candidate (``share_<scheduler>``, 0-1). The
-    parameters of the point itself are its name's (:func:`.experiments.parse_name`)."""
+    parameters of the point itself are its name's (:func:`.grid.parse_name`)."""
     row: dict[str, Any] = {"mean_wait": float(stats["mean_wait"]),
                            "scheduler_params": json.dumps(stats.get("scheduler_params", {}),
                                                           sort_keys=True, default=str)}

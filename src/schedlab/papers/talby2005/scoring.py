@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...report.scorecard import claim_row, tolerance_for, value_row
-from .claims import (
+from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
+from .checks import (
     PAPER,
     best_scheduler_matches,
     correlation_agrees,
@@ -20,6 +20,8 @@ from .claims import (
     not_available,
     shares_near,
 )
+from .config import Settings
+from .grid import grid
 
 PUBLISHED_LOGS = ("BLUE", "SDSP2", "KTH")
 
@@ -281,3 +283,13 @@ def _table7_rows(pub: Mapping[str, Any], t7: pd.DataFrame, note: str,
                                       note=f"holds if same sign and |ours - published| <= "
                                            f"{tolerance:g}; {note}"))
     return rows
+
+
+def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The scorecard rows (:func:`scorecard_rows`); adaptive rows of logs without PBAS/WBAS
+    points and rows of logs not simulated are ``not_run``."""
+    pts = grid(s)
+    return scorecard_frame(scorecard_rows(
+        s.published, tables, s.main_version, s.raw_local, s.tolerance, s.cancelled,
+        s.claim_tolerance, sorted({p.log for p in pts if p.kind in ("pbas", "wbas")}),
+        s.blue_cost_note, sorted({p.log for p in pts if p.kind == "sched"})))

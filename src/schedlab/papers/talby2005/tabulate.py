@@ -14,8 +14,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...traces.swf import SWFHeader
+from .. import Inputs, Outputs, trace_jobs
+from . import attribution
+from .config import Settings
 from .features import feature_correlations, monthly_features
-from .months import gap_stats, month_labels, monthly_means, months_won
+from .grid import attr_point, attribution_keys, grid, parse_name, run_logs
+from .months import gap_stats, month_labels, month_sums, monthly_means, months_won
+from .plots import FIGURES
+from .points import sweep_key, trace_of
+from .runs import stats_from_frame
 
 
 def gain(base: float, value: float) -> float:
@@ -40,14 +48,16 @@ def gains_vs(run: Mapping[str, float], base: Mapping[str, float]) -> dict[str, f
 def build_tables(runs: Mapping[tuple[str, str, str, str], pd.DataFrame],
                  run_stats: Mapping[tuple[str, str, str, str], Mapping[str, Any]],
                  traces: Mapping[tuple[str, str], tuple[pd.DataFrame, int, str | None, int | None]],
-                 cfg: Mapping[str, Any], min_jobs: int = 1) -> dict[str, pd.DataFrame]:
+                 schedulers: Sequence[str], main_version: str, pbas: Mapping[str, Any],
+                 wbas: Mapping[str, Any], min_jobs: int = 1) -> dict[str, pd.DataFrame]:
     """All tables of the paper from the per-job results.
 
     ``runs[(log, version, kind, name)]`` = per-job results with a ``month`` column;
     ``run_stats`` the matching statistics (params, shares); ``traces[(log, version)]`` =
-    (trace table, machine size, time zone, unix start time).
+    (trace table, machine size, time zone, unix start time); ``pbas``/``wbas``: the settings'
+    sections (Table 5's and 8's ``best``, Table 6's ``four``).
     """
-    scheds = list(cfg["schedulers"])
+    scheds = list(schedulers)
     t1, t2, mon, t3, t4, t7 = [], [], [], [], [], []
     summaries: dict[tuple[str, str, str, str], dict[str, float]] = {}
     for key, jobs in runs.items():
@@ -102,10 +112,10 @@ def build_tables(runs: Mapping[tuple[str, str, str, str], pd.DataFrame],
             row[f"share_{s}"] = 100.0 * v
         adaptive.append(row)
     ad = pd.DataFrame(adaptive)
-    t5 = _gain_table(ad, summaries, cfg["pbas"]["best"], "pbas", cfg["main_version"])
-    t8 = _gain_table(ad, summaries, cfg["wbas"]["best"], "wbas", cfg["main_version"])
+    t5 = _gain_table(ad, summaries, pbas["best"], "pbas", main_version)
+    t8 = _gain_table(ad, summaries, wbas["best"], "wbas", main_version)
     t6 = []
-    four = cfg["pbas"]["four"]
+    four = pbas["four"]
     if len(ad):
         sel = ad[(ad["kind"] == "pbas") & (ad["log"] == four["log"])
                  & (ad["candidates"] == "+".join(four["candidates"]))
@@ -140,3 +150,42 @@ def _gain_table(ad: pd.DataFrame, summaries: Mapping[tuple[str, str, str, str], 
                 g = gains_vs(r, summaries[bk])
                 rows.append({"config": b["label"], "versus": base, "log": r["log"]} | g)
     return pd.DataFrame(rows)
+
+
+#: Every table the assembly writes (``results/talby2005/tables/<name>.parquet``).
+TABLES = ("table1", "table2", "monthly", "table3", "table4", "adaptive", "table5", "table6",
+          "table7", "table8", "attr_runs", "attr_easy_maui", "attr_easy_maui_fit",
+          "attr_cancelled", "attr_slack", "attr_slack_fit", "attr_log_version", "attr_table3",
+          "attr_table3_fit")
+
+
+def outputs(s: Settings) -> Outputs:
+    """Every table and figure; the assembly also reads the parsed trace of every (log, version)
+    run (Table 1, Table 7's workload features)."""
+    traces = sorted({trace_jobs(trace_of(s, p.log, p.version)) for p in grid(s)})
+    return Outputs(tables=TABLES, figures=FIGURES, inputs=tuple(traces))
+
+
+def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]],
+           inputs: Inputs) -> dict[str, pd.DataFrame]:
+    """Tables 1-8 (:func:`build_tables`) and the attribution tables (:func:`.attribution.build`)
+    from the points' frames (by point id)."""
+    pts = grid(s)
+    jobs = {sweep_key(p): runs[p.path]["jobs"] for p in pts if p.kind != "attr"}
+    stats = {sweep_key(p): stats_from_frame(runs[p.path]["stats"]) | {
+        "params": parse_name(p.kind, p.name)} for p in pts if p.kind != "attr"}
+    traces = {}
+    for log, version in sorted({(p.log, p.version) for p in pts}):
+        trace, meta = inputs.trace(trace_of(s, log, version))
+        header = SWFHeader.from_dict(meta["swf_header"])
+        size = s.machine_sizes[trace_of(s, log, version)] or header.machine_size
+        traces[(log, version)] = (trace, size, header.time_zone_string, header.unix_start_time)
+    out = build_tables(jobs, stats, traces, s.schedulers, s.main_version, s.pbas, s.wbas,
+                       s.min_month_jobs)
+    attr_runs = {}
+    for log, r, c in attribution_keys(s, run_logs(s)):
+        p = attr_point(s, log, r, c)
+        d = runs[p.path]["jobs" if p.kind == "sched" else "sums"]
+        attr_runs[(log, r, c)] = (month_sums(d) if p.kind == "sched" else
+                                  d[(d["reading"] == r) & (d["cancelled"] == c)])
+    return out | attribution.build(attr_runs, s, s.min_month_jobs)

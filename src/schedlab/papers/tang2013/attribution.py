@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ...sim.schedulers.metric_aware import loss_of_capacity
-from .config import BASE, METRICS, LogSpec, tolerance_of
+from .config import BASE, METRICS, LogSpec, Settings, tolerance_of
 from .runs import (
     fair_start_options,
     month_average_threshold_min,
@@ -48,7 +48,7 @@ def unfair_counts(start: np.ndarray, fair: np.ndarray, t0: float) -> dict[str, i
     return out
 
 
-def attribution_rows(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: dict[str, Any],
+def attribution_rows(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: Settings,
                      qd_threshold_s: float | None, condition: dict[str, Any]) -> list[dict]:
     """One simulation of ``point``; its average wait and LoC, and its unfair-job count under
     every fair-start reading (:data:`FAIR_READINGS`): one row per reading, ``condition``
@@ -56,7 +56,7 @@ def attribution_rows(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: dict[st
     sim, res = simulate_point(jobs, spec, point, cfg, qd_threshold_s)
     wait = (res.start - sim.submit).mean() / 60.0
     loc = 100.0 * loss_of_capacity(sim.submit, res.start, res.end, sim.procs, spec.machine_size,
-                                   bool(cfg["loc_strict"]))
+                                   bool(cfg.loc_strict))
     rows = []
     for reading in FAIR_READINGS:
         fair = sim.fair_start_times(res, **fair_start_options(cfg, reading))
@@ -69,7 +69,7 @@ def attribution_rows(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: dict[st
     return rows
 
 
-def attribution_runs(jobs: pd.DataFrame, spec: LogSpec, cfg: dict[str, Any], selection: str
+def attribution_runs(jobs: pd.DataFrame, spec: LogSpec, cfg: Settings, selection: str
                      ) -> list[dict]:
     """The attribution grid of one job selection: every configuration of ``spec.table`` with
     the configured threshold (``threshold = "paper"``), and the BF-tuning schemes again with our
@@ -80,7 +80,7 @@ def attribution_runs(jobs: pd.DataFrame, spec: LogSpec, cfg: dict[str, Any], sel
            "month_average": month_average_threshold_min(base_series, cfg)}
     rows: list[dict] = []
     for name, th in ths.items():
-        for point in cfg["configurations"].values():
+        for point in cfg.configurations.values():
             tuned = point in ("adapt-bf", "adapt-2d")
             if name != "paper" and not tuned:
                 continue
@@ -92,15 +92,15 @@ def attribution_runs(jobs: pd.DataFrame, spec: LogSpec, cfg: dict[str, Any], sel
     return rows
 
 
-def attribution_table(rows: pd.DataFrame, cfg: dict[str, Any], table: str = "Table 3"
+def attribution_table(rows: pd.DataFrame, cfg: Settings, table: str = "Table 3"
                       ) -> pd.DataFrame:
     """Per reading (job selection x threshold x fair-start reading): the relative error of each
     configuration's average wait, unfair count and LoC against ``table``, how many of the 21
     values are within the tolerance, and the mean |relative error| per metric. Sorted best
     first (most values within tolerance, then the smallest mean |error|)."""
-    pub = cfg["published"][table]
+    pub = cfg.published[table]
     tol = float(tolerance_of(cfg, table))
-    inv = {p: c for c, p in cfg["configurations"].items()}
+    inv = {p: c for c, p in cfg.configurations.items()}
     keys = ["selection", "threshold", "fair_start"]
     out = []
     for key, g in rows.groupby(keys, sort=False):
@@ -122,14 +122,14 @@ def attribution_table(rows: pd.DataFrame, cfg: dict[str, Any], table: str = "Tab
                                          ).reset_index(drop=True)
 
 
-def search_cap_rows(jobs: pd.DataFrame, spec: LogSpec, cfg: dict[str, Any],
+def search_cap_rows(jobs: pd.DataFrame, spec: LogSpec, cfg: Settings,
                     qd_threshold_s: float | None, cap: int = 1) -> list[dict]:
     """Issue 22: does capping Step 5's permutation search change results? Every configuration
     of the log's table run with the full search (``search_windows`` None, the default) and with
     only the first ``cap`` windows searched: average wait, unfair jobs (configured fair-start
     reading), LoC, and whether the two schedules are the same."""
     rows = []
-    for conf, point in cfg["configurations"].items():
+    for conf, point in cfg.configurations.items():
         th = qd_threshold_s if point in ("adapt-bf", "adapt-2d") else None
         runs = {}
         for name, sw in (("uncapped", None), ("capped", cap)):
@@ -143,7 +143,7 @@ def search_cap_rows(jobs: pd.DataFrame, spec: LogSpec, cfg: dict[str, Any],
                          "unfair_jobs": int(np.sum(~np.isnan(fair) & (res.start > fair))),
                          "loc_pct": 100.0 * loss_of_capacity(
                              sim.submit, res.start, res.end, sim.procs, spec.machine_size,
-                             bool(cfg["loc_strict"]))})
+                             bool(cfg.loc_strict))})
         same = bool(np.array_equal(runs["uncapped"], runs["capped"]))
         rows[-1]["same_schedule"] = rows[-2]["same_schedule"] = same
     return rows
@@ -153,7 +153,7 @@ COUNT_RULES = ("unfair_jobs", *(f"unfair_gt_{m}min" for m in UNFAIR_MARGINS_MIN)
                "unfair_whole_min")
 
 
-def unfair_table(rows: pd.DataFrame, cfg: dict[str, Any], table: str = "Table 3",
+def unfair_table(rows: pd.DataFrame, cfg: Settings, table: str = "Table 3",
                  readings: list[str] | None = None,
                  count_rules: tuple[str, ...] = ("unfair_jobs",)) -> pd.DataFrame:
     """The unfair-job counts of every configuration (columns) per job selection x fair-start
@@ -161,9 +161,9 @@ def unfair_table(rows: pd.DataFrame, cfg: dict[str, Any], table: str = "Table 3"
     number of counts within the tolerance and their mean |relative error|. ``readings``: only
     these fair-start readings (None: all); ``count_rules``: columns of :data:`COUNT_RULES`.
     Sorted best first, like :func:`attribution_table`."""
-    pub = cfg["published"][table]
+    pub = cfg.published[table]
     tol = float(tolerance_of(cfg, table))
-    confs = list(cfg["configurations"])
+    confs = list(cfg.configurations)
     r = rows[rows["threshold"] == "paper"]
     if readings is not None:
         r = r[r["fair_start"].isin(readings)]
@@ -171,7 +171,7 @@ def unfair_table(rows: pd.DataFrame, cfg: dict[str, Any], table: str = "Table 3"
     for (sel, fs), g in r.groupby(["selection", "fair_start"], sort=False):
         g = g.set_index("point")
         for rule in count_rules:
-            counts = {c: int(g.loc[p, rule]) for c, p in cfg["configurations"].items()
+            counts = {c: int(g.loc[p, rule]) for c, p in cfg.configurations.items()
                       if p in g.index}
             err = np.array([(counts[c] - pub[c][1]) / pub[c][1] for c in counts])
             out.append({"selection": sel, "fair_start": fs, "count": rule, **counts,
@@ -185,11 +185,11 @@ def unfair_table(rows: pd.DataFrame, cfg: dict[str, Any], table: str = "Table 3"
     return pd.concat([pd.DataFrame([published]), df], ignore_index=True)
 
 
-def unfair_margins_table(rows: pd.DataFrame, cfg: dict[str, Any]) -> pd.DataFrame:
+def unfair_margins_table(rows: pd.DataFrame, cfg: Settings) -> pd.DataFrame:
     """:func:`unfair_table` under every counting rule (:data:`COUNT_RULES`) for three
     fair-start readings: the configured one, the same with the run's backfilling in the probe,
     and the plainest (:data:`PLAIN_FAIR_READING`)."""
-    configured = {**PLAIN_FAIR_READING, **cfg.get("fair_start", {})}
+    configured = {**PLAIN_FAIR_READING, **cfg.fair_start}
     readings = {reading_name(r) for r in (configured, {**configured, "backfill": "policy"},
                                           PLAIN_FAIR_READING)}
     return unfair_table(rows, cfg, readings=sorted(readings), count_rules=COUNT_RULES)

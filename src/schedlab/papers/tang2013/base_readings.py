@@ -19,7 +19,7 @@ from ...sim.schedulers.metric_aware import (
     loss_of_capacity,
 )
 from ...traces.swf import SWFHeader
-from .config import BASE, METRICS, LogSpec, tolerance_of
+from .config import BASE, METRICS, LogSpec, Settings, tolerance_of
 from .runs import fair_start_options, simulate_point
 from .workload import workload
 
@@ -74,12 +74,12 @@ LOC_READINGS = {
 
 
 def base_reading_jobs(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: LogSpec,
-                      cfg: dict[str, Any], reading: dict[str, Any]) -> pd.DataFrame:
+                      cfg: Settings, reading: dict[str, Any]) -> pd.DataFrame:
     """The SP2 jobs of one base-schedule reading (job selection, cancelled jobs, estimates,
     overruns). Overruns: Cobalt's qsim keeps a run time up to 1.1 x the request (longer ones
     are cut to the request); our normalization cuts every overrun."""
     jobs, _ = workload(trace_jobs, header, spec,
-                       reading.get("selection", cfg.get("job_selection", "records")),
+                       reading.get("selection", cfg.job_selection),
                        reading.get("cancelled", "keep"))
     if reading.get("estimates") == "actual":
         jobs = jobs.assign(estimate=jobs["runtime"])
@@ -92,7 +92,7 @@ def base_reading_jobs(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: 
 
 
 def base_reading_rows(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: LogSpec,
-                      cfg: dict[str, Any], name: str, qd_threshold_s: float) -> list[dict]:
+                      cfg: Settings, name: str, qd_threshold_s: float) -> list[dict]:
     """Every configuration of ``spec.table`` under the base-schedule reading ``name``
     (:data:`BASE_READINGS`): average wait, unfair jobs (configured fair-start reading) and LoC
     (eq. 4) of the jobs that ran."""
@@ -102,7 +102,7 @@ def base_reading_rows(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: 
         return [engine_scheduler_row(jobs, spec, cfg, name, reading["scheduler"])]
     changes = {k: reading[k] for k in POLICY_READINGS if k in reading}
     rows = []
-    for conf, point in cfg["configurations"].items():
+    for conf, point in cfg.configurations.items():
         th = qd_threshold_s if point in ("adapt-bf", "adapt-2d") else None
         sim, res = simulate_point(jobs, spec, point, cfg, th, **changes)
         fair = sim.fair_start_times(res, **fair_start_options(cfg))
@@ -112,27 +112,27 @@ def base_reading_rows(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: 
                      "unfair_jobs": int(np.sum(~np.isnan(fair) & (res.start > fair))),
                      "loc_pct": 100.0 * loss_of_capacity(
                          sim.submit[ran], res.start[ran], res.end[ran], sim.procs[ran],
-                         spec.machine_size, bool(cfg["loc_strict"]))})
+                         spec.machine_size, bool(cfg.loc_strict))})
     return rows
 
 
-def engine_scheduler_row(jobs: pd.DataFrame, spec: LogSpec, cfg: dict[str, Any], name: str,
+def engine_scheduler_row(jobs: pd.DataFrame, spec: LogSpec, cfg: Settings, name: str,
                          scheduler: str) -> dict:
     """The BF = 1 / W = 1 row of the engine's own ``scheduler`` (e.g. ``easy``, tested against
     pyss's schedules) on the same jobs, machine, allocation and same-time event order as the
     metric-aware runs: average wait and LoC (eq. 4); no unfair count (the fair-start probe is
     the metric-aware scheduler's). §3.3 calls BF = 1, W = 1 "FCFS plus backfilling"."""
-    conf = next(c for c, p in cfg["configurations"].items() if p == BASE)
+    conf = next(c for c, p in cfg.configurations.items() if p == BASE)
     sim = MetricAwareSimulator(jobs["submit"], jobs["runtime"], jobs["estimate"], jobs["procs"],
                                spec.machine_size, Policy())
     out = simulate(sim.jobs, spec.machine_size, make_scheduler(scheduler),
-                   allocation=spec.allocation, options=SimOptions.from_mapping(cfg["sim"]),
+                   allocation=spec.allocation, options=SimOptions.from_mapping(cfg.sim),
                    record_timeline=False).jobs
     start, end = out["start"].to_numpy(np.float64), out["end"].to_numpy(np.float64)
     return {"reading": name, "configuration": conf, "jobs": len(jobs),
             "avg_wait_min": float((start - sim.submit).mean() / 60.0), "unfair_jobs": np.nan,
             "loc_pct": 100.0 * loss_of_capacity(sim.submit, start, end, sim.procs,
-                                                spec.machine_size, bool(cfg["loc_strict"]))}
+                                                spec.machine_size, bool(cfg.loc_strict))}
 
 
 def loss_of_capacity_reading(submit: np.ndarray, start: np.ndarray, end: np.ndarray,
@@ -167,7 +167,7 @@ def loss_of_capacity_reading(submit: np.ndarray, start: np.ndarray, end: np.ndar
     raise ConfigError(f"tang2013: unknown loss-of-capacity reading {reading!r}")
 
 
-def loc_reading_rows(per_job: dict[str, pd.DataFrame], spec: LogSpec, cfg: dict[str, Any],
+def loc_reading_rows(per_job: dict[str, pd.DataFrame], spec: LogSpec, cfg: Settings,
                      base: pd.DataFrame) -> list[dict]:
     """The configured schedule's rows of ``base`` (reading = the first of
     :data:`BASE_READINGS`) again under each loss-of-capacity reading (:data:`LOC_READINGS`);
@@ -176,7 +176,7 @@ def loc_reading_rows(per_job: dict[str, pd.DataFrame], spec: LogSpec, cfg: dict[
     b = base[base["reading"] == first].set_index("configuration")
     rows = []
     for name, reading in LOC_READINGS.items():
-        if reading == ("strict" if cfg["loc_strict"] else "eq4"):
+        if reading == ("strict" if cfg.loc_strict else "eq4"):
             continue  # the configured reading is the base row itself
         for conf, j in per_job.items():
             loc = loss_of_capacity_reading(j["submit"].to_numpy(), j["start"].to_numpy(),
@@ -189,7 +189,7 @@ def loc_reading_rows(per_job: dict[str, pd.DataFrame], spec: LogSpec, cfg: dict[
 
 
 def base_attribution_rows(trace_jobs: pd.DataFrame, header: SWFHeader | None, spec: LogSpec,
-                          cfg: dict[str, Any], readings: list[str], qd_threshold_s: float,
+                          cfg: Settings, readings: list[str], qd_threshold_s: float,
                           per_job: dict[str, pd.DataFrame]) -> list[dict]:
     """The rows of :func:`base_attribution_table`: the configured reading (the first of
     :data:`BASE_READINGS`) from the runs themselves (``per_job``: configuration -> the run's
@@ -202,7 +202,7 @@ def base_attribution_rows(trace_jobs: pd.DataFrame, header: SWFHeader | None, sp
              "unfair_jobs": int(j["unfair"].sum()),
              "loc_pct": 100.0 * loss_of_capacity(j["submit"].to_numpy(), j["start"].to_numpy(),
                                                  j["end"].to_numpy(), j["procs"].to_numpy(),
-                                                 spec.machine_size, bool(cfg["loc_strict"]))}
+                                                 spec.machine_size, bool(cfg.loc_strict))}
             for conf, j in per_job.items()]
     for name in readings:
         if name != first:
@@ -211,14 +211,14 @@ def base_attribution_rows(trace_jobs: pd.DataFrame, header: SWFHeader | None, sp
     return rows + loc_reading_rows(per_job, spec, cfg, base)
 
 
-def base_attribution_table(rows: pd.DataFrame, cfg: dict[str, Any], table: str = "Table 3"
+def base_attribution_table(rows: pd.DataFrame, cfg: Settings, table: str = "Table 3"
                            ) -> pd.DataFrame:
     """One row per reading: each configuration's average wait / unfair jobs / LoC, the W = 4
     effects (:data:`W4_EFFECTS`, % change of the wait), how many of the ``values`` compared
     (21, fewer for a reading that has only some cells, e.g. the engine's ``easy``) are within
     the tolerance of ``table`` and their mean |relative error|; the published row first, then
     the readings best first (most within, then smallest error). Missing cells are NaN."""
-    pub = cfg["published"][table]
+    pub = cfg.published[table]
     tol = float(tolerance_of(cfg, table))
     short = {"avg_wait_min": "wait", "unfair_jobs": "unfair", "loc_pct": "LoC"}
     out = []
@@ -226,7 +226,7 @@ def base_attribution_table(rows: pd.DataFrame, cfg: dict[str, Any], table: str =
         g = g.set_index("configuration")
         rec: dict[str, Any] = {"reading": name, "jobs": int(g["jobs"].iloc[0])}
         errs = []
-        for conf in cfg["configurations"]:
+        for conf in cfg.configurations:
             for m, p in zip(METRICS, pub[conf], strict=True):
                 v = float(g.loc[conf, m]) if conf in g.index else np.nan
                 rec[f"{conf} {short[m]}"] = v
@@ -239,9 +239,9 @@ def base_attribution_table(rows: pd.DataFrame, cfg: dict[str, Any], table: str =
         out.append(rec)
     df = pd.DataFrame(out).sort_values(["within_tolerance", "mean_abs_err"],
                                        ascending=[False, True], kind="stable")
-    cells = {f"{c} {short[m]}": float(v) for c in cfg["configurations"]
+    cells = {f"{c} {short[m]}": float(v) for c in cfg.configurations
              for m, v in zip(METRICS, pub[c], strict=True)}
-    n = 3 * len(cfg["configurations"])
+    n = 3 * len(cfg.configurations)
     published = {"reading": f"published ({table})", "jobs": 5000, **cells, **w4_effects(cells),
                  "values": n, "within_tolerance": n, "mean_abs_err": 0.0}
     return pd.concat([pd.DataFrame([published]), df], ignore_index=True)

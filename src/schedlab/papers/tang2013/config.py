@@ -1,19 +1,21 @@
 """Tang et al. 2013: the settings of a run — the two workloads (§4.1), the sweep points
-(§4.3-4.4), the three §4.2 metrics, and the paper's contract ``settings(config, env)``."""
+(§4.3-4.4), the three §4.2 metrics, and the contract's ``settings(config, env)``:
+``config/papers/tang2013.yaml`` at the scale the switches ask for (``scales:``,
+:mod:`schedlab.papers.settings`), deep-merged with the overrides ``config["papers"]["tang2013"]``,
+typed (:class:`Settings`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
-
-import yaml
 
 from ...errors import ConfigError
 from ...report.scorecard import tolerance_for
-from .. import Env, switches
+from .. import Env
+from ..settings import PaperSettings, read_yaml, resolve, switches
 
 PAPER = "tang2013"
 SUBSTITUTE = "BGP-substitute"
@@ -49,31 +51,53 @@ class LogSpec:
                     if self.substitute else "")
 
 
-def log_specs(cfg: dict[str, Any], bgp_available: bool, quick: bool = False,
-              full: bool = False) -> list[LogSpec]:
+@dataclass(frozen=True, kw_only=True)
+class Settings(PaperSettings):
+    """The resolved settings (each option is documented in the config file), with the logs run
+    (``log_specs``: BG/P if the Intrepid log is local, else the labelled substitute) and the sweep
+    points."""
+
+    paper: str = PAPER
+    job_selection: str = "records"
+    logs: Mapping[str, Mapping[str, Any]]  #: config ``logs`` (SP2, BGP with its substitute)
+    balance_factors: tuple[float, ...]
+    windows: tuple[int, ...]
+    adaptive: tuple[str, ...]
+    search_windows: Mapping[str, int | None]
+    tuning: Mapping[str, Any]
+    fair_start: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    loc_strict: bool = False
+    timing_jobs: int
+    #: the base-schedule attribution readings run, by cost (``default``; the paper scale adds ``full``)
+    base_reading_costs: tuple[str, ...] = ("default",)
+    gain_reading: str = "score_points"
+    tolerance: Mapping[str, float] = dataclasses.field(default_factory=dict)
+    weightings: Mapping[str, Any]
+    plot_hours: float
+    published: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    configurations: Mapping[str, str]
+    log_specs: tuple[LogSpec, ...] = ()
+    sweep_points: tuple[str, ...] = ()
+
+
+def log_specs(s: Settings, bgp_available: bool) -> list[LogSpec]:
     """The logs to run: SP2, and BGP (Intrepid if available, else the labelled substitute)."""
     out = []
     for key in ("SP2", "BGP"):
-        c = cfg["logs"][key]
+        c = s.logs[key]
         sub = key == "BGP" and not bgp_available
         src = {**c, **c["substitute"]} if sub else c
         label = SUBSTITUTE if sub else key
-        jobs = int(src["jobs"])
-        sw = cfg["search_windows"][c["backfill"]]
-        if quick:
-            jobs = int(cfg["quick_settings"]["jobs"][label])
-        elif full:
-            jobs = int(cfg["full_settings"]["jobs"][label])
-            sw = cfg["full_settings"]["search_windows"][c["backfill"]]
-        out.append(LogSpec(label, src["trace"], jobs, int(src["machine_size"]),
+        sw = s.search_windows[c["backfill"]]
+        out.append(LogSpec(label, src["trace"], int(src["jobs"]), int(src["machine_size"]),
                            int(src["proc_unit"]), c["backfill"], c["allocation"], c["table"],
                            dict(c["figures"]), sub, None if sw is None else int(sw)))
     return out
 
 
-def tolerance_of(cfg: dict[str, Any], item: str) -> float:
+def tolerance_of(s: Settings, item: str) -> float:
     """The scorecard tolerance of ``item`` (config ``tolerance:``; default 15%)."""
-    return tolerance_for(cfg.get("tolerance"), item)
+    return tolerance_for(s.tolerance, item)
 
 
 def point_name(bf: float, w: int) -> str:
@@ -90,47 +114,46 @@ def parse_point(name: str) -> tuple[float | None, int | None]:
     return float(m["bf"]), int(m["w"])
 
 
-def sweep_points(cfg: dict[str, Any], quick: bool = False, full: bool = False) -> list[str]:
-    """Static points (BF x W) then the adaptive schemes; always includes the tables' points.
-
-    ``full``: the paper's whole §4.3 sweep (``balance_factors`` x ``windows``); default: the
-    smaller grid of ``default_settings`` (if any); ``quick``: ``quick_settings``."""
-    src = cfg["quick_settings"] if quick else cfg if full else {**cfg, **cfg.get("default_settings", {})}
-    pts = [point_name(bf, w) for bf in src["balance_factors"] for w in src["windows"]]
-    for p in cfg["configurations"].values():
+def sweep_points(s: Settings) -> list[str]:
+    """Static points (``balance_factors`` x ``windows`` of the scale) then the adaptive schemes;
+    always includes the tables' points."""
+    pts = [point_name(bf, w) for bf in s.balance_factors for w in s.windows]
+    for p in s.configurations.values():
         if p not in pts and p not in ADAPTIVE:
             pts.append(p)
-    return pts + [a for a in cfg["adaptive"]]
+    return pts + list(s.adaptive)
 
 
 # The three metrics of §4.2 (Tables 2-3 columns): average wait, unfair jobs, loss of capacity.
 METRICS = ("avg_wait_min", "unfair_jobs", "loc_pct")
 
 
-def settings(config: Mapping[str, Any], env: Env) -> dict[str, Any]:
-    """The contract's settings: :data:`CONFIG` with the overrides ``config["papers"]["tang2013"]``
-    (top-level keys replaced; both checked against the paper's schema when the workflow is parsed,
-    :mod:`schedlab.pipeline.config`), the switches ``quick`` (the pipeline's or the override's)
-    and ``full``, the logs run (BG/P if the Intrepid log is local, else the labelled substitute)
-    and the sweep points; the engine options ``cfg["sim"]``: the workflow's with the file's
-    ``sim:`` applied (it pins Algorithm 1's order). JSON-able."""
+def resolve_settings(raw: Mapping[str, Any], scale: str = "default",
+                     overrides: Mapping[str, Any] | None = None, bgp_available: bool = False,
+                     source: str = CONFIG) -> Settings:
+    """The paper file ``raw`` at ``scale`` with ``overrides`` deep-merged, typed, with its logs
+    and sweep points."""
+    s = Settings.from_dict(resolve(raw, scale, overrides, source) | {"scale": scale})
+    return dataclasses.replace(s, log_specs=tuple(log_specs(s, bgp_available)),
+                               sweep_points=tuple(sweep_points(s)))
+
+
+def settings(config: Mapping[str, Any], env: Env) -> Settings:
+    """The contract's settings: :data:`CONFIG` at the pipeline's scale with the overrides
+    ``config["papers"]["tang2013"]`` (checked against the paper's schema when the workflow is
+    parsed, :mod:`schedlab.pipeline.config`); BG/P runs if the Intrepid log is local; the engine
+    options ``sim``: the workflow's (``env.sim``) with the file's ``sim:`` applied (it pins
+    Algorithm 1's order)."""
     sw = switches(config, PAPER)
-    cfg = sw.applied(yaml.safe_load(Path(CONFIG).read_text()))
-    cfg["sim"] = env.sim.pinned(cfg.get("sim"), f"{CONFIG} sim").as_dict()
-    quick, full = sw.quick, sw.full
-    specs = log_specs(cfg, env.trace_local(cfg["logs"]["BGP"]["trace"]), quick, full)
-    return {"cfg": cfg, "quick": quick, "full": full, "logs": [asdict(s) for s in specs],
-            "sweep_points": sweep_points(cfg, quick, full)}
+    raw = read_yaml(CONFIG, PAPER)
+    bgp = resolve(raw, sw.scale, sw.overrides, CONFIG)["logs"]["BGP"]["trace"]
+    s = resolve_settings(raw, sw.scale, sw.overrides, env.trace_local(bgp))
+    return dataclasses.replace(s, sim=env.sim.pinned(s.sim, f"{CONFIG} sim").as_dict())
 
 
-def logs(s: Mapping[str, Any]) -> list[LogSpec]:
-    """The logs of settings ``s``, in run order (SP2, then BG/P or its substitute)."""
-    return [LogSpec(**d) for d in s["logs"]]
-
-
-def log_of(s: Mapping[str, Any], label: str) -> LogSpec:
+def log_of(s: Settings, label: str) -> LogSpec:
     """The log labelled ``label`` in settings ``s``."""
-    for spec in logs(s):
+    for spec in s.log_specs:
         if spec.label == label:
             return spec
     raise ConfigError(f"tang2013: no log {label!r} in the settings")

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ...errors import ConfigError
-from .config import METRICS
+from .config import METRICS, Settings
 
 
-def config_table(summary: pd.DataFrame, cfg: dict[str, Any], label: str) -> pd.DataFrame:
+def config_table(summary: pd.DataFrame, cfg: Settings, label: str) -> pd.DataFrame:
     """Table 2/3 layout: the seven configurations x (avg wait, unfair, LoC) of one log."""
     s = summary[summary["log"] == label].set_index("point")
     rows = []
-    for name, point in cfg["configurations"].items():
+    for name, point in cfg.configurations.items():
         r = s.loc[point]
         rows.append({"log": label, "configuration": name, "point": point,
                      "avg_wait_min": r["mean_wait_min"], "unfair_jobs": int(r["unfair_jobs"]),
@@ -81,11 +80,11 @@ def relative_gains(table: pd.DataFrame, weightings: dict[str, list[float]],
     return pd.DataFrame(rows)
 
 
-def published_table(cfg: dict[str, Any], table: str, label: str) -> pd.DataFrame:
+def published_table(cfg: Settings, table: str, label: str) -> pd.DataFrame:
     """The paper's Table 2 or 3 in :func:`config_table`'s layout (for gains and overlays)."""
-    rows = [{"log": label, "configuration": c, "point": cfg["configurations"][c],
+    rows = [{"log": label, "configuration": c, "point": cfg.configurations[c],
              "avg_wait_min": float(v[0]), "unfair_jobs": float(v[1]), "loc_pct": float(v[2])}
-            for c, v in cfg["published"][table].items()]
+            for c, v in cfg.published[table].items()]
     return pd.DataFrame(rows)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .config import BASE, METRICS, LogSpec, logs, parse_point
+from .config import BASE, METRICS, LogSpec, Settings, parse_point
 from .gains import published_table, scores
 from .tabulate import monitored_series, table_name
 
@@ -84,7 +84,7 @@ def _clip(series: pd.DataFrame, hours: float) -> pd.DataFrame:
 
 
 def fig_queue_depth(series: dict[str, pd.DataFrame], points: list[str], spec: LogSpec,
-                    hours: float, what: str, cfg: dict[str, Any] | None = None,
+                    hours: float, what: str, cfg: Settings | None = None,
                     threshold_min: float | None = None):
     """Figs. 5-6 (and 9a/10a): queue depth every 30 min, first ``hours``, linear and log.
     Published values on the same axes (dashed, legend "published"): the paper's threshold Th
@@ -97,11 +97,11 @@ def fig_queue_depth(series: dict[str, pd.DataFrame], points: list[str], spec: Lo
     pub_lines: list[tuple[float, str]] = []
     if cfg is not None:
         key = "BGP" if spec.table == "Table 2" else "SP2"
-        pub_lines.append((float(cfg["published"]["qd_threshold_min"][key]),
+        pub_lines.append((float(cfg.published["qd_threshold_min"][key]),
                           f"published Th ({key})"))
         if key == "BGP" and "bf1_w1" in series:
             q1 = float(_clip(series["bf1_w1"], hours)["queue_depth_min"].max())
-            for k, frac in cfg["published"]["fig5_max_qd_ratio"].items():
+            for k, frac in cfg.published["fig5_max_qd_ratio"].items():
                 pub_lines.append((q1 * float(frac), f"published max {k} = {frac:g} x FCFS max"))
     for ax, log in zip(axes, (False, True), strict=True):
         for p in points:
@@ -190,17 +190,17 @@ def fig_radar(tables: dict[str, pd.DataFrame], specs: list[LogSpec]):
     return fig
 
 
-def fig_gains(gains: pd.DataFrame, specs: list[LogSpec], cfg: dict[str, Any] | None = None,
+def fig_gains(gains: pd.DataFrame, specs: list[LogSpec], cfg: Settings | None = None,
               published: pd.DataFrame | None = None):
     """Fig. 12: relative gains vs BF = 1 / W = 1 per weighting (and their average), reading
-    ``cfg["gain_reading"]``. Published on the same axes (legend "published"): black markers =
+    ``cfg.gain_reading``. Published on the same axes (legend "published"): black markers =
     the same gains computed from the paper's own Table 2/3 (``published``; only on the log the
     table belongs to; on the substitute log the BG/P values, labelled so by
     :func:`published_label`), dashed line = the gain the text states (BG/P 2D: "nearly 35%";
     SP2 W-/2D-adapt: "up to 15%")."""
     from ...report.plotting import new_figure
 
-    reading = (cfg or {}).get("gain_reading", "score_points")
+    reading = cfg.gain_reading if cfg is not None else "score_points"
     if "reading" in gains:
         gains = gains[gains["reading"] == reading]
     if published is not None and "reading" in published:
@@ -225,7 +225,7 @@ def fig_gains(gains: pd.DataFrame, specs: list[LogSpec], cfg: dict[str, Any] | N
                         if i == 0 else None)
         if cfg is not None:
             key = "BGP" if spec.table == "Table 2" else "SP2"
-            ax.axhline(100 * float(cfg["published"]["fig12_2d_average_gain"][key]), color="black",
+            ax.axhline(100 * float(cfg.published["fig12_2d_average_gain"][key]), color="black",
                        ls="--", lw=0.8, label=f"{published_label(spec)}: stated average gain")
         ax.set_xticks(np.arange(len(confs)) + 0.4 - width / 2)
         ax.set_xticklabels(confs, rotation=30, ha="right", fontsize=8)
@@ -236,12 +236,12 @@ def fig_gains(gains: pd.DataFrame, specs: list[LogSpec], cfg: dict[str, Any] | N
     return fig
 
 
-def figures(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
+def figures(s: Settings, tables: Mapping[str, pd.DataFrame]) -> dict[str, Any]:
     """The contract's figures from the paper's tables: per log Figs. 3-4 (metrics), 5-6 (BF
     adaptive queue depth, with the threshold used), 7-8 (utilization), 9-10 (2D tuning); then
     Figs. 11 (radar) and 12 (gains, reading config ``gain_reading``)."""
-    cfg, specs = s["cfg"], logs(s)
-    hours = float(cfg["plot_hours"])
+    cfg, specs = s, list(s.log_specs)
+    hours = float(cfg.plot_hours)
     used = tables["thresholds"].set_index("log")["threshold_used_min"]
     out = {}
     for spec in specs:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -19,14 +18,14 @@ from ...sim.schedulers.metric_aware import (
     loss_of_capacity,
     monitor_series,
 )
-from .config import ADAPTIVE, LogSpec, parse_point
+from .config import ADAPTIVE, LogSpec, Settings, parse_point
 
 
-def tuning_for(point: str, cfg: dict[str, Any], qd_threshold_s: float | None) -> Tuning | None:
+def tuning_for(point: str, cfg: Settings, qd_threshold_s: float | None) -> Tuning | None:
     """The Algorithm-1 configuration of an adaptive point (None for static points)."""
     if point not in ADAPTIVE:
         return None
-    t = cfg["tuning"]
+    t = cfg.tuning
     use_bf = point in ("adapt-bf", "adapt-2d")
     if use_bf and qd_threshold_s is None:
         raise ConfigError(f"tang2013: {point} needs the queue-depth threshold")
@@ -36,23 +35,23 @@ def tuning_for(point: str, cfg: dict[str, Any], qd_threshold_s: float | None) ->
                   check_interval=float(t["check_interval_s"]))
 
 
-def simulate_point(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: dict[str, Any],
+def simulate_point(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: Settings,
                    qd_threshold_s: float | None = None, **policy_changes):
     """The simulator of one sweep point and its finished run (``(sim, result)``).
     ``policy_changes``: :class:`Policy` fields replaced (base-schedule readings); a
     ``cancel_time`` column of ``jobs`` is passed on as withdrawal times; the engine options are
-    ``cfg["sim"]``."""
+    ``cfg.sim``."""
     bf, w = parse_point(point)
     tuning = tuning_for(point, cfg, qd_threshold_s)
     policy = replace(Policy(1.0 if bf is None else bf, 1 if w is None else w, spec.backfill,
                             spec.allocation, spec.search_windows), **policy_changes)
     sim = MetricAwareSimulator(jobs["submit"], jobs["runtime"], jobs["estimate"], jobs["procs"],
                                spec.machine_size, policy, tuning,
-                               jobs.get("cancel_time"), options=SimOptions.from_mapping(cfg["sim"]))
+                               jobs.get("cancel_time"), options=SimOptions.from_mapping(cfg.sim))
     return sim, sim.run()
 
 
-def run_sweep_point(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: dict[str, Any],
+def run_sweep_point(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: Settings,
               qd_threshold_s: float | None = None) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """Simulate one sweep point: per-job table, 30-min monitor series, summary row."""
     bf, w = parse_point(point)
@@ -71,7 +70,7 @@ def run_sweep_point(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: dict[str
     })
     t0 = float(submit[0])
     mon = monitor_series(submit, start, end, sim.procs, spec.machine_size, t0, float(end.max()),
-                         float(cfg["tuning"]["check_interval_s"]))
+                         float(cfg.tuning["check_interval_s"]))
     times = [t for t, _, _ in res.tunables]
     k = [max(bisect_right(times, t) - 1, 0) for t in mon["time"]]
     series = pd.DataFrame({
@@ -82,7 +81,7 @@ def run_sweep_point(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: dict[str
         "bf": [res.tunables[i][1] for i in k], "window": [res.tunables[i][2] for i in k],
     })
     loc = loss_of_capacity(submit, start, end, sim.procs, spec.machine_size,
-                           bool(cfg["loc_strict"]))
+                           bool(cfg.loc_strict))
     span = float(end.max() - t0)
     summary = {
         "log": spec.label, "trace": spec.trace, "substitute": spec.substitute, "point": point,
@@ -99,33 +98,33 @@ def run_sweep_point(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: dict[str
     return per_job, series, summary
 
 
-def fair_start_options(cfg: dict[str, Any], reading: dict[str, str] | None = None
+def fair_start_options(cfg: Settings, reading: dict[str, str] | None = None
                        ) -> dict[str, str]:
     """The fair-start probe reading (config ``fair_start``, optionally overridden by
     ``reading``) as keyword arguments of ``MetricAwareSimulator.fair_start_times``."""
-    fs = {**cfg.get("fair_start", {}), **(reading or {})}
+    fs = {**cfg.fair_start, **(reading or {})}
     return {"probe_runtime": fs.get("runtime", "estimate"),
             "probe_order": fs.get("order", "dynamic"),
             "probe_policy": fs.get("policy", "submission"),
             "probe_backfill": fs.get("backfill", "policy")}
 
 
-def month_average_threshold_min(base_series: pd.DataFrame, cfg: dict[str, Any]) -> float:
+def month_average_threshold_min(base_series: pd.DataFrame, cfg: Settings) -> float:
     """"Our own month average": the whole-run mean of the 30-min queue-depth samples of the
     BF = 1 / W = 1 run, rounded to ``tuning.qd_round_min`` (at least one step)."""
-    step = float(cfg["tuning"]["qd_round_min"])
+    step = float(cfg.tuning["qd_round_min"])
     mean = float(base_series["queue_depth_min"].mean())
     return max(step, step * round(mean / step))
 
 
-def qd_threshold_min(base_series: pd.DataFrame, cfg: dict[str, Any],
+def qd_threshold_min(base_series: pd.DataFrame, cfg: Settings,
                      label: str | None = None) -> float:
     """Th of BF tuning (§4.4.1) in minutes. ``tuning.qd_threshold_min`` is a number, ``auto``,
     or a mapping log label -> number | ``auto`` (a label not listed: ``auto``). The defaults are
     the paper's stated values: BG/P "the tuning point is when the queue depth reaches 1000 min",
     SP2 "The threshold is set to 400 min, which is rounded by the whole month average";
     ``auto`` is our own average (:func:`month_average_threshold_min`), reported beside it."""
-    th = cfg["tuning"]["qd_threshold_min"]
+    th = cfg.tuning["qd_threshold_min"]
     if isinstance(th, dict):
         th = th.get(label, "auto")
     if th == "auto":

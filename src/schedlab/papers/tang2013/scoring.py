@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
 
 import pandas as pd
 
@@ -24,8 +23,8 @@ from .checks import (
     loc_falls_with_window,
     unfair_rises_as_bf_falls,
 )
-from .config import BASE, PAPER, LogSpec, logs, point_name, tolerance_of
-from .experiments import ATTRIBUTION_LOG
+from .config import BASE, PAPER, LogSpec, Settings, point_name, tolerance_of
+from .points import ATTRIBUTION_LOG
 from .tabulate import monitored_series, table_name
 
 BGP_OFFLINE = "needs download"
@@ -38,7 +37,7 @@ def _label_note(spec: LogSpec) -> str:
     return f"{spec.trace}, first {spec.jobs} jobs"
 
 
-def scorecard_rows(cfg: dict[str, Any], specs: list[LogSpec], summary: pd.DataFrame,
+def scorecard_rows(cfg: Settings, specs: list[LogSpec], summary: pd.DataFrame,
                    tables: dict[str, pd.DataFrame], gains: pd.DataFrame,
                    table4: pd.DataFrame, maxqd: dict[str, dict[str, float]],
                    month_average: dict[str, float] | None = None,
@@ -48,7 +47,7 @@ def scorecard_rows(cfg: dict[str, Any], specs: list[LogSpec], summary: pd.DataFr
 
     Substitute runs: the BG/P numbers are ``not_run`` ("needs download": the Intrepid log),
     with the substitute's value shown; the claims are checked on the substitute, labelled."""
-    pub = cfg["published"]
+    pub = cfg.published
     rows: list[dict] = []
     month_average = month_average or {}
     for spec in specs:
@@ -80,7 +79,7 @@ def scorecard_rows(cfg: dict[str, Any], specs: list[LogSpec], summary: pd.DataFr
                 PAPER, "§4.4.1", "whole-run average queue depth, rounded (the threshold basis)",
                 lab, pub["qd_threshold_min"][pkey], month_average[lab], "min",
                 tolerance=tolerance_of(cfg, "§4.4.1"), not_run_reason=reason,
-                note=note0 + f"; rounded to {cfg['tuning']['qd_round_min']} min; the adaptive "
+                note=note0 + f"; rounded to {cfg.tuning['qd_round_min']} min; the adaptive "
                 "runs use the threshold of config tuning.qd_threshold_min"))
         rows.extend(_claims(cfg, spec, summary, tab, gains, maxqd.get(lab, {}), note0))
         if base_readings is not None and lab == ATTRIBUTION_LOG:
@@ -121,7 +120,7 @@ def _claims(cfg, spec, summary, tab, gains, maxqd, note0) -> list[dict]:
     lab = spec.label
     s = summary[summary["log"] == lab].set_index("point")
     bgp = spec.table == "Table 2"
-    pub = cfg["published"]
+    pub = cfg.published
     reason = BGP_OFFLINE if spec.substitute else None
     out = []
 
@@ -191,7 +190,7 @@ def _claims(cfg, spec, summary, tab, gains, maxqd, note0) -> list[dict]:
             out.append(value_row(PAPER, "§4.4.4", q, lab, pv, float(rv), unit,
                                  tolerance=tolerance_of(cfg, "§4.4.4"), not_run_reason=reason,
                                  note=note0))
-    reading = cfg.get("gain_reading", "score_points")
+    reading = cfg.gain_reading
     g = gains[(gains["log"] == lab) & (gains["weighting"] == "average")]
     if "reading" in g:
         g = g[g["reading"] == reading]
@@ -220,7 +219,7 @@ def _claims(cfg, spec, summary, tab, gains, maxqd, note0) -> list[dict]:
         r75 = maxqd.get("bf0.75_w1", math.nan) / q1 if q1 > 0 else math.nan
         r50 = maxqd.get("bf0.5_w1", math.nan) / q1 if q1 > 0 else math.nan
         rad = maxqd.get("adapt-bf", math.nan) / q1 if q1 > 0 else math.nan
-        hours = cfg["plot_hours"]
+        hours = cfg.plot_hours
         if bgp:
             if not math.isnan(r75):
                 out.append(value_row(PAPER, fig, f"max queue depth (first {hours} h), BF=0.75 / "
@@ -242,16 +241,16 @@ def _claims(cfg, spec, summary, tab, gains, maxqd, note0) -> list[dict]:
     return out
 
 
-def scorecard(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The contract's scorecard: :func:`scorecard_rows` on the paper's tables (the maxima of
     Figs. 5-6 from ``monitors``, the month averages from ``thresholds``)."""
-    specs = logs(s)
+    specs = list(s.log_specs)
     th = tables["thresholds"].set_index("log")
     maxqd = {spec.label: {p: float(d["queue_depth_min"].max()) for p, d in
                           monitored_series(tables["monitors"], spec.label).items()}
              for spec in specs}
     return scorecard_frame(scorecard_rows(
-        s["cfg"], specs, tables["sweep"], {spec.label: tables[table_name(spec)] for spec in specs},
+        s, specs, tables["sweep"], {spec.label: tables[table_name(spec)] for spec in specs},
         tables["gains"], tables["table4"], maxqd,
         {spec.label: float(th.loc[spec.label, "our_month_average_min"]) for spec in specs},
         tables.get("attribution_base")))

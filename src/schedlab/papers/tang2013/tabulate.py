@@ -13,16 +13,15 @@ gain readings; the latter from the paper's own Tables 2-3), ``table4``, ``thresh
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import pandas as pd
 
 from .. import Inputs, Outputs
 from .attribution import attribution_table, unfair_margins_table, unfair_table
 from .base_readings import base_attribution_table
-from .config import BASE, MONITORED, LogSpec, log_of, logs
-from .experiments import ATTRIBUTION_LOG, attribution_id, sweep_id
+from .config import BASE, MONITORED, LogSpec, Settings, log_of
 from .gains import all_gains, config_table, published_table, scores
+from .points import ATTRIBUTION_LOG, attribution_id, sweep_id
 from .runs import month_average_threshold_min, qd_threshold_min
 from .workload import JOB_SELECTIONS
 
@@ -41,9 +40,9 @@ def table_name(spec: LogSpec) -> str:
     return f"table{spec.table.split()[-1]}_{spec.label}"
 
 
-def outputs(s: Mapping[str, Any]) -> Outputs:
+def outputs(s: Settings) -> Outputs:
     """The tables and figures of settings ``s``; the assembly reads only the points."""
-    specs = logs(s)
+    specs = list(s.log_specs)
     return Outputs(
         tables=(*[table_name(spec) for spec in specs], *COMMON_TABLES, *ATTRIBUTION_TABLES),
         figures=(*[f"{spec.figures[k]}_{spec.label}" for spec in specs for k in LOG_FIGURES],
@@ -68,13 +67,13 @@ def monitored_series(table: pd.DataFrame, label: str) -> dict[str, pd.DataFrame]
             for p, g in table[table["log"] == label].groupby("point", sort=False)}
 
 
-def tables(s: Mapping[str, Any], runs: Mapping[str, Mapping[str, pd.DataFrame]],
+def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]],
            inputs: Inputs) -> dict[str, pd.DataFrame]:
     """The contract's tables (module docstring) from the points' frames."""
-    cfg, specs = s["cfg"], logs(s)
-    hours = float(cfg["plot_hours"])
+    cfg, specs = s, list(s.log_specs)
+    hours = float(cfg.plot_hours)
     summary = pd.concat([runs[sweep_id(spec.label, p)]["summary"] for spec in specs
-                         for p in s["sweep_points"]], ignore_index=True)
+                         for p in s.sweep_points], ignore_index=True)
     out: dict[str, pd.DataFrame] = {}
     th_rows, mon = [], []
     gains, gains_pub, score = [], [], []
@@ -82,15 +81,15 @@ def tables(s: Mapping[str, Any], runs: Mapping[str, Mapping[str, pd.DataFrame]],
         lab = spec.label
         table = out[table_name(spec)] = config_table(summary, cfg, lab)
         published = published_table(cfg, spec.table, lab)
-        gains.append(all_gains(table, cfg["weightings"]))
-        gains_pub.append(all_gains(published, cfg["weightings"]).assign(
+        gains.append(all_gains(table, cfg.weightings))
+        gains_pub.append(all_gains(published, cfg.weightings).assign(
             source=f"published {spec.table}"))
         score.append(scores(table))
-        series = {p: runs[sweep_id(lab, p)]["series"] for p in s["sweep_points"]}
+        series = {p: runs[sweep_id(lab, p)]["series"] for p in s.sweep_points}
         base = series[BASE]
         pkey = "BGP" if spec.table == "Table 2" else "SP2"
         th_rows.append({"log": lab, "threshold_used_min": qd_threshold_min(base, cfg, lab),
-                        "paper_threshold_min": cfg["published"]["qd_threshold_min"][pkey],
+                        "paper_threshold_min": cfg.published["qd_threshold_min"][pkey],
                         "our_month_average_min": month_average_threshold_min(base, cfg),
                         "mean_queue_depth_bf1_w1_min": float(base["queue_depth_min"].mean())})
         mon.append(monitors(lab, series, hours))
@@ -105,10 +104,10 @@ def tables(s: Mapping[str, Any], runs: Mapping[str, Mapping[str, pd.DataFrame]],
     return out | attribution_tables(s, runs)
 
 
-def attribution_tables(s: Mapping[str, Any], runs: Mapping[str, Mapping[str, pd.DataFrame]]
+def attribution_tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]]
                        ) -> dict[str, pd.DataFrame]:
     """The issue-22 tables (:data:`ATTRIBUTION_TABLES`)."""
-    cfg = s["cfg"]
+    cfg = s
     rows = pd.concat([runs[attribution_id(sel)]["rows"] for sel in JOB_SELECTIONS],
                      ignore_index=True)
     return {
@@ -116,7 +115,7 @@ def attribution_tables(s: Mapping[str, Any], runs: Mapping[str, Mapping[str, pd.
         "attribution_table3": attribution_table(rows, cfg),
         "attribution_unfair": unfair_table(rows, cfg),
         "attribution_unfair_margins": unfair_margins_table(rows, cfg),
-        "search_cap": pd.concat([runs[f"{spec.label}/search_cap"]["rows"] for spec in logs(s)],
+        "search_cap": pd.concat([runs[f"{spec.label}/search_cap"]["rows"] for spec in list(s.log_specs)],
                                 ignore_index=True),
         "attribution_base": base_attribution_table(
             runs[f"{ATTRIBUTION_LOG}/attribution_base"]["rows"], cfg,

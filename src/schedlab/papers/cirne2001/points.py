@@ -1,0 +1,129 @@
+"""Cirne 2001: the experiment points of a setting (the contract's ``points``), one per job, and
+what each runs (``run_point``: the point's ``spec["kind"]`` names its runner in :data:`KINDS`).
+
+* ``single/w<w>``: synthetic workload ``w`` of §5.1/§6.1 (``n_workloads`` of them);
+* ``sweep/<param>/w<w>``: workload ``w`` at every value of a §6.2 sweep (kappa_L, kappa_sigma);
+* ``nas/<log>``: §5.4 on one real log, only when the NAS validation can run
+  (:func:`~schedlab.papers.cirne2001.nas.not_run_reason`: SP2 execution times configured);
+* ``attribution/<reading>/w<w>``: workload ``w`` of the attribution runs of one reading;
+* ``load/<reading>``: the workloads of one reading of the load attribution (:mod:`.load`).
+
+The quick scale is the same points with smaller settings (fewer workloads, no attribution).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from ...traces.swf import SWFHeader
+from .. import Inputs, Point, run_by, trace_jobs
+from .attribution import run_attribution_workload
+from .config import PAPER, Settings
+from .load import run_load_reading
+from .nas import not_run_reason, run_nas_log
+from .runs import SWEEP_PARAMS, run_single_workload, run_sweep
+
+#: The chapter-3 models' scorecard (workflow/rules/models.smk), shown with the paper's.
+MODELS_SCORECARD = "results/models/cirne2001/scorecard.parquet"
+
+
+def single_id(w: int) -> str:
+    return f"single/w{w}"
+
+
+def sweep_id(param: str, w: int) -> str:
+    return f"sweep/{param}/w{w}"
+
+
+def nas_id(log: str) -> str:
+    return f"nas/{log}"
+
+
+def attribution_id(reading: str, w: int) -> str:
+    return f"attribution/{reading}/w{w}"
+
+
+def load_id(reading: str) -> str:
+    return f"load/{reading}"
+
+
+def load_readings(s: Settings) -> list[str]:
+    """The readings of the load attribution (none when it runs no workload)."""
+    la = s.load_attribution
+    return list(la.get("readings") or {}) if la.get("workloads_per_polynomial") else []
+
+
+def nas_logs(s: Settings) -> list[str]:
+    """The logs of §5.4's points: every configured log when the validation can run, else none."""
+    nas = s.nas_validation
+    return list(nas["logs"]) if not_run_reason(nas) is None else []
+
+
+def attribution_runs(s: Settings) -> list[tuple[str, int]]:
+    """(reading, workload) of every attribution run, reading by reading."""
+    att = s.attribution
+    return [(r, w) for r in att.get("readings") or {} for w in range(int(att.get("workloads", 0)))]
+
+
+def points(s: Settings) -> list[Point]:
+    """Every experiment point of the settings ``s``."""
+    wpp = int(s.offered_load["workloads_per_point"])
+    return [
+        *[Point(single_id(w), spec={"kind": "single", "workload": w})
+          for w in range(s.n_workloads)],
+        *[Point(sweep_id(p, w), spec={"kind": "sweep", "param": p, "workload": w})
+          for p in SWEEP_PARAMS for w in range(wpp)],
+        *[Point(nas_id(log), inputs=(trace_jobs(log),), spec={"kind": "nas", "log": log})
+          for log in nas_logs(s)],
+        *[Point(attribution_id(r, w), spec={"kind": "attribution", "reading": r, "workload": w})
+          for r, w in attribution_runs(s)],
+        *[Point(load_id(r), spec={"kind": "load", "reading": r}) for r in load_readings(s)],
+    ]
+
+
+def logs(s: Settings) -> tuple[str, ...]:
+    """The logs of §5.4's points and of the chapter-3 models compared with the thesis."""
+    return tuple(dict.fromkeys([*nas_logs(s), *s.models_logs]))
+
+
+def extra_targets(s: Settings) -> tuple[str, ...]:
+    """The chapter-3 models' scorecard (workflow/rules/models.smk), when their logs are at hand."""
+    return (MODELS_SCORECARD,) if s.models_local else ()
+
+
+def _single(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    return {"experiments": run_single_workload(s, int(point.spec["workload"]), s.model)[0]}
+
+
+def _sweep(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    return {"runs": run_sweep(s, point.spec["param"], int(point.spec["workload"]), s.model)[0]}
+
+
+def _attribution(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    return {"experiments": run_attribution_workload(s, point.spec["reading"],
+                                                    int(point.spec["workload"]), s.model)[0]}
+
+
+def _load(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    return {"workloads": run_load_reading(s, point.spec["reading"], s.model)[0]}
+
+
+def _nas(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    jobs, meta = inputs.trace(point.spec["log"])
+    header = SWFHeader.from_dict(meta["swf_header"])
+    return {"experiments": run_nas_log(s, point.spec["log"], jobs, header)[0]}
+
+
+#: What a point runs, by its ``spec["kind"]``: ``experiments`` (one row per target) of a
+#: synthetic workload, an attribution workload or a real log (§5.4); ``runs`` (one row per job and
+#: policy at every value) of a sweep workload; ``workloads`` (one row per workload) of a load
+#: reading.
+KINDS: dict[str, Callable[[Settings, Point, Inputs], dict[str, pd.DataFrame]]] = {
+    "single": _single, "sweep": _sweep, "attribution": _attribution, "load": _load, "nas": _nas}
+
+
+def run_point(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
+    """One point's frames (:data:`KINDS`)."""
+    return run_by(KINDS, "kind", PAPER, s, point, inputs)

@@ -1,0 +1,64 @@
+"""Talby & Feitelson 2005: the settings (the contract's ``settings``):
+``config/papers/talby2005.yaml`` (checked against its schema when the workflow starts) at the scale
+the switches ask for (``scales:``: the logs run, the adaptive logs, the PBAS/WBAS grids, the
+attribution subset; :mod:`schedlab.papers.settings`), deep-merged with the overrides
+``config["papers"]["talby2005"]``; per log whether its raw version is local (Table 4's raw rows run
+only then), each log's machine size from the registry and the engine options."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from .. import Env
+from ..settings import PaperSettings, read_yaml, resolve, switches
+
+PAPER = "talby2005"
+#: The paper's settings file (read from the workflow's directory).
+CONFIG = f"config/papers/{PAPER}.yaml"
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Settings(PaperSettings):
+    """The resolved settings (each option is documented in the config file)."""
+
+    paper: str = PAPER
+    logs: Mapping[str, Mapping[str, str]]  #: log -> {clean: registry name, raw: registry name}
+    main_version: str
+    schedulers: tuple[str, ...]
+    scheduler_options: Mapping[str, Mapping[str, Any]]
+    cancelled: str
+    attribution: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    min_month_jobs: int = 1
+    pbas: Mapping[str, Any]
+    wbas: Mapping[str, Any]
+    run_logs: tuple[str, ...] | None = None  #: the logs simulated (null: every log)
+    adaptive_logs: tuple[str, ...] | None = None  #: the logs of PBAS/WBAS (null: every log run)
+    blue_cost_note: str = ""
+    tolerance: Mapping[str, float] = dataclasses.field(default_factory=dict)
+    claim_tolerance: Mapping[str, float] = dataclasses.field(default_factory=dict)
+    published: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: per log, whether its raw version is local (from the pipeline)
+    raw_local: Mapping[str, bool] = dataclasses.field(default_factory=dict)
+    #: each registry log's machine size (None: the SWF header's; from the pipeline)
+    machine_sizes: Mapping[str, int | None] = dataclasses.field(default_factory=dict)
+
+
+def resolve_settings(raw: Mapping[str, Any], scale: str = "default",
+                     overrides: Mapping[str, Any] | None = None, source: str = CONFIG) -> Settings:
+    """The paper file ``raw`` at ``scale``, deep-merged with ``overrides``, typed."""
+    return Settings.from_dict(resolve(raw, scale, overrides, source) | {"scale": scale})
+
+
+def settings(config: Mapping[str, Any], env: Env) -> Settings:
+    """The settings at the pipeline's scale with the overrides ``config["papers"]["talby2005"]``
+    and what the pipeline knows of the logs; the engine options ``sim``: the workflow's
+    (``env.sim``) with the file's ``sim:`` applied (a change reruns every point)."""
+    sw = switches(config, PAPER)
+    s = resolve_settings(read_yaml(CONFIG, PAPER), sw.scale, sw.overrides)
+    traces = sorted({t for names in s.logs.values() for t in names.values()})
+    return dataclasses.replace(
+        s, raw_local={log: bool(env.trace_local(v["raw"])) for log, v in s.logs.items()},
+        machine_sizes={t: env.machine_size(t) for t in traces},
+        sim=env.sim.pinned(s.sim, f"{CONFIG} sim").as_dict())

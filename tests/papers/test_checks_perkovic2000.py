@@ -1,0 +1,128 @@
+"""Claim checks of Perković & Keleher 2000 on hand-made numbers: each check both ways (issue 16).
+
+Every check registered with ``@claim_check("perkovic2000")`` appears in CASES with an expected
+``False`` and an expected ``True``; ``uncovered_checks`` fails the test if one is missing, so a check
+mutated to return a constant makes a test fail.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from schedlab.papers.perkovic2000 import checks
+from schedlab.papers.perkovic2000.scoring import fig3_rows, section8_rows
+from schedlab.papers.perkovic2000.sweep import GROUPS
+from schedlab.report import scorecard as S
+
+ORDERS = ["P", "R", "1/L", "P/L", "R/L"]
+NG_GOOD = {"BF": 10.0, "BF-NG": 11.0, "P": 9.0, "P-NG": 8.0, "R": 8.0, "R-NG": 7.0, "1/L": 6.0,
+           "1/L-NG": 5.0, "P/L": 5.0, "P/L-NG": 4.0, "R/L": 4.0, "R/L-NG": 3.0}
+# R-NG worse than R: the claim must fail
+NG_BAD = {**NG_GOOD, "R-NG": 8.5}
+# every -NG better, but BF-NG also better than BF: "except arrival order" fails
+NG_ALL = {**NG_GOOD, "BF-NG": 9.0}
+IMP = {"SN": 0.5, "SW": 0.4, "LN": 0.3, "LW": 0.1}
+
+CASES = [
+    (checks.lower, checks.lower({"R": 1.0, "P": 2.0}, "R", "P")),
+    (checks.lower, checks.lower({"R": 2.0, "P": 2.0}, "R", "P")),
+    (checks.not_below, checks.not_below({"greedy": 3.0, "half": 2.0}, "greedy", "half")),
+    (checks.not_below, checks.not_below({"greedy": 1.0, "half": 2.0}, "greedy", "half")),
+    (checks.strictly_increasing, checks.strictly_increasing(NG_GOOD, ["R/L-NG", "P/L-NG", "1/L", "BF"])),
+    (checks.strictly_increasing, checks.strictly_increasing(NG_GOOD, ["R/L-NG", "1/L", "P/L-NG", "BF"])),
+    (checks.ng_better_except_arrival, checks.ng_better_except_arrival(NG_GOOD, ORDERS)),
+    (checks.ng_better_except_arrival, checks.ng_better_except_arrival(NG_BAD, ORDERS)),
+    (checks.ng_better_except_arrival, checks.ng_better_except_arrival(NG_ALL, ORDERS)),
+    (checks.all_positive, checks.all_positive(IMP, GROUPS)),
+    (checks.all_positive, checks.all_positive({**IMP, "LW": -0.01}, GROUPS)),
+    (checks.smallest_is, checks.smallest_is(IMP, "LW")),
+    (checks.smallest_is, checks.smallest_is({**IMP, "LN": 0.05}, "LW")),
+    (checks.increases_with, checks.increases_with({0.2: 5.0, 0.5: 6.0, 0.8: 7.0})),
+    (checks.increases_with, checks.increases_with({0.2: 7.0, 0.5: 6.0, 0.8: 5.0})),
+    (checks.decreases_with, checks.decreases_with({0.2: 7.0, 0.8: 5.0})),
+    (checks.decreases_with, checks.decreases_with({0.2: 5.0, 0.8: 5.0})),
+    (checks.mean_below, checks.mean_below([0.5, 0.9, 1.2], 1.0)),
+    (checks.mean_below, checks.mean_below([0.9, 1.3], 1.0)),
+    (checks.mean_above, checks.mean_above([1.1, 1.3], 1.0)),
+    (checks.mean_above, checks.mean_above([-0.2, 0.1], 0.0)),
+    (checks.majority_lower, checks.majority_lower({"a": 1.0, "b": 1.0, "c": 3.0}, {"a": 2, "b": 2, "c": 2})),
+    (checks.majority_lower, checks.majority_lower({"a": 1.0, "b": 3.0}, {"a": 2, "b": 2})),
+    (checks.below, checks.below(19_999, 20_000)),
+    (checks.below, checks.below(28_877, 20_000)),
+]
+EXPECTED = [True, False, True, False, True, False, True, False, False, True, False, True, False,
+            True, False, True, False, True, False, True, False, True, False, True, False]
+
+
+def test_cases_give_the_expected_outcomes():
+    assert [bool(r) for _, r in CASES] == EXPECTED
+    assert all(isinstance(r, bool) for _, r in CASES)
+
+
+def test_every_check_is_covered_both_ways():
+    cases = [(fn, r) for fn, r in CASES]
+    assert S.uncovered_checks("perkovic2000", cases) == []
+
+
+@pytest.mark.parametrize(("fn", "args"), [
+    (checks.lower, ({"R": 1.0}, "R", "P")),
+    (checks.not_below, ({"greedy": math.nan, "half": 1.0}, "greedy", "half")),
+    (checks.strictly_increasing, ({"BF": 1.0}, ["R/L-NG", "BF"])),
+    (checks.ng_better_except_arrival, ({"BF": 1.0, "BF-NG": 2.0}, ORDERS)),
+    (checks.all_positive, ({"SN": 0.1}, GROUPS)),
+    (checks.smallest_is, ({"SN": 0.1, "LW": math.nan}, "LW")),
+    (checks.increases_with, ({0.5: 1.0},)),
+    (checks.decreases_with, ({},)),
+    (checks.mean_below, ([], 1.0)),
+    (checks.mean_above, ([math.nan], 1.0)),
+    (checks.majority_lower, ({"a": 1.0}, {"b": 1.0})),
+    (checks.below, (math.nan, 20_000)),
+])
+def test_missing_quantities_give_none(fn, args):
+    """None = could not be checked; the scorecard turns it into `fails` (not a silent holds)."""
+    assert fn(*args) is None
+
+
+def test_scorecard_rows_use_the_checks_and_config_tolerances():
+    """The §5 rows: tolerance from the config, headline flags, the ordering claim's check name."""
+    f3 = pd.DataFrame({"algorithm": ["BF", "1/L", "P/L-NG", "R/L-NG", "R/L-NG"],
+                       "replicate": [0, 0, 0, 0, 1],
+                       "bounded_slowdown": [10.0, 6.6, 4.3, 2.0, 2.6],
+                       "delay": [100.0, 86.0, 62.0, 35.0, 35.0],
+                       "started_immediately": [0.61, 0.6, 0.7, 0.7, 0.7]})
+    pub = {"started_immediately": 0.61,
+           "bsd_reduction": {"P/L-NG": {"BF": 0.57, "1/L": 0.35}, "R/L-NG": {"BF": 0.77, "1/L": 0.65}},
+           "delay_reduction": {"P/L-NG": {"BF": 0.38, "1/L": 0.28},
+                               "R/L-NG": {"BF": 0.65, "1/L": 0.59}}}
+    rows = pd.DataFrame(fig3_rows(f3, pub, "hand-made", {"default": 0.15, "§4": 0.05}))
+    red = rows[rows["quantity"] == "bounded slowdown reduction of R/L-NG"].set_index("condition")
+    assert red.loc["vs conservative (BF)", "reproduced"] == pytest.approx(0.77)  # mean of 2 seeds
+    assert red.loc["vs conservative (BF)", "verdict"] == "match"
+    assert bool(red.loc["vs conservative (BF)", "headline"])
+    assert "range 0.740-0.800" in red.loc["vs conservative (BF)", "note"]
+    assert (rows.loc[rows["item"] == "§5 / Figure 3", "tolerance"].dropna() == 0.15).all()
+    assert rows.loc[rows["item"] == "§4", "tolerance"].iloc[0] == 0.05
+    order = rows[rows["quantity"] == "bounded slowdown: R/L-NG < P/L-NG < 1/L < BF"]
+    assert order["verdict"].iloc[0] == "holds" and order["check"].iloc[0] == "strictly_increasing"
+    worse = f3.assign(bounded_slowdown=[10.0, 6.6, 7.0, 2.0, 2.6])  # P/L-NG above 1/L
+    rows2 = pd.DataFrame(fig3_rows(worse, pub, "hand-made"))
+    order2 = rows2[rows2["quantity"] == "bounded slowdown: R/L-NG < P/L-NG < 1/L < BF"]
+    assert order2["verdict"].iloc[0] == "fails"
+
+
+def test_section8_whole_log_only():
+    summary = pd.DataFrame({"machine": [430, 430], "experiment": ["base", "base"],
+                            "algorithm": ["BF", "R/L-NG"], "group": ["all", "all"],
+                            "max_queue_length": [197, 240], "jobs_delayed": [28_877, 23_738]})
+    pub = {"max_queue_length": 1000, "jobs_delayed_max": 20_000}
+    whole = section8_rows(summary, 430, pub, "hand-made", {"default": 0.15, "§8": 0.25})
+    assert list(whole["verdict"]) == ["differs", "fails"]
+    assert whole["reproduced"].iloc[0] == 240 and whole["tolerance"].iloc[0] == 0.25
+    sub = section8_rows(summary, 430, pub, "hand-made", whole_log=False)
+    assert list(sub["verdict"]) == ["not_run", "not_run"]
+    few = summary.assign(jobs_delayed=[15_000, 14_000], max_queue_length=[900, 1100])
+    ok = section8_rows(few, 430, pub, "hand-made", {"default": 0.15, "§8": 0.25})
+    assert list(ok["verdict"]) == ["match", "holds"]

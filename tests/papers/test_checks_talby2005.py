@@ -1,0 +1,107 @@
+"""Talby & Feitelson 2005 claim checks: each has a hand-made case where it fails and one where it
+holds (issue 16), so that a check mutated to a constant makes this module fail."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+import yaml
+
+from schedlab.papers.talby2005 import checks as claims
+from schedlab.papers.talby2005 import scoring as card
+from schedlab.report import scorecard as S
+
+CASES = [
+    # Table 2: best scheduler (lowest value) is the paper's
+    (claims.best_scheduler_matches, ({"flex": 5.0, "maui": 6.0}, {"flex": 1.0, "maui": 2.0}), True),
+    (claims.best_scheduler_matches, ({"flex": 7.0, "maui": 6.0}, {"flex": 1.0, "maui": 2.0}), False),
+    # Table 3: every share within the points of the published share
+    (claims.shares_near, ([60.0, 80.0, 71.0], 70.0, 15.0), True),
+    (claims.shares_near, ([60.0, 86.0], 70.0, 15.0), False),
+    (claims.shares_near, ([11.0], 75.0, 15.0), False),
+    # Table 4: mean of the average gaps in range
+    (claims.mean_in_range, ([30.0, 50.0], 30.0, 55.0), True),
+    (claims.mean_in_range, ([10.0, 20.0], 30.0, 55.0), False),
+    (claims.mean_in_range, ([60.0, 70.0], 30.0, 55.0), False),
+    # Tables 5/8: mean gain positive
+    (claims.mean_positive, ([5.0, -1.0],), True),
+    (claims.mean_positive, ([-5.0, 1.0],), False),
+    # Figure 3: four candidates worse in most frames
+    (claims.four_worse_than_two, ([100.0, 100.0, 100.0], [120.0, 130.0, 90.0]), True),
+    (claims.four_worse_than_two, ([100.0, 100.0], [150.0, 90.0]), False),
+    # Table 7: same sign and close
+    (claims.correlation_agrees, (-0.60, -0.45, 0.2), True),
+    (claims.correlation_agrees, (0.0, 0.1, 0.2), True),
+    (claims.correlation_agrees, (0.05, -0.02, 0.2), False),     # small but opposite sign
+    (claims.correlation_agrees, (0.83, 0.30, 0.2), False),      # same sign, too far
+    # Table 7 N/A
+    (claims.not_available, (math.nan,), True),
+    (claims.not_available, (0.3,), False),
+]
+
+
+@pytest.mark.parametrize(("check", "args", "expected"), CASES,
+                         ids=[f"{c.__name__}-{e}-{i}" for i, (c, _, e) in enumerate(CASES)])
+def test_check_case(check, args, expected):
+    assert check(*args) is expected
+
+
+def test_every_check_has_a_failing_and_a_holding_case():
+    assert S.uncovered_checks("talby2005", [(c, e) for c, _, e in CASES]) == []
+
+
+def test_checks_report_missing_quantities_as_none():
+    assert claims.best_scheduler_matches({"flex": 1.0}, {"flex": 1.0, "maui": 2.0}) is None
+    assert claims.shares_near([], 70, 15) is None
+    assert claims.mean_in_range([math.nan], 30, 55) is None
+    assert claims.mean_positive([]) is None
+    assert claims.four_worse_than_two([], []) is None
+    assert claims.correlation_agrees(0.3, math.nan, 0.2) is None
+
+
+def test_scorecard_rows_without_results_fail_or_need_a_larger_run(repo):
+    """With nothing run, a quantity we compute is `fails`; only the raw-log rows (download) and the
+    adaptive rows of logs the run left to full=True may be `not_run`."""
+    cfg = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
+    rows = pd.DataFrame(card.scorecard_rows(cfg["published"], {}, "clean", {}, cfg["tolerance"],
+                                          cfg["cancelled"], cfg["claim_tolerance"], ["KTH"]))
+    counts = rows["item"].value_counts()
+    assert counts["Table 1"] == 9 and counts["Table 2"] == 24 + 6 and counts["Table 3"] == 24 + 2
+    assert counts["Table 7"] == 66 and counts["Abstract"] == 2
+    nr = rows[rows["verdict"] == "not_run"]
+    assert set(nr["note"].str.split(";").str[0]) == {"needs download", "needs a larger run"}
+    assert (nr[nr["note"].str.startswith("needs download")]["condition"].str.endswith("raw")).all()
+    larger = nr[nr["note"].str.startswith("needs a larger run")]
+    assert not larger["condition"].str.contains("KTH").any()
+    assert set(rows[rows["verdict"] != "not_run"]["verdict"]) == {"fails"}
+    assert rows["headline"].sum() == 5
+    S.scorecard_frame(rows.to_dict("records"))   # the rows obey the verdict rules
+
+
+def test_table7_sign_disagreement_never_holds(repo):
+    cfg = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
+    pub = cfg["published"]
+    cols = pub["table7"]["columns"]
+    t7 = pd.DataFrame([{"log": "SDSP2", "kind": "relative"} | dict.fromkeys(cols, -0.05)])
+    rows = pd.DataFrame(card._table7_rows(pub, t7, "", 0.2))
+    sp2 = rows[(rows["condition"] == "SDSP2") & rows["quantity"].str.endswith("(relative)")]
+    by = sp2.set_index("quantity")["verdict"]
+    assert by["correlation jobs (relative)"] == "fails"          # published +0.01, ours -0.05
+    assert by["correlation users_per_job (relative)"] == "holds"  # published -0.05
+    assert by["correlation cpu_interval (relative)"] == "fails"   # published +0.29
+
+
+def test_rows_of_logs_not_simulated_need_a_larger_run(repo):
+    """The quick profile simulates KTH only: the other logs' rows are not_run, KTH's fail."""
+    cfg = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
+    rows = pd.DataFrame(card.scorecard_rows(cfg["published"], {}, "clean", {}, cfg["tolerance"],
+                                          cfg["cancelled"], cfg["claim_tolerance"], ["KTH"],
+                                          main_logs=["KTH"]))
+    t2 = rows[rows["item"] == "Table 2"]
+    assert set(t2[t2["condition"].str.startswith("KTH")]["verdict"]) == {"fails"}
+    other = t2[~t2["condition"].str.startswith("KTH")]
+    assert set(other["verdict"]) == {"not_run"}
+    assert other["note"].str.startswith("needs a larger run").all()
+    S.scorecard_frame(rows.to_dict("records"))

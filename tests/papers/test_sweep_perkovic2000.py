@@ -1,0 +1,83 @@
+"""Perković & Keleher 2000: the run grid, seeds, a run's scheduler configuration, the paper setting."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+from perkovic2000_cases import CFG, settings_at
+
+from schedlab.papers.perkovic2000.sweep import (
+    RunPoint,
+    grid,
+    paper_setting_points,
+    pk_config,
+    seed_for,
+)
+from schedlab.papers.perkovic2000.tabulate import figure_frames
+
+
+def test_grid_sizes_and_paths():
+    pts = grid(settings_at())
+    n_alg = 2 * len(CFG["orders"])
+    n_pct = len(CFG["spec_percentages"])
+    expected = n_alg * (len(CFG["experiments"]) + 2 * (n_pct - 1)) + n_alg * len(CFG["extra_machines"])
+    assert len(pts) == expected
+    assert len({p.path for p in pts}) == len(pts)
+    quick = grid(settings_at("quick"))
+    assert len(quick) < len(pts) and all(p.machine == CFG["machine"] for p in quick)
+    assert RunPoint(338, "spec", "R/L", False, 0.5).path == "338/spec50/R_L-NG"
+    with pytest.raises(ValueError, match="unknown order"):
+        grid(settings_at(orders=["X"]))
+
+
+def test_sweep_seeds_replicate_the_seeded_algorithms_and_pair_with_their_reference():
+    one = grid(settings_at(sweep_seeds=1, extra_machines=[]))
+    two = grid(settings_at(sweep_seeds=2, extra_machines=[]))
+    seeded = set(CFG["paper_setting"]["seed_algorithms"])
+    reps = [p for p in two if p.replicate]
+    assert len(two) == len(one) + sum(p.algorithm in seeded for p in one)
+    assert {p.algorithm for p in reps} == seeded and {p.replicate for p in reps} == {1}
+    assert any(p.experiment == "base" for p in reps) and len({p.path for p in two}) == len(two)
+    # replicate r of an experiment is compared with replicate r of the base experiment
+    rows = []
+    for exp, rep, bsld in (("base", 0, 10.0), ("base", 1, 20.0), ("spec", 0, 5.0), ("spec", 1, 5.0)):
+        rows.append({"machine": 430, "experiment": exp, "group": "all", "order": "R/L",
+                     "guarantees": False, "algorithm": "R/L-NG", "replicate": rep,
+                     "percentage": 0.5 if exp == "spec" else math.nan,
+                     "bounded_slowdown": bsld, "delay": 1.0, "response": 1.0})
+    rows.append({**rows[0], "order": "D", "guarantees": True, "algorithm": "BF"})
+    f5 = figure_frames(pd.DataFrame(rows), 430)["fig5"].sort_values("replicate")
+    assert list(f5["bounded_slowdown_ratio"]) == [0.5, 0.25]
+
+
+def test_pk_config_per_experiment():
+    s = settings_at(starvation_horizon_s=86400)
+    c = pk_config(RunPoint(338, "half_widen_spec", "R/L", False, 0.5), s, 10800)
+    assert c.adaptation == "half" and c.widening and c.speculation.test_runs == CFG["fig9_test_runs"]
+    assert c.order.weight > 0 and c.speculation.percentage == 0.5
+    g = pk_config(RunPoint(338, "base", "R/L", True), s, 10800)
+    assert g.order.weight == 0 and g.speculation is None
+    assert pk_config(RunPoint(430, "base", "R/L", False), settings_at(), 10800
+                        ).order.weight == (0.0 if CFG["starvation_horizon_s"] == 0 else
+                                           pytest.approx(0.5 / 10800 / CFG["starvation_horizon_s"]))
+
+
+def test_paper_setting_points_with_seed_replicates():
+    s = settings_at()
+    pts = paper_setting_points(s)
+    ps = s.paper_setting
+    n_alg = 2 * len(s.orders)
+    assert len(pts) == n_alg + (ps.seeds - 1) * len(ps.seed_algorithms)
+    assert len({p.path for p in pts}) == len(pts)
+    reps = [p for p in pts if p.replicate]
+    assert {p.algorithm for p in reps} == set(ps.seed_algorithms)
+    assert reps[0].path.endswith("_r1")
+    # replicate 0 keeps the seed of the unreplicated point; replicates draw other streams
+    a, b = RunPoint(430, "base", "R/L", False), RunPoint(430, "base", "R/L", False, None, 1)
+    assert seed_for(1, a).spawn_key != seed_for(1, b).spawn_key
+    assert seed_for(1, a).spawn_key == seed_for(1, RunPoint(430, "spec", "R/L", False)).spawn_key
+    with pytest.raises(ValueError, match="seed_algorithms"):
+        paper_setting_points(settings_at(paper_setting={"seed_algorithms": ["X-NG"]}))
+    assert paper_setting_points(settings_at(paper_setting=None)) == []
