@@ -1,6 +1,8 @@
 """Cirne 2001 scorecard rows built from hand-made tables (schedlab.papers.cirne2001.scoring):
 each finding's row both fails and holds on purpose."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import pandas as pd
 
@@ -69,8 +71,8 @@ def test_decile_trends_use_the_vocabulary_and_say_their_threshold_is_ours():
 
 def test_figure57_is_about_015_with_the_vocabularys_band():
     from schedlab.report.vocabulary import PHRASES
-    s = {"published": {"table16_geomean_tt_s": {"best": 429, "sa": 543, "user": 1478},
-                       "fig57_ep_sa_over_user": 0.15}, "nas_validation": {"logs": ["X"]}}
+    s = SimpleNamespace(published={"table16_geomean_tt_s": {"best": 429, "sa": 543, "user": 1478},
+                                   "fig57_ep_sa_over_user": 0.15}, nas_validation={"logs": ["X"]})
     t16 = pd.DataFrame({"request": ["best", "sa", "user"], "geomean_s": [429.0, 543.0, 1478.0],
                         "ci_low": [400.0, 500.0, 1400.0], "ci_high": [450.0, 600.0, 1500.0]})
 
