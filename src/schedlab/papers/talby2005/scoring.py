@@ -15,7 +15,7 @@ from .claims import (
     best_scheduler_matches,
     correlation_agrees,
     four_worse_than_two,
-    mean_in_range,
+    gaps_consistently_high,
     mean_positive,
     not_available,
     shares_near,
@@ -68,8 +68,7 @@ def scorecard_rows(pub: Mapping[str, Any], tables: Mapping[str, pd.DataFrame], v
                                   check=best_scheduler_matches))
     rows.extend(_table3_rows(pub, tables.get("table3", pd.DataFrame()), version, note, tol,
                              claims.get("share_points", 15)))
-    rows.extend(_table4_rows(pub, tables.get("table4", pd.DataFrame()), raw_available, tol,
-                             pub["claims"]["gap_range"]))
+    rows.extend(_table4_rows(pub, tables.get("table4", pd.DataFrame()), raw_available, tol))
     adaptive_logs = list(adaptive_logs) if adaptive_logs is not None else list(pub["table1"])
     t5, t8 = tables.get("table5", pd.DataFrame()), tables.get("table8", pd.DataFrame())
     big = f"full=True runs it; {larger_run_note}" if larger_run_note else "full=True runs it"
@@ -143,16 +142,16 @@ def _table3_rows(pub: Mapping[str, Any], t3: pd.DataFrame, version: str, note: s
 
 
 def _table4_rows(pub: Mapping[str, Any], t4: pd.DataFrame, raw_available: Mapping[str, bool],
-                 tol: Any, gap_range: Sequence[float]) -> list[dict[str, Any]]:
+                 tol: Any) -> list[dict[str, Any]]:
     rows = []
-    avgs = []
+    avgs: dict[str, float] = {}
     for version in ("raw", "clean"):
         for log, vals in pub["table4"][version].items():
             r = t4[(t4["log"] == log) & (t4["version"] == version)] if len(t4) else t4
             for q, p in vals.items():
                 ours = float(r[q].iloc[0]) if len(r) else None
                 if ours is not None and q.endswith("avg"):
-                    avgs.append(ours)
+                    avgs[f"{log} {version} {q}"] = ours
                 reason = ("needs download" if ours is None and version == "raw"
                           and not raw_available.get(log) else None)
                 rows.append(value_row(PAPER, "Table 4", f"monthly wait gap {q}",
@@ -169,18 +168,27 @@ def _table4_rows(pub: Mapping[str, Any], t4: pd.DataFrame, raw_available: Mappin
         for q, p in vals.items():
             ours = float(r[q].iloc[0]) if len(r) else None
             if ours is not None and q.endswith("avg"):
-                avgs.append(ours)
+                avgs[f"{log} clean {q}"] = ours
             rows.append(value_row(PAPER, "Table 4", f"monthly wait gap {q}",
                                   f"{log} clean (paper: raw)", p, ours, "%", tol("Table 4"),
                                   note="paper used the raw log (no cleaned version then); ours: "
                                        "the archive's cleaned log"))
-    lo, hi = gap_range
-    finite = [a for a in avgs if np.isfinite(a)]
-    rows.append(claim_row(PAPER, "Table 4", f"monthly Flex-Maui gaps average {lo}-{hi}%",
-                          "all logs", mean_in_range(finite, lo, hi), float(np.mean([lo, hi])),
+    # §2.3: "The numbers are consistently very high": every average gap at least the smallest
+    # average gap of the paper's own Table 4 (published = the mean of its averages)
+    paper_avgs = [p for version in ("raw", "clean") for vals in pub["table4"][version].values()
+                  for q, p in vals.items() if q.endswith("avg")]
+    floor = float(min(paper_avgs))
+    finite = [a for a in avgs.values() if np.isfinite(a)]
+    rows.append(claim_row(PAPER, "Table 4", "monthly Flex-Maui gaps are consistently very high",
+                          "every log, average gaps", gaps_consistently_high(avgs, floor) if avgs
+                          else None, float(np.mean(paper_avgs)),
                           float(np.mean(finite)) if finite else None, "%",
-                          note=f"holds if the mean of our average gaps is in [{lo}, {hi}]%",
-                          headline=True, check=mean_in_range))
+                          note=f"'very high' read as at least {floor:g}%, the smallest average gap "
+                               "of the paper's Table 4 (our reading of the paper's words); "
+                               "published/reproduced = mean of the average gaps (paper: "
+                               f"{', '.join(f'{p:g}' for p in paper_avgs)}%); ours: "
+                               + ", ".join(f"{k} {v:.0f}%" for k, v in avgs.items()),
+                          headline=True, check=gaps_consistently_high))
     return rows
 
 
