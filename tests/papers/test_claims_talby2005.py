@@ -170,3 +170,16 @@ def test_flex_gain_rows_test_similar_not_positive(repo):
         t.loc[t["versus"] == "flex", "performance"] /= 2
         row = card._gain_rows(pub, key, item, algo, t, "", tol, ["KTH", "SDSP2", "BLUE"])[-1]
         assert row["verdict"] == "fails" and row["reproduced"] > 0
+
+
+def test_table3_published_zero_is_read_to_one_month(repo):
+    """Table 3's 0% cells: one month won (BLUE 1 of 31) matches, two are close; before, the
+    absolute 0.15 read one month as 'differs'."""
+    pub = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())["published"]
+    t3 = pd.DataFrame([{"log": "BLUE", "metric": "wait", "version": "clean", "scheduler": s,
+                        "share": v} for s, v in (("conservative", 100 / 31), ("easy", 200 / 31),
+                                                 ("flex", 26.0), ("maui", 64.0))])
+    rows = pd.DataFrame(card._table3_rows(pub, t3, "clean", "", lambda item: 0.15, 15))
+    by = rows[rows["quantity"] == "% months won (wait)"].set_index("condition")["verdict"]
+    assert by["BLUE conservative (0 months)"] == "match"
+    assert by["BLUE easy (0 months)"] == "close"

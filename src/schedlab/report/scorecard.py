@@ -23,7 +23,8 @@ The verdict rules (:data:`VERDICT_RULES`, printed in the report and by ``schedla
 
 Relative error is ``(reproduced - published) / |published|``. Where the published value is 0 the
 relative error is undefined and the tolerance is read as an absolute one (``|reproduced| <=
-tolerance``); the note says so.
+tolerance``); the note says so. A row may set that band in its own unit (``value_row(zero_band=)``,
+the paper's resolution: one month of a months-won share), which then is its ``tolerance``.
 
 Every claim check is a small pure function registered with :func:`claim_check`; the test modules
 ``tests/test_claims_<paper>.py`` give each one a hand-made case where it returns ``False`` and one
@@ -176,12 +177,17 @@ def numeric_verdict(published: float, reproduced: float, tolerance: float) -> st
 def value_row(paper: str, item: str, quantity: str, condition: str, published: float | None,
               reproduced: float | None, unit: str = "", tolerance: float | None = None,
               note: str = "", not_run_reason: str | None = None,
-              headline: bool = False, **why: Any) -> dict[str, Any]:
+              headline: bool = False, zero_band: float | None = None,
+              **why: Any) -> dict[str, Any]:
     """A published number beside ours; verdict ``match``/``close``/``differs`` by relative error
     within ``tolerance`` (default :data:`DEFAULT_TOLERANCE`); ``fails`` when we computed nothing;
-    ``not_run`` only with a listed ``not_run_reason``. ``why``: the cause columns and ``phrase``
-    (:func:`_row`)."""
+    ``not_run`` only with a listed ``not_run_reason``. ``zero_band``: for a published 0, the
+    absolute band in the row's unit that replaces the tolerance (the paper's own resolution, e.g.
+    one month of a months-won share); without it the tolerance is read as absolute. ``why``: the
+    cause columns and ``phrase`` (:func:`_row`)."""
     tol = DEFAULT_TOLERANCE if tolerance is None else float(tolerance)
+    if zero_band is not None and not _missing(published) and float(published) == 0:
+        tol = float(zero_band)
     _check_reason(not_run_reason)
     if _missing(published):
         raise ValueError(f"{paper} {item} {quantity} ({condition}): a value row needs a published "

@@ -117,10 +117,12 @@ def _table3_rows(pub: Mapping[str, Any], t3: pd.DataFrame, version: str, note: s
                  if len(t3) else t3)
             ours = dict(zip(r["scheduler"], r["share"].astype(float), strict=True)) if len(r) else {}
             tie = ours.get("tie")
+            # a published 0% is read to the paper's resolution: one month of this log
+            month = 100.0 / sum(c for c, _ in vals.values())
             for sched, (count, share) in vals.items():
                 rows.append(value_row(PAPER, "Table 3", f"% months won ({metric})",
                                       f"{log} {sched} ({count} months)", share, ours.get(sched),
-                                      "%", tol("Table 3"),
+                                      "%", tol("Table 3"), zero_band=month,
                                       note=f"a tie is nobody's win (ties: {tie:.0f}% of months); "
                                            f"{note}" if tie is not None else note))
             if "maui" in ours:
@@ -208,6 +210,7 @@ def _gain_rows(pub: Mapping[str, Any], key: str, item: str, algo: str, t: pd.Dat
                         perf[base].append(ours)
                     rows.append(value_row(PAPER, item, f"{algo} {kind} gain",
                                           f"{label} vs {base}, {log}", p, ours, "%", tol(item),
+                                          zero_band=0.5,  # the paper prints whole percents
                                           note=big if ours is None else note,
                                           not_run_reason=_larger_run(log, adaptive_logs, ours)))
     paper_flex = [v for by_log in (by_base["flex"] for by_base in pub[key]["performance"].values())
