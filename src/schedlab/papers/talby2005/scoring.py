@@ -14,9 +14,9 @@ from .claims import (
     PAPER,
     best_scheduler_matches,
     correlation_agrees,
+    flex_gains_similar,
     four_worse_than_two,
     gaps_consistently_high,
-    flex_gains_similar,
     not_available,
     shares_near,
 )
@@ -221,7 +221,7 @@ def _gain_rows(pub: Mapping[str, Any], key: str, item: str, algo: str, t: pd.Dat
                           flex_gains_similar(perf["flex"], perf["maui"]) if perf["flex"] else None,
                           mean(paper_flex), mean(perf["flex"]), "%", check=flex_gains_similar,
                           note="the paper: 'The average ... gains for Flex are similar'; "
-                               f"published/reproduced = mean gain over Flex; ours over Maui: "
+                               "published/reproduced = mean gain over Flex; ours over Maui: "
                                + (f"{mean(perf['maui']):.1f}%" if perf["maui"] else "none")))
     return rows
 
