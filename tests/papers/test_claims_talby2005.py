@@ -18,10 +18,13 @@ CASES = [
     # Table 2: best scheduler (lowest value) is the paper's
     (claims.best_scheduler_matches, ({"flex": 5.0, "maui": 6.0}, {"flex": 1.0, "maui": 2.0}), True),
     (claims.best_scheduler_matches, ({"flex": 7.0, "maui": 6.0}, {"flex": 1.0, "maui": 2.0}), False),
-    # Table 3: every share within the points of the published share
-    (claims.shares_near, ([60.0, 80.0, 71.0], 70.0, 15.0), True),
-    (claims.shares_near, ([60.0, 86.0], 70.0, 15.0), False),
-    (claims.shares_near, ([11.0], 75.0, 15.0), False),
+    # Table 3: every share about 70% (the paper's 65-74% hold; 58% is outside the band, which
+    # the old +-15 points let through)
+    (claims.shares_about, ({"BLUE wait": 74.0, "SDSP2 wait": 65.0, "KTH bsld": 73.0}, 70.0), True),
+    (claims.shares_about, ({"BLUE wait": 74.0, "SDSP2 wait": 58.0}, 70.0), False),
+    # Maui vs Flex: one pooled share about 75% (the paper: 75% and 25%)
+    (claims.pooled_share_about, (97.0, 130.0, 75.0), True),
+    (claims.pooled_share_about, (60.0, 130.0, 75.0), False),
     # Table 4: "consistently very high": every average gap at least the floor (the paper's
     # smallest, 25%); the paper's own averages hold, one low cell fails
     (claims.gaps_consistently_high, ({"BLUE flex": 46.0, "SDSP2 cln maui": 25.0}, 25.0), True),
@@ -57,7 +60,7 @@ def test_every_check_has_a_failing_and_a_holding_case():
 
 def test_checks_report_missing_quantities_as_none():
     assert claims.best_scheduler_matches({"flex": 1.0}, {"flex": 1.0, "maui": 2.0}) is None
-    assert claims.shares_near([], 70, 15) is None
+    assert claims.pooled_share_about(3.0, 0.0, 75).holds is None
     assert claims.gaps_consistently_high({"KTH": math.nan}, 25).holds is None
     assert claims.flex_gains_similar([], [1.0]).holds is None
     assert claims.four_worse_than_two([], []) is None
@@ -179,7 +182,36 @@ def test_table3_published_zero_is_read_to_one_month(repo):
     t3 = pd.DataFrame([{"log": "BLUE", "metric": "wait", "version": "clean", "scheduler": s,
                         "share": v} for s, v in (("conservative", 100 / 31), ("easy", 200 / 31),
                                                  ("flex", 26.0), ("maui", 64.0))])
-    rows = pd.DataFrame(card._table3_rows(pub, t3, "clean", "", lambda item: 0.15, 15))
+    rows = pd.DataFrame(card._table3_rows(pub, t3, "clean", "", lambda item: 0.15))
     by = rows[rows["quantity"] == "% months won (wait)"].set_index("condition")["verdict"]
     assert by["BLUE conservative (0 months)"] == "match"
     assert by["BLUE easy (0 months)"] == "close"
+
+
+def test_maui_vs_flex_75_is_one_aggregate_and_70_every_cell(repo):
+    """Maui against Flex: 'about 75%' over all months pooled (a log at 60% and one at 90% of
+    equal months pool to 75%: holds, where a per-cell test failed); 'about 70%' stays per log
+    and metric (phrase 'about', our band) and one cell at 50% fails it."""
+    pub = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())["published"]
+
+    def t3(maui_share, vs_flex):
+        rows = []
+        for log in ("BLUE", "SDSP2", "KTH"):
+            for metric in ("wait", "bsld"):
+                m = maui_share.get((log, metric), 70.0)
+                rows += [{"log": log, "metric": metric, "version": "clean", "scheduler": s,
+                          "share": v, "months": v / 10} for s, v in
+                         (("maui", m), ("flex", 100 - m), ("easy", 0.0), ("conservative", 0.0),
+                          ("tie", 0.0), ("maui_vs_flex", vs_flex[log]))]
+        return pd.DataFrame(rows)
+
+    tol = lambda item: 0.15  # noqa: E731
+    rows = card._table3_rows(pub, t3({}, {"BLUE": 60.0, "SDSP2": 90.0, "KTH": 75.0}), "clean",
+                             "", tol)
+    seventy, pooled = rows[-2], rows[-1]
+    assert pooled["verdict"] == "holds" and pooled["reproduced"] == pytest.approx(75.0)
+    assert (seventy["verdict"], seventy["phrase"], seventy["threshold_source"]) == (
+        "holds", "about", "ours")
+    rows = card._table3_rows(pub, t3({("KTH", "bsld"): 50.0}, {"BLUE": 40.0, "SDSP2": 50.0,
+                                                                 "KTH": 60.0}), "clean", "", tol)
+    assert rows[-2]["verdict"] == "fails" and rows[-1]["verdict"] == "fails"

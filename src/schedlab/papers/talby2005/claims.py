@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ...report.scorecard import claim_check
-from ...report.vocabulary import PhraseCheck, in_all, similar
+from ...report.vocabulary import PHRASES, PhraseCheck, about, in_all, similar
 
 PAPER = "talby2005"
 
@@ -22,12 +22,23 @@ def best_scheduler_matches(ours: Mapping[str, float], published: Mapping[str, fl
 
 
 @claim_check(PAPER)
-def shares_near(shares: Sequence[float], published: float, points: float) -> bool | None:
-    """Table 3: every share (percent of months) is within ``points`` of the published share."""
-    vals = [float(x) for x in shares]
-    if not vals or not all(np.isfinite(vals)):
-        return None
-    return all(abs(x - published) <= points for x in vals)
+def shares_about(shares: Mapping[str, float], n: float) -> PhraseCheck:
+    """§2.3 / Table 3: Maui "wins about 70% of the months, under both metrics, consistently across
+    all logs": every share (``shares``: log and metric -> percent of months) is about ``n``
+    (vocabulary 'about': the paper's number, our band), in every case ('consistently')."""
+    each = in_all({k: about(v, n).holds for k, v in shares.items()})
+    band = PHRASES["about"].threshold
+    return PhraseCheck("about", each.holds, band, PHRASES["about"].source,
+                       f"'about' (ours threshold: |share - {n:g}| <= {band:g} x {n:g}) in every "
+                       f"log and metric: {each.detail.split(': ', 1)[-1]}")
+
+
+@claim_check(PAPER)
+def pooled_share_about(won: float, months: float, n: float) -> PhraseCheck:
+    """§2.3: "When only Flex and Maui are compared, Maui 'wins' about 75% of the months": one
+    aggregate statement, Maui's months won against Flex over every month of every log and both
+    metrics (``won`` of ``months``) is about ``n`` percent."""
+    return about(100.0 * won / months if months else None, n)
 
 
 @claim_check(PAPER)
