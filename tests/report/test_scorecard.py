@@ -42,6 +42,18 @@ def test_a_published_zero_reads_a_band_in_the_rows_unit():
     scorecard_frame([r])   # the frame checker recomputes the same verdict
 
 
+def test_a_row_capped_at_close_never_matches():
+    """at_most_close: a value that would match is close (check 'at most close', reason in the
+    note); a differing value still differs; the frame checker rejects a capped row marked match."""
+    r = value_row("p", "T", "q", "c", 0.15, 0.15, at_most_close="not in the paper's tables")
+    assert (r["verdict"], r["check"]) == ("close", S.AT_MOST_CLOSE)
+    assert r["note"].startswith("at most close: not in the paper's tables")
+    assert value_row("p", "T", "q", "c", 0.15, 0.5, at_most_close="x")["verdict"] == "differs"
+    assert value_row("p", "T", "q", "c", 0.15, 0.15)["verdict"] == "match"
+    df = pd.DataFrame([r | {"verdict": "match"}], columns=S.COLUMNS)
+    assert any("numbers give close" in p for p in S.inconsistent_rows(df))
+
+
 def test_default_tolerance_is_15_percent():
     assert value_row("p", "T", "q", "c", 100.0, 114.0)["verdict"] == "match"
     assert value_row("p", "T", "q", "c", 100.0, 116.0)["verdict"] == "close"

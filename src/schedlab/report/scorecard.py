@@ -81,6 +81,9 @@ NOT_ATTRIBUTED = {"cause": "not yet attributed", "evidence": "no reading tried",
 EVIDENCE_VERDICTS = ("", "match", "close", "differs", "holds", "fails")
 #: Phrases whose band is a value tolerance: a value row testing one uses exactly that band.
 BANDED_PHRASES = ("about", "up_to", "times")
+#: The ``check`` of a value row capped at ``close``: the paper's number cannot be recovered from
+#: its own tables, so a match would be chance (:func:`value_row` ``at_most_close``).
+AT_MOST_CLOSE = "at most close"
 
 VERDICT_RULES = {
     "match": "numeric: |relative error| ≤ the row's tolerance (default 15%)",
@@ -178,13 +181,15 @@ def value_row(paper: str, item: str, quantity: str, condition: str, published: f
               reproduced: float | None, unit: str = "", tolerance: float | None = None,
               note: str = "", not_run_reason: str | None = None,
               headline: bool = False, zero_band: float | None = None,
-              **why: Any) -> dict[str, Any]:
+              at_most_close: str = "", **why: Any) -> dict[str, Any]:
     """A published number beside ours; verdict ``match``/``close``/``differs`` by relative error
     within ``tolerance`` (default :data:`DEFAULT_TOLERANCE`); ``fails`` when we computed nothing;
     ``not_run`` only with a listed ``not_run_reason``. ``zero_band``: for a published 0, the
     absolute band in the row's unit that replaces the tolerance (the paper's own resolution, e.g.
-    one month of a months-won share); without it the tolerance is read as absolute. ``why``: the
-    cause columns and ``phrase`` (:func:`_row`)."""
+    one month of a months-won share); without it the tolerance is read as absolute.
+    ``at_most_close``: why the paper's number cannot be recovered from its own tables; a value
+    that would match is then ``close`` (``check`` :data:`AT_MOST_CLOSE`, the reason in the note).
+    ``why``: the cause columns and ``phrase`` (:func:`_row`)."""
     tol = DEFAULT_TOLERANCE if tolerance is None else float(tolerance)
     if zero_band is not None and not _missing(published) and float(published) == 0:
         tol = float(zero_band)
@@ -200,8 +205,11 @@ def value_row(paper: str, item: str, quantity: str, condition: str, published: f
         verdict = numeric_verdict(published, reproduced, tol)  # type: ignore[arg-type]
         if float(published) == 0:  # type: ignore[arg-type]
             note = _join(f"published 0: tolerance read as absolute ±{tol:g}", note)
+    if at_most_close:
+        verdict = "close" if verdict == "match" else verdict
+        note = _join(f"at most close: {at_most_close}", note)
     return _row(paper, item, quantity, condition, published, reproduced, unit, tol, verdict,
-                headline, "", note, **why)
+                headline, AT_MOST_CLOSE if at_most_close else "", note, **why)
 
 
 def claim_row(paper: str, item: str, quantity: str, condition: str,
@@ -367,9 +375,8 @@ def inconsistent_rows(df: pd.DataFrame) -> list[str]:
         if r["verdict"] in ("match", "close", "differs"):
             if _missing(r["published"]) or _missing(r["reproduced"]) or _missing(r["tolerance"]):
                 out.append(f"{where} without published, reproduced and tolerance")
-            elif numeric_verdict(r["published"], r["reproduced"], r["tolerance"]) != r["verdict"]:
-                out.append(f"{where} but the numbers give "
-                           f"{numeric_verdict(r['published'], r['reproduced'], r['tolerance'])}")
+            elif _capped_verdict(r) != r["verdict"]:
+                out.append(f"{where} but the numbers give {_capped_verdict(r)}")
         elif r["verdict"] == "holds" and opposite_signs(r["published"], r["reproduced"]):
             out.append(f"{where} with opposite signs")
         elif r["verdict"] == "not_run" and not str(r["note"]).startswith(NOT_RUN_REASONS):
@@ -381,6 +388,12 @@ def inconsistent_rows(df: pd.DataFrame) -> list[str]:
         if problem:
             out.append(f"{where}: {problem}")
     return out
+
+
+def _capped_verdict(r: Mapping[str, Any]) -> str:
+    """The numeric verdict of a value row, a match capped at close for :data:`AT_MOST_CLOSE`."""
+    v = numeric_verdict(r["published"], r["reproduced"], r["tolerance"])
+    return "close" if v == "match" and r.get("check") == AT_MOST_CLOSE else v
 
 
 def phrase_problem(r: Mapping[str, Any]) -> str | None:
