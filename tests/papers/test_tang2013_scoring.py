@@ -110,3 +110,17 @@ def test_fig12_gain_rows_reach_at_most_close():
     assert r["check"] == "at most close" and "0.125" in r["note"] and r["explained"] == "data"
     assert (r["phrase"], r["threshold_source"]) == ("up_to", "ours")
     assert row(0.30)["verdict"] == "differs"
+
+
+def test_fig12a_adaptive_schemes_only_need_to_beat_the_static_ones():
+    """BG/P: on the paper's own Table 2 (score_points) BF Adapt. and 2D Adapt. beat every static
+    scheme: holds, whatever W Adapt. does; a static scheme above BF Adapt. fails it."""
+    pub, summary, gains = _inputs("Table 2", "BGP")
+    avg = (gains["weighting"] == "average") & (gains["reading"] == "score_points")
+    g = gains.copy()
+    g.loc[avg & (g["configuration"] == "W Adapt."), "gain"] = 0.9
+    quantity = "BF Adapt. and 2D Adapt. beat every non-adaptive scheme by average gain"
+    r = _bgp_rows(pub, summary, g).set_index("quantity").loc[quantity]
+    assert (r["verdict"], r["phrase"], r["threshold_source"]) == ("holds", "in_all", "paper")
+    g.loc[avg & (g["configuration"] == "BF=0.5/W=4"), "gain"] = 0.8
+    assert _bgp_rows(pub, summary, g).set_index("quantity").loc[quantity, "verdict"] == "fails"
