@@ -47,7 +47,9 @@ def test_a_row_capped_at_close_never_matches():
     note); a differing value still differs; the frame checker rejects a capped row marked match."""
     r = value_row("p", "T", "q", "c", 0.15, 0.15, at_most_close="not in the paper's tables")
     assert (r["verdict"], r["check"]) == ("close", S.AT_MOST_CLOSE)
-    assert r["note"].startswith("at most close: not in the paper's tables")
+    assert r["note"] == "at most close: not in the paper's tables"
+    r2 = value_row("p", "T", "q", "c", 0.15, 0.15, at_most_close="x", not_run_reason="needs download")
+    assert r2["verdict"] == "not_run" and r2["note"].startswith("needs download")
     assert value_row("p", "T", "q", "c", 0.15, 0.5, at_most_close="x")["verdict"] == "differs"
     assert value_row("p", "T", "q", "c", 0.15, 0.15)["verdict"] == "match"
     df = pd.DataFrame([r | {"verdict": "match"}], columns=S.COLUMNS)

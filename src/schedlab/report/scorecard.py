@@ -207,7 +207,8 @@ def value_row(paper: str, item: str, quantity: str, condition: str, published: f
             note = _join(f"published 0: tolerance read as absolute ±{tol:g}", note)
     if at_most_close:
         verdict = "close" if verdict == "match" else verdict
-        note = _join(f"at most close: {at_most_close}", note)
+        note = _join(note, f"at most close: {at_most_close}") if note else \
+            f"at most close: {at_most_close}"
     return _row(paper, item, quantity, condition, published, reproduced, unit, tol, verdict,
                 headline, AT_MOST_CLOSE if at_most_close else "", note, **why)
 
