@@ -19,8 +19,10 @@ CASES = [
     # BF 1 -> 0.5 takes 80 of the 90-min drop / only 10 of it
     (t.bf_half_gives_most_wait_drop, True, (100.0, 20.0, 10.0)),
     (t.bf_half_gives_most_wait_drop, False, (100.0, 90.0, 10.0)),
-    (t.unfair_rises_as_bf_falls, True, ([10, 40, 90],)),
-    (t.unfair_rises_as_bf_falls, False, ([10, 40, 30],)),
+    # a trend, not a strict rise: one step down among five still holds; a flat or falling
+    # series fails
+    (t.unfair_rises_toward_sjf, True, ([1.0, 0.75, 0.5, 0.25, 0.0], [10, 40, 35, 80, 90])),
+    (t.unfair_rises_toward_sjf, False, ([1.0, 0.75, 0.5, 0.25, 0.0], [10, 40, 5, 12, 8])),
     (t.loc_falls_with_window, True, ({1.0: [5.0, 4.0], 0.5: [4.8, 3.2], 0.0: [3.0, 3.5]},)),
     (t.loc_falls_with_window, False, ({1.0: [5.0, 4.0], 0.5: [3.2, 4.8]},)),
     (t.enhanced_lower_wait, True, (77.4, [68.4, 55.8, 52.5])),
@@ -64,7 +66,7 @@ def test_every_check_fails_and_holds_somewhere():
 
 def test_missing_quantities_are_none():
     assert t.bf_half_gives_most_wait_drop(100.0, float("nan"), 10.0) is None
-    assert t.unfair_rises_as_bf_falls([3]) is None
+    assert t.unfair_rises_toward_sjf([1.0], [3]).holds is None
     assert t.burst_below(float("nan"), 1.0) is None
     assert t.fcfs_plus_backfilling((67.3, 4.4), (float("nan"), float("nan"))) is None
     assert t.best_by_average_gain({"W Adapt.": 0.1}, ["W Adapt.", "2D Adapt."]) is None

@@ -24,7 +24,7 @@ from .checks import (
     fcfs_plus_backfilling,
     loc_falls_with_window,
     named_adaptive_beat_static,
-    unfair_rises_as_bf_falls,
+    unfair_rises_toward_sjf,
 )
 from .config import BASE, PAPER, LogSpec, logs, point_name, tolerance_of
 from .experiments import ATTRIBUTION_LOG
@@ -170,10 +170,10 @@ def _claims(cfg, spec, summary, tab, gains, maxqd, note0, gains_published=None) 
                              get(BASE, "mean_wait_min"), get("bf0.5_w1", "mean_wait_min"), w_best),
                          check=bf_half_gives_most_wait_drop,
                          note=note0 + f"; BFs run: {[1.0, *bfs]}"))
-    u = [get(point_name(b, 1), "unfair_jobs") for b in (1.0, 0.75, 0.5, 0.25, 0.0)
-         if point_name(b, 1) in s.index]
+    bf_run = [b for b in (1.0, 0.75, 0.5, 0.25, 0.0) if point_name(b, 1) in s.index]
+    u = [get(point_name(b, 1), "unfair_jobs") for b in bf_run]
     out.append(claim_row(PAPER, item, "smaller BF raises unfair jobs", f"{lab} W=1",
-                         unfair_rises_as_bf_falls(u), check=unfair_rises_as_bf_falls,
+                         unfair_rises_toward_sjf(bf_run, u), check=unfair_rises_toward_sjf,
                          headline=not bgp, note=note0 + f"; unfair jobs by decreasing BF: {u}"))
     ws = sorted({int(x) for x in s["window"].dropna()})
     loc_w = {b: [get(point_name(b, w), "loc_pct") for w in ws if point_name(b, w) in s.index]
