@@ -19,6 +19,9 @@ CASES = [
     # BF 1 -> 0.5 takes 80 of the 90-min drop / only 10 of it
     (t.bf_half_gives_most_wait_drop, True, (100.0, 20.0, 10.0)),
     (t.bf_half_gives_most_wait_drop, False, (100.0, 90.0, 10.0)),
+    # Fig. 4a-b: wait/slowdown fall toward SJF (a trend)
+    (t.falls_toward_sjf, True, ([1.0, 0.75, 0.5, 0.25, 0.0], [77, 60, 56, 57, 50])),
+    (t.falls_toward_sjf, False, ([1.0, 0.75, 0.5, 0.25, 0.0], [50, 60, 56, 70, 77])),
     # a trend, not a strict rise: one step down among five still holds; a flat or falling
     # series fails
     (t.unfair_rises_toward_sjf, True, ([1.0, 0.75, 0.5, 0.25, 0.0], [10, 40, 35, 80, 90])),

@@ -138,3 +138,26 @@ def test_threshold_basis_is_the_whole_months_average():
     assert round(series["queue_depth_min"].mean() / 100) * 100 == 900
     series.loc[series["hours"] < 24, "queue_depth_min"] = 40000.0
     assert whole_month_average_min(series, CFG) > 1000.0
+
+
+def test_fig4_is_checked_with_the_sp2_wording():
+    """Fig. 4 (SP2): "The average wait times and slowdown decrease when the queuing policy gets
+    closer to SJF" (a trend), not Fig. 3's BG/P "drops ... from 1 to 0.5 then stays": Table 3's
+    BF = 1 -> 0.5 (77.4 -> 55.8 min) holds; wait rising toward SJF fails."""
+    spec = log_specs(CFG, bgp_available=False)[0]
+    pub, summary, gains = _inputs("Table 3", "SP2")
+    summary["mean_bsld"] = summary["mean_wait_min"] / 10
+    table4 = pd.DataFrame({"log": "SP2", "window": [1, 2], "placements_per_iteration": [1.0, 2.0]})
+
+    def rows(summ):
+        sc = pd.DataFrame(scorecard_rows(CFG, [spec], summ, {"SP2": pub}, gains, table4, {}, {},
+                                         None))
+        return sc[sc["item"] == "Fig. 4"].set_index("quantity")
+
+    r = rows(summary)
+    assert "BF 1 -> 0.5 gives most of the wait reduction" not in r.index
+    assert r.loc["average wait decreases as BF approaches SJF", "verdict"] == "holds"
+    assert r.loc["average slowdown decreases as BF approaches SJF", "phrase"] == "increases_as"
+    flipped = summary.copy()
+    flipped.loc[flipped["point"] == "bf0.5_w1", "mean_wait_min"] = 90.0
+    assert rows(flipped).loc["average wait decreases as BF approaches SJF", "verdict"] == "fails"
