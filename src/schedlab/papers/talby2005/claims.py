@@ -8,7 +8,15 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ...report.scorecard import claim_check
-from ...report.vocabulary import PHRASES, PhraseCheck, about, in_all, similar
+from ...report.vocabulary import (
+    PHRASES,
+    PhraseCheck,
+    about,
+    for_most,
+    in_all,
+    significantly,
+    similar,
+)
 
 PAPER = "talby2005"
 
@@ -86,3 +94,47 @@ def correlation_agrees(published: float, reproduced: float, tolerance: float) ->
 def not_available(reproduced: float | None) -> bool:
     """Table 7 N/A (KTH has no CPU times): ours is not a number either."""
     return reproduced is None or not np.isfinite(reproduced)
+
+
+@claim_check(PAPER)
+def sign_in_every_log(correlations: Mapping[str, float], sign: int) -> PhraseCheck:
+    """§4.1 / Table 7: the two exceptions to "most variables do not consistently indicate a
+    preference" (l. 234): the processors' median and interval correlate negatively in every log
+    (the basis of WBAS, §4.2), the inter-arrival median (absolute) negatively and the job count
+    (relative) positively. ``correlations``: log -> ours; ``sign``: -1 or +1; a 0 has no sign."""
+    return in_all({log: None if not np.isfinite(v) else bool(v * sign > 0)
+                   for log, v in correlations.items()})
+
+
+@claim_check(PAPER)
+def comparable_in_every_log(flex: Mapping[str, float], maui: Mapping[str, float]) -> PhraseCheck:
+    """§1 / §2.2: "Flex ... offers comparable performance to Maui", "Maui provides similar
+    performance": Table 2's mean waits of the two are 'similar' in every log."""
+    return in_all({log: similar(flex.get(log), maui[log]).holds for log in maui})
+
+
+@claim_check(PAPER)
+def weaker_for_most(weak: Mapping[str, float], strong: Mapping[str, Sequence[float]]
+                    ) -> PhraseCheck:
+    """§2.2 / Table 2: "Conservative and Easy typically have lower performance": in most cases
+    (``weak``: case -> value, lower is better) the value is above both of the case's ``strong``
+    values (Flex's and Maui's)."""
+    return for_most({k: None if not np.isfinite(v) else bool(all(v > x for x in strong[k]))
+                     for k, v in weak.items()})
+
+
+@claim_check(PAPER)
+def stability_gain_smaller(over_flex: float, over_maui: float, much: bool) -> PhraseCheck | bool:
+    """§3.3: "the stability gains [for Flex] are smaller" (Table 5; a direction) and §4.3: "the
+    much smaller stability gains" (Table 8; vocabulary 'significantly' below). A gain over Flex
+    at or below 0 beside a positive one over Maui is much smaller whatever the ratio."""
+    if not (np.isfinite(over_flex) and np.isfinite(over_maui)):
+        return significantly(None, None, above=False) if much else None  # type: ignore[return-value]
+    if not much:
+        return bool(over_flex < over_maui)
+    if over_flex <= 0 < over_maui:
+        t = PHRASES["significantly"]
+        return PhraseCheck("significantly", True, t.threshold, t.source,
+                           f"'{t.words[0]}' ({t.source} threshold): {over_flex:.3g} <= 0 < "
+                           f"{over_maui:.3g}")
+    return significantly(over_flex, over_maui, above=False)
