@@ -23,9 +23,15 @@ from .checks import (
     enhanced_raise_unfair,
     falls_toward_sjf,
     fcfs_plus_backfilling,
+    gains_signed,
     loc_falls_with_window,
+    lower_than_base,
     named_adaptive_beat_static,
     unfair_rises_toward_sjf,
+    unfair_rises_with_window,
+    window_best_and_worst,
+    window_helps_fcfs,
+    window_slight_help,
 )
 from .config import BASE, PAPER, LogSpec, logs, point_name, tolerance_of
 from .experiments import ATTRIBUTION_LOG
@@ -111,6 +117,32 @@ def scorecard_rows(cfg: dict[str, Any], specs: list[LogSpec], summary: pd.DataFr
     return rows
 
 
+def _window_rows(s: pd.DataFrame, lab: str, item: str, bgp: bool, note0: str) -> list[dict]:
+    """Figs. 3-4: the window-size findings of §4.3 on the sweep lines (BF -> W -> value)."""
+    def lines(col: str) -> dict[float, dict[int, float]]:
+        d = s.dropna(subset=["bf", "window"])
+        return {float(bf): {int(w): float(v) for w, v in zip(g["window"], g[col], strict=True)}
+                for bf, g in d.groupby("bf", sort=False) if g["window"].nunique() > 1}
+
+    ws = sorted({int(w) for w in s["window"].dropna()})
+    more = f"; windows run: {ws} (W = 1..5 with full: true)"
+    if bgp:
+        u, fcfs = lines("unfair_jobs"), lines("mean_wait_min").get(1.0, {})
+        return [claim_row(PAPER, item, "larger W raises unfair jobs (a general trend)",
+                          f"{lab}, every BF run", unfair_rises_with_window(u) if u else None,
+                          check=unfair_rises_with_window, note=note0 + more),
+                claim_row(PAPER, item, "for FCFS a window larger than 1 considerably lowers the "
+                          "average wait", f"{lab} BF=1", window_helps_fcfs(fcfs),
+                          check=window_helps_fcfs, note=note0 + more)]
+    w = lines("mean_wait_min")
+    return [claim_row(PAPER, item, "W=4 has the best average wait and W=1 the worst",
+                      f"{lab}, every BF run", window_best_and_worst(w, 4, 1) if w else None,
+                      check=window_best_and_worst, note=note0 + more),
+            claim_row(PAPER, item, "a larger window slightly lowers the average wait",
+                      f"{lab}, every BF run", window_slight_help(w) if w else None,
+                      check=window_slight_help, note=note0 + more)]
+
+
 def _capped(row: dict) -> dict:
     """A Fig. 12 row capped at close (its value would match): the cause is the paper's, data."""
     if row["check"] != AT_MOST_CLOSE or row["verdict"] != "close" \
@@ -173,13 +205,15 @@ def _claims(cfg, spec, summary, tab, gains, maxqd, note0, gains_published=None) 
                                  get(BASE, "mean_wait_min"), get("bf0.5_w1", "mean_wait_min"),
                                  w_best), check=bf_half_gives_most_wait_drop,
                              note=note0 + f"; BFs run: {[1.0, *bfs]}"))
-    else:
-        for col, what in (("mean_wait_min", "average wait"), ("mean_bsld", "average slowdown")):
-            vals = [get(point_name(b, 1), col) for b in bf_run]
-            out.append(claim_row(PAPER, item, f"{what} decreases as BF approaches SJF",
-                                 f"{lab} W=1", falls_toward_sjf(bf_run, vals),
-                                 check=falls_toward_sjf, note=note0 + f"; {what} by decreasing "
-                                 "BF: " + ", ".join(f"{v:.4g}" for v in vals)))
+    # Fig. 3a-b: "declines as the balance factor decreases", "decreasing as BF is tuned toward
+    # 0"; Fig. 4a-b: "decrease when the queuing policy gets closer to SJF"
+    for col, what in (("mean_wait_min", "average wait"), ("mean_bsld", "average slowdown")):
+        vals = [get(point_name(b, 1), col) for b in bf_run]
+        out.append(claim_row(PAPER, item, f"{what} decreases as BF approaches SJF",
+                             f"{lab} W=1", falls_toward_sjf(bf_run, vals),
+                             check=falls_toward_sjf, note=note0 + f"; {what} by decreasing "
+                             "BF: " + ", ".join(f"{v:.4g}" for v in vals)))
+    out.extend(_window_rows(s, lab, item, bgp, note0))
     u = [get(point_name(b, 1), "unfair_jobs") for b in bf_run]
     out.append(claim_row(PAPER, item, "smaller BF raises unfair jobs", f"{lab} W=1",
                          unfair_rises_toward_sjf(bf_run, u), check=unfair_rises_toward_sjf,
@@ -209,6 +243,15 @@ def _claims(cfg, spec, summary, tab, gains, maxqd, note0, gains_published=None) 
                          bf05_w4_extreme(tab), check=bf05_w4_extreme,
                          note=note0 + f"; lowest wait: {tab['avg_wait_min'].idxmin()}, most unfair: "
                          f"{tab['unfair_jobs'].idxmax()}"))
+    loc = tab["loc_pct"].astype(float)
+    out.append(claim_row(PAPER, tbl, "enhanced configurations mostly lower loss of capacity", lab,
+                         lower_than_base(float(base["loc_pct"]), loc.iloc[1:].to_dict(), True),
+                         check=lower_than_base, note=note0 + "; 'generally improved ... with one "
+                         "or two exceptions'"))
+    out.append(claim_row(PAPER, tbl, "every adaptive scheme lowers loss of capacity", lab,
+                         lower_than_base(float(base["loc_pct"]), loc[list(ADAPTIVE_SCHEMES)]
+                                         .to_dict(), False), check=lower_than_base,
+                         note=note0 + "; 'the adaptive schemes are also good for this metric'"))
     u_static = float(tab.loc["BF=0.5/W=4", "unfair_jobs"])
     u_ad = {c: float(tab.loc[c, "unfair_jobs"]) for c in ("BF Adapt.", "W Adapt.", "2D Adapt.")}
     out.append(claim_row(PAPER, tbl, "adaptive tuning keeps unfair jobs below BF=0.5/W=4", lab,
@@ -252,6 +295,20 @@ def _claims(cfg, spec, summary, tab, gains, maxqd, note0, gains_published=None) 
         gains_note = note0 + f"; reading {reading}; average gains: " + ", ".join(
             f"{c} {v:.3f}" for c, v in avg.items())
         if bgp:
+            g_all = gains[(gains["log"] == lab) & (gains["weighting"] == "UNFAIR+")]
+            if "reading" in g_all:
+                g_all = g_all[g_all["reading"] == reading]
+            unfair_plus = g_all.set_index("configuration")["gain"].astype(float).to_dict()
+            for adaptive, q in ((False, "under UNFAIR+ every static scheme is worse than the "
+                                        "base"),
+                                (True, "under UNFAIR+ no adaptive scheme is worse than the base")):
+                sel = {c: v for c, v in unfair_plus.items()
+                       if (c in ADAPTIVE_SCHEMES) == adaptive}
+                out.append(claim_row(PAPER, "Fig. 12", q, lab,
+                                     gains_signed(sel, negative=not adaptive) if sel else None,
+                                     check=gains_signed, note=note0 + f"; reading {reading}; "
+                                     "UNFAIR+ gains: " + ", ".join(f"{c} {v:.3f}"
+                                                                   for c, v in sel.items())))
             named = ["BF Adapt.", "2D Adapt."]
             static = [c for c in avg if c not in ADAPTIVE_SCHEMES]
             out.append(claim_row(PAPER, "Fig. 12", "BF Adapt. and 2D Adapt. beat every "
