@@ -190,4 +190,4 @@ def scorecard(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.Da
         cfg["published"], tables, cfg["main_version"], s["raw_local"], cfg.get("tolerance"),
         cfg["cancelled"], cfg.get("claim_tolerance"),
         sorted({p.log for p in pts if p.kind in ("pbas", "wbas")}), cfg.get("blue_cost_note", ""),
-        sorted({p.log for p in pts if p.kind == "sched"})))
+        sorted({p.log for p in pts if p.kind == "sched"}), cfg))

@@ -9,7 +9,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...report.attribution import attribute_rows
 from ...report.scorecard import claim_row, tolerance_for, value_row
+from .causes import attribution_rows
 from .claims import (
     PAPER,
     best_scheduler_matches,
@@ -39,13 +41,16 @@ def scorecard_rows(pub: Mapping[str, Any], tables: Mapping[str, pd.DataFrame], v
                    cancelled: str = "drop", claims: Mapping[str, Any] | None = None,
                    adaptive_logs: Sequence[str] | None = None,
                    larger_run_note: str = "",
-                   main_logs: Sequence[str] | None = None) -> list[dict[str, Any]]:
+                   main_logs: Sequence[str] | None = None,
+                   cfg: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """All scorecard rows: every published value of Tables 1-8 beside ours, plus the claims.
 
     ``tables`` holds the tidy tables written by the pipeline (keys ``table1`` .. ``table8``), each
     possibly empty or missing when that part was not run; ``tolerance`` is the config's
     ``tolerance:`` entry; ``claims`` the config's ``claim_tolerance``, which no row reads any more:
-    every claim's band is the vocabulary's (:mod:`schedlab.report.vocabulary`).
+    every claim's band is the vocabulary's (:mod:`schedlab.report.vocabulary`); ``cfg`` the
+    paper's config: with it, every deviating row gets its cause from the attribution tables
+    (:mod:`.causes`).
     """
     tol = lambda item: tolerance_for(tolerance, item)  # noqa: E731
     rows: list[dict[str, Any]] = []
@@ -94,6 +99,8 @@ def scorecard_rows(pub: Mapping[str, Any], tables: Mapping[str, pd.DataFrame], v
     rows.append(_flex_stability_row(pub, tables.get("monthly", pd.DataFrame()), version, tol))
     if main_logs is not None:
         rows = [_not_in_run(r, main_logs) for r in rows]
+    if cfg is not None:   # every deviating row's cause from the attribution tables (.causes)
+        rows = attribute_rows(rows, attribution_rows(tables, cfg, rows))
     return rows
 
 
