@@ -9,9 +9,10 @@ from typing import Any
 
 import pandas as pd
 
-from ...report.attribution import data_gap
+from ...report.attribution import attribute_rows, data_gap
 from ...report.scorecard import AT_MOST_CLOSE, claim_row, scorecard_frame, value_row
 from .base_readings import EASY_READING
+from .causes import attribution_rows
 from .checks import (
     adaptive_fairer_than_bf05_w4,
     best_by_average_gain,
@@ -141,6 +142,15 @@ def _window_rows(s: pd.DataFrame, lab: str, item: str, bgp: bool, note0: str) ->
             claim_row(PAPER, item, "a larger window slightly lowers the average wait",
                       f"{lab}, every BF run", window_slight_help(w) if w else None,
                       check=window_slight_help, note=note0 + more)]
+
+
+def _substitute(row: dict, spec: LogSpec) -> dict:
+    """A deviating claim of the BG/P substitute run: checked on another machine's log."""
+    if row["verdict"] not in ("close", "differs", "fails") or row["cause"] != "not yet attributed":
+        return row
+    return data_gap(row, f"checked on a substitute log ({spec.trace}, {spec.jobs} jobs), not the "
+                    "paper's BG/P workload", "the ALCF Intrepid BG/P log of June 2010 (not "
+                    "available offline)")
 
 
 def _capped(row: dict) -> dict:
@@ -336,6 +346,8 @@ def _claims(cfg, spec, summary, tab, gains, maxqd, note0, gains_published=None) 
                                  threshold_source="ours", at_most_close=unrecoverable,
                                  note=note0 + f"; reading {reading}; the larger of the two"))
     out = [_capped(r) for r in out]
+    if spec.substitute:
+        out = [_substitute(r, spec) for r in out]
     if maxqd:
         fig = spec.figures["bf_adapt"].replace("fig", "Fig. ")
         q1 = maxqd.get("bf1_w1", math.nan)
@@ -372,8 +384,10 @@ def scorecard(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.Da
     maxqd = {spec.label: {p: float(d["queue_depth_min"].max()) for p, d in
                           monitored_series(tables["monitors"], spec.label).items()}
              for spec in specs}
-    return scorecard_frame(scorecard_rows(
+    rows = scorecard_rows(
         s["cfg"], specs, tables["sweep"], {spec.label: tables[table_name(spec)] for spec in specs},
         tables["gains"], tables["table4"], maxqd,
         {spec.label: float(th.loc[spec.label, "our_whole_month_average_min"]) for spec in specs},
-        tables.get("attribution_base"), tables.get("gains_published")))
+        tables.get("attribution_base"), tables.get("gains_published"))
+    # every deviating row's cause from the attribution tables (.causes)
+    return scorecard_frame(attribute_rows(rows, attribution_rows(tables, s["cfg"], rows)))
