@@ -89,3 +89,15 @@ def test_table3_and_table4_readings_carry_the_claims_under_them(cfg):
     high = [r for r in rows if r["quantity"].endswith("very high")]
     assert [(r["holds"], r["value"]) for r in high] == [(True, 30.0)]
     assert {r["condition"] for r in rows} >= {"KTH clean (paper: raw)", "BLUE clean"}
+
+
+def test_adaptive_rows_name_the_run_that_would_test_them():
+    """A deviating Table 5 row has no attribution experiment: unexplained, the run and its cost
+    named (not the gap marker); a matching row is left alone."""
+    from schedlab.report.scorecard import value_row
+    bad = value_row("talby2005", "Table 5", "PBAS performance gain", "Util 7-Days vs maui, KTH",
+                    13.0, -4.7, "%")
+    r = card._adaptive_needs_run(bad)
+    assert r["explained"] == "unexplained" and r["evidence"].startswith("not tried: needs PBAS")
+    ok = value_row("talby2005", "Table 5", "PBAS performance gain", "x", 13.0, 13.0, "%")
+    assert card._adaptive_needs_run(ok) is ok
