@@ -96,12 +96,14 @@ def test_scorecard_covers_every_published_value(repo):
     items = pd.DataFrame(rows)
     counts = items["item"].value_counts()
     assert counts["Table 1"] == 9
-    assert counts["Table 2"] == 24 + 6          # values + best-scheduler claims
+    # values + best-scheduler claims + 'comparable' and 'typically behind'
+    assert counts["Table 2"] == 24 + 6 + 2
     assert counts["Table 3"] == 24 + 2          # values + Maui ~70% and Maui-vs-Flex ~75% claims
     assert counts["Table 4"] == 20 + 1
-    assert counts["Table 5"] == 24 + 1 and counts["Table 8"] == 36 + 1
+    # values + 'similar' and 'smaller' stability claims
+    assert counts["Table 5"] == 24 + 2 and counts["Table 8"] == 36 + 2
     assert counts["Table 6"] == 20
-    assert counts["Table 7"] == 66
+    assert counts["Table 7"] == 66 + 6          # cells + the six same-sign exceptions (l. 234)
     # nothing computed: every row fails, except the raw-log rows, which need the download
     assert set(items["verdict"]) == {"fails", "not_run"}
     raw = items[(items["item"] == "Table 4") & items["condition"].str.endswith("raw")]
@@ -126,7 +128,7 @@ def test_table4_rows_compare_kth_clean_with_paper_raw(repo):
     pub = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())["published"]
     t4 = pd.DataFrame([{"log": "KTH", "version": "clean", "flex_avg": 56.0, "flex_max": 100.0,
                         "maui_avg": 29.0, "maui_max": 53.0}])
-    rows = pd.DataFrame(card._table4_rows(pub, t4, {}, lambda _: 0.15, [30, 55]))
+    rows = pd.DataFrame(card._table4_rows(pub, t4, {}, lambda _: 0.15))
     kth = rows[rows["condition"] == "KTH clean (paper: raw)"]
     assert len(kth) == 4
     assert kth.set_index("quantity").loc["monthly wait gap flex_avg", "verdict"] == "match"

@@ -13,6 +13,7 @@ from schedlab.report.attribution import (
     attribution_frame,
     data_gap,
     needs_run,
+    starting_from,
 )
 from schedlab.report.scorecard import NOT_ATTRIBUTED, claim_row, scorecard_frame, value_row
 
@@ -104,3 +105,25 @@ def test_data_and_needs_run():
     assert r["explained"] == "unexplained"
     assert r["evidence"] == "not tried: needs the whole Intrepid year (3 CPU-h)"
     assert math.isnan(r["evidence_value"]) and len(scorecard_frame([r])) == 1
+
+
+def test_only_readings_that_start_from_the_rows_value_are_kept():
+    """starting_from: a reading whose baseline is the row's reproduced value is kept (a claim:
+    both NaN); one whose experiment started elsewhere, or naming no row, is left out."""
+    claim = claim_row("talby2005", "Table 3", "c", "all", False)
+    kept = starting_from([reading("a", 6100.0, baseline=9000.0 * (1 + 1e-12)),
+                          reading("b", 6100.0, baseline=8000.0),
+                          reading("c", 6100.0) | {"condition": "SDSP2 easy"},
+                          {"paper": "talby2005", "item": "Table 3", "quantity": "c",
+                           "condition": "all", "reading": "d", "cause": "x", "value": math.nan,
+                           "baseline": math.nan, "holds": True, "source": SRC}],
+                         [row(), claim])
+    assert [r["reading"] for r in kept] == ["a", "d"] and kept[0]["baseline"] == 9000.0
+    [r, c] = attribute_rows([row(), claim], attribution_frame(kept))
+    assert r["explained"] == "explained" and c["explained"] == "explained"
+
+
+def test_a_stated_cause_is_not_overwritten_by_the_lookup():
+    stated = data_gap(row(), "another machine's log", "the Intrepid log")
+    [r] = attribute_rows([stated], attribution_frame([reading("a", 6000.0)]))
+    assert r["explained"] == "data" and r["cause"] == "another machine's log"

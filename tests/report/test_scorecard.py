@@ -31,6 +31,31 @@ def test_value_verdicts(published, reproduced, tol, verdict):
     assert r["tolerance"] == tol
 
 
+def test_a_published_zero_reads_a_band_in_the_rows_unit():
+    """One month won of 31 (3.2%) against a published 0%: the absolute 0.15 reads it as
+    'differs'; the paper's resolution (one month, zero_band=100/31) as a match, two as close."""
+    assert value_row("p", "T", "q", "c", 0.0, 100 / 31, "%")["verdict"] == "differs"
+    r = value_row("p", "T", "q", "c", 0.0, 100 / 31, "%", zero_band=100 / 31)
+    assert r["verdict"] == "match" and r["tolerance"] == pytest.approx(100 / 31)
+    assert value_row("p", "T", "q", "c", 0.0, 200 / 31, "%", zero_band=100 / 31)["verdict"] == "close"
+    assert value_row("p", "T", "q", "c", 10.0, 11.0, "%", zero_band=5.0)["tolerance"] == 0.15
+    scorecard_frame([r])   # the frame checker recomputes the same verdict
+
+
+def test_a_row_capped_at_close_never_matches():
+    """at_most_close: a value that would match is close (check 'at most close', reason in the
+    note); a differing value still differs; the frame checker rejects a capped row marked match."""
+    r = value_row("p", "T", "q", "c", 0.15, 0.15, at_most_close="not in the paper's tables")
+    assert (r["verdict"], r["check"]) == ("close", S.AT_MOST_CLOSE)
+    assert r["note"] == "at most close: not in the paper's tables"
+    r2 = value_row("p", "T", "q", "c", 0.15, 0.15, at_most_close="x", not_run_reason="needs download")
+    assert r2["verdict"] == "not_run" and r2["note"].startswith("needs download")
+    assert value_row("p", "T", "q", "c", 0.15, 0.5, at_most_close="x")["verdict"] == "differs"
+    assert value_row("p", "T", "q", "c", 0.15, 0.15)["verdict"] == "match"
+    df = pd.DataFrame([r | {"verdict": "match"}], columns=S.COLUMNS)
+    assert any("numbers give close" in p for p in S.inconsistent_rows(df))
+
+
 def test_default_tolerance_is_15_percent():
     assert value_row("p", "T", "q", "c", 100.0, 114.0)["verdict"] == "match"
     assert value_row("p", "T", "q", "c", 100.0, 116.0)["verdict"] == "close"

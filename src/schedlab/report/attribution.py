@@ -39,7 +39,7 @@ from typing import Any
 
 import pandas as pd
 
-from .scorecard import DEVIATING, reading_status, with_cause
+from .scorecard import DEVIATING, NOT_ATTRIBUTED, reading_status, with_cause
 
 KEY = ["paper", "item", "quantity", "condition"]
 COLUMNS = [*KEY, "reading", "cause", "value", "baseline", "holds", "source"]
@@ -99,10 +99,12 @@ def _evidence(tried: list[Mapping[str, Any]], row: Mapping[str, Any]) -> str:
 
 def attribute(row: dict[str, Any], readings: pd.DataFrame) -> dict[str, Any]:
     """``row`` with ``cause``/``evidence``/``explained`` filled from its attribution ``readings``
-    (the rows of the long frame with the row's key). Rows that do not deviate, and deviating rows
-    without readings, are returned unchanged. ValueError when a reading's baseline is not the
+    (the rows of the long frame with the row's key). Rows that do not deviate, deviating rows
+    without readings and rows whose cause is already stated (:func:`data_gap`, :func:`needs_run`,
+    ``with_cause``) are returned unchanged. ValueError when a reading's baseline is not the
     row's reproduced value."""
-    if row["verdict"] not in DEVIATING or not len(readings):
+    if row["verdict"] not in DEVIATING or not len(readings) or (
+            row.get("cause") and row["cause"] != NOT_ATTRIBUTED["cause"]):
         return row
     claim = math.isnan(row["tolerance"])
     tried = readings.to_dict("records")
@@ -149,6 +151,25 @@ def attribute_rows(rows: Iterable[dict[str, Any]], attributions: pd.DataFrame
               if len(attributions) else {})
     empty = attributions.iloc[0:0] if len(attributions.columns) else pd.DataFrame(columns=COLUMNS)
     return [attribute(r, groups.get(tuple(str(r[k]) for k in KEY), empty)) for r in rows]
+
+
+def starting_from(readings: Iterable[Mapping[str, Any]], rows: Iterable[Mapping[str, Any]]
+                  ) -> list[dict[str, Any]]:
+    """The attribution rows (dicts of :data:`COLUMNS`) whose ``baseline`` is the reproduced value
+    of the scorecard row they name (both NaN for a claim), with the row's value as baseline; a
+    reading whose experiment starts elsewhere changed more than the reading and is left out,
+    as is one naming no row."""
+    reproduced = {tuple(str(r[k]) for k in KEY): r["reproduced"] for r in rows}
+    keep = []
+    for r in readings:
+        rep = reproduced.get(tuple(str(r[k]) for k in KEY))
+        if rep is None:
+            continue
+        if (math.isnan(rep) and math.isnan(r["baseline"])) or (
+                not math.isnan(rep) and not math.isnan(r["baseline"])
+                and math.isclose(r["baseline"], rep, rel_tol=1e-9, abs_tol=1e-9)):
+            keep.append(dict(r) | {"baseline": rep})
+    return keep
 
 
 def data_gap(row: dict[str, Any], cause: str, data: str) -> dict[str, Any]:

@@ -23,7 +23,8 @@ The verdict rules (:data:`VERDICT_RULES`, printed in the report and by ``schedla
 
 Relative error is ``(reproduced - published) / |published|``. Where the published value is 0 the
 relative error is undefined and the tolerance is read as an absolute one (``|reproduced| <=
-tolerance``); the note says so.
+tolerance``); the note says so. A row may set that band in its own unit (``value_row(zero_band=)``,
+the paper's resolution: one month of a months-won share), which then is its ``tolerance``.
 
 Every claim check is a small pure function registered with :func:`claim_check`; the test modules
 ``tests/test_claims_<paper>.py`` give each one a hand-made case where it returns ``False`` and one
@@ -84,6 +85,9 @@ BANDED_PHRASES = ("about", "up_to", "times")
 #: does not print) have an item beginning ``"our checks: "`` (:func:`our_check`): the counts
 #: (:func:`count_key`) and the claim inventories keep them apart from the paper's rows.
 OUR_CHECKS = "our checks"
+#: The ``check`` of a value row capped at ``close``: the paper's number cannot be recovered from
+#: its own tables, so a match would be chance (:func:`value_row` ``at_most_close``).
+AT_MOST_CLOSE = "at most close"
 
 VERDICT_RULES = {
     "match": "numeric: |relative error| ≤ the row's tolerance (default 15%)",
@@ -180,12 +184,19 @@ def numeric_verdict(published: float, reproduced: float, tolerance: float) -> st
 def value_row(paper: str, item: str, quantity: str, condition: str, published: float | None,
               reproduced: float | None, unit: str = "", tolerance: float | None = None,
               note: str = "", not_run_reason: str | None = None,
-              headline: bool = False, **why: Any) -> dict[str, Any]:
+              headline: bool = False, zero_band: float | None = None,
+              at_most_close: str = "", **why: Any) -> dict[str, Any]:
     """A published number beside ours; verdict ``match``/``close``/``differs`` by relative error
     within ``tolerance`` (default :data:`DEFAULT_TOLERANCE`); ``fails`` when we computed nothing;
-    ``not_run`` only with a listed ``not_run_reason``. ``why``: the cause columns and ``phrase``
-    (:func:`_row`)."""
+    ``not_run`` only with a listed ``not_run_reason``. ``zero_band``: for a published 0, the
+    absolute band in the row's unit that replaces the tolerance (the paper's own resolution, e.g.
+    one month of a months-won share); without it the tolerance is read as absolute.
+    ``at_most_close``: why the paper's number cannot be recovered from its own tables; a value
+    that would match is then ``close`` (``check`` :data:`AT_MOST_CLOSE`, the reason in the note).
+    ``why``: the cause columns and ``phrase`` (:func:`_row`)."""
     tol = DEFAULT_TOLERANCE if tolerance is None else float(tolerance)
+    if zero_band is not None and not _missing(published) and float(published) == 0:
+        tol = float(zero_band)
     _check_reason(not_run_reason)
     if _missing(published):
         raise ValueError(f"{paper} {item} {quantity} ({condition}): a value row needs a published "
@@ -198,8 +209,12 @@ def value_row(paper: str, item: str, quantity: str, condition: str, published: f
         verdict = numeric_verdict(published, reproduced, tol)  # type: ignore[arg-type]
         if float(published) == 0:  # type: ignore[arg-type]
             note = _join(f"published 0: tolerance read as absolute ±{tol:g}", note)
+    if at_most_close:
+        verdict = "close" if verdict == "match" else verdict
+        note = _join(note, f"at most close: {at_most_close}") if note else \
+            f"at most close: {at_most_close}"
     return _row(paper, item, quantity, condition, published, reproduced, unit, tol, verdict,
-                headline, "", note, **why)
+                headline, AT_MOST_CLOSE if at_most_close else "", note, **why)
 
 
 def claim_row(paper: str, item: str, quantity: str, condition: str,
@@ -365,9 +380,8 @@ def inconsistent_rows(df: pd.DataFrame) -> list[str]:
         if r["verdict"] in ("match", "close", "differs"):
             if _missing(r["published"]) or _missing(r["reproduced"]) or _missing(r["tolerance"]):
                 out.append(f"{where} without published, reproduced and tolerance")
-            elif numeric_verdict(r["published"], r["reproduced"], r["tolerance"]) != r["verdict"]:
-                out.append(f"{where} but the numbers give "
-                           f"{numeric_verdict(r['published'], r['reproduced'], r['tolerance'])}")
+            elif _capped_verdict(r) != r["verdict"]:
+                out.append(f"{where} but the numbers give {_capped_verdict(r)}")
         elif r["verdict"] == "holds" and opposite_signs(r["published"], r["reproduced"]):
             out.append(f"{where} with opposite signs")
         elif r["verdict"] == "not_run" and not str(r["note"]).startswith(NOT_RUN_REASONS):
@@ -379,6 +393,12 @@ def inconsistent_rows(df: pd.DataFrame) -> list[str]:
         if problem:
             out.append(f"{where}: {problem}")
     return out
+
+
+def _capped_verdict(r: Mapping[str, Any]) -> str:
+    """The numeric verdict of a value row, a match capped at close for :data:`AT_MOST_CLOSE`."""
+    v = numeric_verdict(r["published"], r["reproduced"], r["tolerance"])
+    return "close" if v == "match" and r.get("check") == AT_MOST_CLOSE else v
 
 
 def phrase_problem(r: Mapping[str, Any]) -> str | None:

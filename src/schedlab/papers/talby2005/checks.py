@@ -8,6 +8,15 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ...report.scorecard import claim_check
+from ...report.vocabulary import (
+    PHRASES,
+    PhraseCheck,
+    about,
+    for_most,
+    in_all,
+    significantly,
+    similar,
+)
 
 PAPER = "talby2005"
 
@@ -21,30 +30,44 @@ def best_scheduler_matches(ours: Mapping[str, float], published: Mapping[str, fl
 
 
 @claim_check(PAPER)
-def shares_near(shares: Sequence[float], published: float, points: float) -> bool | None:
-    """Table 3: every share (percent of months) is within ``points`` of the published share."""
-    vals = [float(x) for x in shares]
-    if not vals or not all(np.isfinite(vals)):
-        return None
-    return all(abs(x - published) <= points for x in vals)
+def shares_about(shares: Mapping[str, float], n: float) -> PhraseCheck:
+    """§2.3 / Table 3: Maui "wins about 70% of the months, under both metrics, consistently across
+    all logs": every share (``shares``: log and metric -> percent of months) is about ``n``
+    (vocabulary 'about': the paper's number, our band), in every case ('consistently')."""
+    each = in_all({k: about(v, n).holds for k, v in shares.items()})
+    band = PHRASES["about"].threshold
+    return PhraseCheck("about", each.holds, band, PHRASES["about"].source,
+                       f"'about' (ours threshold: |share - {n:g}| <= {band:g} x {n:g}) in every "
+                       f"log and metric: {each.detail.split(': ', 1)[-1]}")
 
 
 @claim_check(PAPER)
-def mean_in_range(values: Sequence[float], lo: float, hi: float) -> bool | None:
-    """Table 4: the mean of the average monthly gaps lies in ``[lo, hi]`` percent."""
-    vals = [float(x) for x in values if np.isfinite(x)]
-    if not vals:
-        return None
-    return lo <= float(np.mean(vals)) <= hi
+def pooled_share_about(won: float, months: float, n: float) -> PhraseCheck:
+    """§2.3: "When only Flex and Maui are compared, Maui 'wins' about 75% of the months": one
+    aggregate statement, Maui's months won against Flex over every month of every log and both
+    metrics (``won`` of ``months``) is about ``n`` percent."""
+    return about(100.0 * won / months if months else None, n)
 
 
 @claim_check(PAPER)
-def mean_positive(values: Sequence[float]) -> bool | None:
-    """Tables 5/8: the mean gain over a base scheduler is positive (an improvement)."""
-    vals = [float(x) for x in values if np.isfinite(x)]
-    if not vals:
-        return None
-    return float(np.mean(vals)) > 0
+def gaps_consistently_high(gaps: Mapping[str, float], floor: float) -> PhraseCheck:
+    """§2.3 / Table 4: "The numbers are consistently very high": every average monthly gap
+    (``gaps``: cell -> percent) is at least ``floor``. "Very high" is read as at least the
+    smallest average gap the paper itself calls so (Table 4's 25%, SDSP2 cleaned): the words are
+    the paper's, the floor is our reading of them; "consistently" is "in all" (no exception)."""
+    return in_all({k: (None if not np.isfinite(v) else bool(v >= floor))
+                   for k, v in gaps.items()})
+
+
+@claim_check(PAPER)
+def flex_gains_similar(over_flex: Sequence[float], over_maui: Sequence[float]) -> PhraseCheck:
+    """Tables 5 / 8: "The average performance gains for Flex are similar" (§3.3), "The average
+    improvements over Flex are similar" (§4.3): the mean performance gain over Flex and the mean
+    over Maui (the same configurations and logs) are 'similar' (vocabulary; on the paper's
+    tables 9.0 vs 9.7 and 9.9 vs 9.9)."""
+    f = [float(x) for x in over_flex if np.isfinite(x)]
+    m = [float(x) for x in over_maui if np.isfinite(x)]
+    return similar(float(np.mean(f)) if f else None, float(np.mean(m)) if m else None)
 
 
 @claim_check(PAPER)
@@ -71,3 +94,47 @@ def correlation_agrees(published: float, reproduced: float, tolerance: float) ->
 def not_available(reproduced: float | None) -> bool:
     """Table 7 N/A (KTH has no CPU times): ours is not a number either."""
     return reproduced is None or not np.isfinite(reproduced)
+
+
+@claim_check(PAPER)
+def sign_in_every_log(correlations: Mapping[str, float], sign: int) -> PhraseCheck:
+    """§4.1 / Table 7: the two exceptions to "most variables do not consistently indicate a
+    preference" (l. 234): the processors' median and interval correlate negatively in every log
+    (the basis of WBAS, §4.2), the inter-arrival median (absolute) negatively and the job count
+    (relative) positively. ``correlations``: log -> ours; ``sign``: -1 or +1; a 0 has no sign."""
+    return in_all({log: None if not np.isfinite(v) else bool(v * sign > 0)
+                   for log, v in correlations.items()})
+
+
+@claim_check(PAPER)
+def comparable_in_every_log(flex: Mapping[str, float], maui: Mapping[str, float]) -> PhraseCheck:
+    """§1 / §2.2: "Flex ... offers comparable performance to Maui", "Maui provides similar
+    performance": Table 2's mean waits of the two are 'similar' in every log."""
+    return in_all({log: similar(flex.get(log), maui[log]).holds for log in maui})
+
+
+@claim_check(PAPER)
+def weaker_for_most(weak: Mapping[str, float], strong: Mapping[str, Sequence[float]]
+                    ) -> PhraseCheck:
+    """§2.2 / Table 2: "Conservative and Easy typically have lower performance": in most cases
+    (``weak``: case -> value, lower is better) the value is above both of the case's ``strong``
+    values (Flex's and Maui's)."""
+    return for_most({k: None if not np.isfinite(v) else bool(all(v > x for x in strong[k]))
+                     for k, v in weak.items()})
+
+
+@claim_check(PAPER)
+def stability_gain_smaller(over_flex: float, over_maui: float, much: bool) -> PhraseCheck | bool:
+    """§3.3: "the stability gains [for Flex] are smaller" (Table 5; a direction) and §4.3: "the
+    much smaller stability gains" (Table 8; vocabulary 'significantly' below). A gain over Flex
+    at or below 0 beside a positive one over Maui is much smaller whatever the ratio."""
+    if not (np.isfinite(over_flex) and np.isfinite(over_maui)):
+        return significantly(None, None, above=False) if much else None  # type: ignore[return-value]
+    if not much:
+        return bool(over_flex < over_maui)
+    if over_flex <= 0 < over_maui:
+        t = PHRASES["significantly"]
+        return PhraseCheck("significantly", True, t.threshold, t.source,
+                           f"'{t.words[0]}' ({t.source} threshold): {over_flex:.3g} <= 0 < "
+                           f"{over_maui:.3g}")
+    return significantly(over_flex, over_maui, above=False)

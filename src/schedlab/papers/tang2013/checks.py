@@ -8,13 +8,21 @@ from itertools import pairwise
 import pandas as pd
 
 from ...report.scorecard import claim_check
+from ...report.vocabulary import (
+    PhraseCheck,
+    for_most,
+    in_all,
+    increases_as,
+    significantly,
+    slightly,
+)
 from .config import PAPER
 
 
 @claim_check(PAPER)
 def bf_half_gives_most_wait_drop(wait_bf1: float, wait_bf05: float, wait_best: float
                                  ) -> bool | None:
-    """Figs. 3-4: "the waiting time drops significantly as BF is tuned from 1 to 0.5 and then
+    """Fig. 3 (BG/P): "the waiting time drops significantly as BF is tuned from 1 to 0.5 and then
     stays at the same level": BF 1 -> 0.5 gives at least half of the drop to the best BF."""
     vals = (wait_bf1, wait_bf05, wait_best)
     if any(v is None or math.isnan(v) for v in vals) or wait_bf1 <= wait_best:
@@ -23,12 +31,20 @@ def bf_half_gives_most_wait_drop(wait_bf1: float, wait_bf05: float, wait_best: f
 
 
 @claim_check(PAPER)
-def unfair_rises_as_bf_falls(unfair_by_decreasing_bf: list[float]) -> bool | None:
-    """Figs. 3c-4c: "the number of unfair jobs increases as the policy approaches SJF"."""
-    u = [float(x) for x in unfair_by_decreasing_bf]
-    if len(u) < 2 or any(math.isnan(x) for x in u):
-        return None
-    return all(a < b for a, b in pairwise(u))
+def falls_toward_sjf(bf: list[float], values: list[float]) -> PhraseCheck:
+    """Fig. 4a-b (SP2): "The average wait times and slowdown decrease when the queuing policy gets
+    closer to SJF": a trend (vocabulary 'increases as': the values rise with BF, Spearman >=
+    0.5). The BG/P wording of Fig. 3 ("drops significantly ... from 1 to 0.5 and then stays")
+    is not the SP2 text."""
+    return increases_as(bf, values)
+
+
+@claim_check(PAPER)
+def unfair_rises_toward_sjf(bf: list[float], unfair: list[float]) -> PhraseCheck:
+    """Fig. 3c: "the number of unfair jobs increases as the policy approaches SJF"; Fig. 4c:
+    "fairness declines when BF decreases": a trend (vocabulary 'increases as': unfair jobs fall
+    as BF rises, Spearman <= -0.5), not a strict rise at every BF step."""
+    return increases_as(bf, unfair, decreasing=True)
 
 
 @claim_check(PAPER)
@@ -89,6 +105,19 @@ def best_by_average_gain(average_gain: dict[str, float], expected: list[str]) ->
 
 
 @claim_check(PAPER)
+def named_adaptive_beat_static(average_gain: dict[str, float], named: list[str],
+                               static: list[str]) -> PhraseCheck:
+    """Fig. 12a: "the adaptive scheduling schemes, especially BF-adpat and 2D-adapt, perform
+    significantly better than ones without adaptive policy tuning": each ``named`` scheme's
+    average gain is above every ``static`` scheme's, in all pairs (the paper ranks them against
+    the non-adaptive schemes only, not against W Adapt.; "significantly" is not tested: the gains
+    may differ in sign, where a ratio means nothing)."""
+    return in_all({f"{a} > {b}": (None if a not in average_gain or b not in average_gain
+                                  else bool(average_gain[a] > average_gain[b]))
+                   for a in named for b in static})
+
+
+@claim_check(PAPER)
 def burst_below(ratio: float, bound: float) -> bool | None:
     """Figs. 5-6: a policy's maximum queue depth over the first 200 h, as a fraction of FCFS's,
     is below ``bound`` (Fig. 5: BF = 0.5 "less than 1/8"; Fig. 6: below FCFS, bound 1)."""
@@ -118,3 +147,62 @@ def fcfs_plus_backfilling(ours: tuple[float, float], easy: tuple[float, float]) 
     if any(v is None or math.isnan(v) for v in vals):
         return None
     return all(math.isclose(a, b, rel_tol=1e-9) for a, b in zip(ours, easy, strict=True))
+
+
+@claim_check(PAPER)
+def window_best_and_worst(wait: dict[float, dict[int, float]], best: int, worst: int
+                          ) -> PhraseCheck:
+    """Fig. 4a (SP2): "window size 4 achieves the best average waiting time, whereas window size
+    1 has the worst": for most BF lines (``wait``: BF -> W -> average wait) ``best`` has the
+    lowest wait and ``worst`` the highest among the windows run."""
+    return for_most({f"BF={bf:g}": (None if best not in w or worst not in w else
+                                    bool(min(w, key=w.get) == best and max(w, key=w.get) == worst))
+                     for bf, w in wait.items()})
+
+
+@claim_check(PAPER)
+def window_slight_help(wait: dict[float, dict[int, float]]) -> PhraseCheck:
+    """Fig. 4 (SP2): "the window size provides a slight help in decreasing the average waiting":
+    for most BF lines the best W > 1 is 'slightly' below W = 1 (vocabulary)."""
+    out = {}
+    for bf, w in wait.items():
+        larger = [v for k, v in w.items() if k > 1]
+        out[f"BF={bf:g}"] = (slightly(min(larger), w[1], above=False).holds
+                             if larger and 1 in w else None)
+    return for_most(out)
+
+
+@claim_check(PAPER)
+def unfair_rises_with_window(unfair: dict[float, dict[int, float]]) -> PhraseCheck:
+    """Fig. 3c (BG/P): "A general trend appears showing that a larger window size also decreases
+    fairness": for most BF lines the unfair jobs rise with W (vocabulary 'increases as')."""
+    return for_most({f"BF={bf:g}": increases_as(list(u), list(u.values())).holds
+                     for bf, u in unfair.items()})
+
+
+@claim_check(PAPER)
+def lower_than_base(base: float, values: dict[str, float], most: bool) -> PhraseCheck:
+    """Tables 2-3: "Loss of capacity ... generally improved by the enhanced cases, with one or two
+    exceptions" (``most``: for most cases) and "the adaptive schemes are also good for this
+    metric" (every adaptive scheme): each value below the base configuration's."""
+    cases = {k: (None if math.isnan(v) else bool(v < base)) for k, v in values.items()}
+    return for_most(cases) if most else in_all(cases)
+
+
+@claim_check(PAPER)
+def gains_signed(gains: dict[str, float], negative: bool) -> PhraseCheck:
+    """Fig. 12a: "when fairness is weighted more than others, the statical schemes are worse than
+    FCFS/backfill" (``negative``: every gain below 0). "However, adaptive policy tuning has no
+    such issue" (every gain at least 0)."""
+    return in_all({k: (None if math.isnan(v) else bool(v < 0 if negative else v >= 0))
+                   for k, v in gains.items()})
+
+
+@claim_check(PAPER)
+def window_helps_fcfs(wait_by_window: dict[int, float]) -> PhraseCheck:
+    """Fig. 3 (BG/P): "for FCFS, using a window size larger than 1 can considerably improve the
+    average waiting time compared with that of the traditional FCFS plus backfilling": at BF = 1
+    the best W > 1 is 'significantly' below W = 1 (vocabulary; the paper's own Table 2 gives
+    245.2 -> 221.6 min, a factor 1.11, below our 1.3)."""
+    larger = [v for w, v in wait_by_window.items() if w > 1]
+    return significantly(min(larger) if larger else None, wait_by_window.get(1), above=False)
