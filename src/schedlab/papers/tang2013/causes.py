@@ -34,8 +34,8 @@ from .checks import (
     lower_than_base,
 )
 from .config import METRICS, PAPER, Settings
-from .points import ATTRIBUTION_LOG
 from .gains import relative_gains
+from .points import ATTRIBUTION_LOG
 from .runs import fair_start_options
 
 SRC = "tang2013/tables/"

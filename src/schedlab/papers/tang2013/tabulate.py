@@ -54,13 +54,13 @@ def outputs(s: Settings) -> Outputs:
 MONTH_HOURS = 30 * 24.0
 
 
-def whole_month_average_min(base_series: pd.DataFrame, cfg: Mapping[str, Any],
+def whole_month_average_min(base_series: pd.DataFrame, cfg: Settings,
                             hours: float = MONTH_HOURS) -> float:
     """§4.4.1: "This is set based on the whole month's average" (BG/P), "400 min, which is
     rounded by the whole month average" (SP2): the mean of the 30-min queue-depth samples of
     the BF = 1 / W = 1 run over its first month (``hours`` from time zero), rounded to
     ``tuning.qd_round_min`` (at least one step)."""
-    step = float(cfg["tuning"]["qd_round_min"])
+    step = float(cfg.tuning["qd_round_min"])
     month = base_series[base_series["hours"] < hours]["queue_depth_min"]
     return max(step, step * round(float(month.mean()) / step))
 
