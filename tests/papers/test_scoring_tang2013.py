@@ -20,7 +20,7 @@ def _inputs(table: str, label: str):
     parsed = summary["point"].map(parse_point)
     summary["bf"] = [b for b, _ in parsed]
     summary["window"] = [w for _, w in parsed]
-    return pub, summary, all_gains(pub, CFG["weightings"])
+    return pub, summary, all_gains(pub, CFG.weightings)
 
 
 def _bgp_rows(pub, summary, gains):

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
-import yaml
+from tang2013_cases import CFG
 
 from schedlab.papers.tang2013 import causes
 from schedlab.papers.tang2013.gains import published_table
 from schedlab.report.attribution import attribute_rows
 from schedlab.report.scorecard import value_row
 
-CFG = yaml.safe_load((Path(__file__).parents[2] / "config/papers/tang2013.yaml").read_text())
 SHORT = {"avg_wait_min": "wait", "unfair_jobs": "unfair", "loc_pct": "LoC"}
 
 

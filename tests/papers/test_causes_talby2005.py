@@ -9,13 +9,14 @@ import yaml
 
 from schedlab.papers.talby2005 import causes
 from schedlab.papers.talby2005 import scoring as card
+from schedlab.papers.talby2005.config import resolve_settings
 from schedlab.report.attribution import attribute_rows
 from schedlab.report.scorecard import scorecard_frame
 
 
 @pytest.fixture
 def cfg(repo):
-    return yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
+    return resolve_settings(yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text()))
 
 
 def _runs(maui_fcfs_wait: float) -> pd.DataFrame:
@@ -39,14 +40,14 @@ def test_a_table2_row_is_explained_only_by_a_reading_within_tolerance(cfg):
     """KTH Maui's published wait 6731 s: ours 9000 s differs; Maui with FCFS priority at 6800 s
     explains it (a match), at 8500 s it does not close half the gap: unexplained, both readings
     in the evidence."""
-    pub = cfg["published"]
+    pub = cfg.published
     t2 = pd.DataFrame([{"log": "KTH", "version": "clean", "scheduler": s, "wait": w, "bsld": b}
                        for s, w, b in (("conservative", 7302.0, 89.2), ("easy", 6806.0, 88.9),
                                        ("flex", 6250.0, 70.5), ("maui", 9000.0, 63.3))])
     for fcfs, explained in ((6800.0, "explained"), (8500.0, "unexplained")):
         tables = {"table2": t2, "attr_runs": _runs(fcfs)}
-        rows = card.scorecard_rows(pub, tables, "clean", {}, cfg["tolerance"], cfg["cancelled"],
-                                   cfg["claim_tolerance"], ["KTH"], main_logs=["KTH"], cfg=cfg)
+        rows = card.scorecard_rows(pub, tables, "clean", {}, cfg.tolerance, cfg.cancelled,
+                                   cfg.claim_tolerance, ["KTH"], main_logs=["KTH"], cfg=cfg)
         [r] = [r for r in rows if r["item"] == "Table 2" and r["quantity"] == "mean wait"
                and r["condition"] == "KTH maui"]
         assert (r["verdict"], r["explained"]) == ("differs", explained)
