@@ -29,13 +29,6 @@ def lower(values: Mapping[str, float], a: str, b: str) -> bool | None:
 
 
 @claim_check(PAPER)
-def not_below(values: Mapping[str, float], a: str, b: str) -> bool | None:
-    """``values[a] >= values[b]`` (Figure 8: greedy adaptation does not beat half-size always)."""
-    va, vb = _num(values.get(a)), _num(values.get(b))
-    return None if va is None or vb is None else va >= vb
-
-
-@claim_check(PAPER)
 def strictly_increasing(values: Mapping[str, float], names: Sequence[str]) -> bool | None:
     """``values[names[0]] < values[names[1]] < ...`` (§5: R/L-NG < P/L-NG < 1/L < BF)."""
     chain = [_num(values.get(n)) for n in names]

@@ -22,7 +22,6 @@ from .checks import (
     mean_above,
     mean_below,
     ng_better_except_arrival,
-    not_below,
     smallest_is,
     strictly_increasing,
 )
@@ -219,13 +218,10 @@ def _claims(frames: dict[str, pd.DataFrame], note_base: str, note: str) -> list[
             claim("§7.1 / Figure 7", f"{exp}-size: average response time increases vs BF",
                   "mean ratio over algorithms", mean_above, (sub["response_ratio"].tolist(), 1.0),
                   rep=float(sub["response_ratio"].mean()))
-    f8, f9 = frames["fig8"], frames["fig9"]
-    if len(f8) and len(f7):
-        half = f7[f7["experiment"] == "half"]["bounded_slowdown"]
-        best = {"greedy": float(f8["bounded_slowdown"].min()), "half": float(half.min())}
-        claim("§7.1 / Figure 8", "greedy adaptation does not beat half-size always",
-              "best algorithm of each", not_below, (best, "greedy", "half"),
-              rep=best["greedy"] / best["half"])
+    # §7.1's greedy finding is about a variant we do not run ("Overall best greedy algorithm (one
+    # with quarter-size instead of double-size alternative and with restrictions for long jobs)");
+    # Figure 8's regular/half/double greedy runs are shown, not scored (claim inventory s7.1-greedy)
+    f9 = frames["fig9"]
     if len(f9):
         h = _by_algorithm(f9[f9["experiment"] == "half"], "bounded_slowdown")
         w = _by_algorithm(f9[f9["experiment"] == "half_widen"], "bounded_slowdown")
