@@ -238,6 +238,22 @@ def in_all(outcomes: Mapping[str, bool | None] | Sequence[bool | None]) -> Phras
                    + (f"; not in {', '.join(no)}" if no else ""))
 
 
+def in_all_of(checks: Mapping[str, PhraseCheck]) -> PhraseCheck:
+    """"in all X, <phrase>": :func:`in_all` over the cases' own phrase checks. The result names the
+    cases' phrase when its threshold is ours (the row must say so), else ``in_all``; the detail
+    lists the cases that fail."""
+    inner = {c.phrase for c in checks.values()}
+    ours = sorted(p for p in inner if PHRASES[p].source == "ours")
+    if len(ours) > 1:
+        raise ValueError(f"in_all_of: cases test several phrases with our thresholds: {ours}")
+    outer = in_all({k: c.holds for k, c in checks.items()})
+    key = ours[0] if ours else "in_all"
+    words = ", ".join(f"'{PHRASES[p].words[0]}' ({PHRASES[p].source})" for p in sorted(inner))
+    return _result(key, outer.holds, f"in every case ({outer.detail.split(': ', 1)[1]}), each "
+                   f"{words}" + "".join(f"; {k}: {c.detail.split(': ', 1)[1]}"
+                                        for k, c in checks.items() if c.holds is False)[:600])
+
+
 def for_most(outcomes: Mapping[str, bool | None] | Sequence[bool | None]) -> PhraseCheck:
     """"for most X": the statement holds in more than half of the cases checked."""
     t = PHRASES["for_most"].threshold
