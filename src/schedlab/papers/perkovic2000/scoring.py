@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
+from ...report.vocabulary import PHRASES, about, less_than
 from ...sim.schedulers.queue_orders import ORDERS
 from .checks import (
     all_positive,
@@ -86,18 +87,7 @@ def paper_rows(t1: pd.DataFrame, t2: pd.DataFrame, t3: pd.DataFrame, frames: dic
     f3 = frames["fig3"]
     rows += fig3_rows(f3, pub, nb, tolerance)
     rows += _claims(frames, nb, note_run)
-    f9 = frames["fig9"]
-    best = f9[f9["experiment"] == "half_widen_spec"]
-    rows.append(value_row(PAPER, "§7.1 / Figure 9", "best bounded slowdown relative to BF",
-                          "half-size + widening + speculation, best algorithm",
-                          pub["combined_bsd_ratio"],
-                          float(best["bounded_slowdown_ratio"].min()) if len(best) else math.nan,
-                          unit="ratio", tolerance=tol("§7.1 / Figure 9"), headline=True,
-                          note="headline (abstract): all techniques together; " + note_run))
-    rows.append(value_row(PAPER, "§7.1 / Figure 9", "R/L-NG delay relative to BF",
-                          "half-size + widening + speculation", pub["rl_ng_delay_ratio"],
-                          _val(best, "delay_ratio", algorithm="R/L-NG"), unit="ratio",
-                          tolerance=tol("§7.1 / Figure 9"), note=note_run))
+    rows += combined_rows(frames["fig9"], pub, note_run, tol("§7.1 / Figure 9"))
     if not whole_log:
         rows = [r for r in rows if r["item"] not in ("Table 3", "§4", "§5 / Figure 3",
                                                      "§5 / Figure 4")]
@@ -105,6 +95,39 @@ def paper_rows(t1: pd.DataFrame, t2: pd.DataFrame, t3: pd.DataFrame, frames: dic
                            "whole log, 430 nodes", None, not_run_reason="needs a larger run",
                            note="checked on the whole log only (paper_setting); " + nb)]
     return scorecard_frame(rows)
+
+
+def combined_rows(f9: pd.DataFrame, pub: dict[str, Any], note_run: str, tol: float = 0.15
+                  ) -> list[dict]:
+    """The combined techniques (half-size + start-time widening + speculation, Figure 9) against
+    conservative backfilling: the Abstract's bound, §7.1's "around 15%" and R/L-NG's 21% delay.
+
+    Abstract: "The cumulative improvements of these techniques decrease the bounded slowdown ...
+    to less than 15% of conservative backfilling" -- an upper bound (vocabulary ``less_than``, the
+    paper's threshold), checked on the best algorithm; a better result holds. §7.1: "The bounded
+    slowdown for several of the algorithms decreases to around 15% of the bounded slowdown of
+    conservative backfilling" -- ``about`` (our band); the note counts the algorithms inside it."""
+    best = f9[f9["experiment"] == "half_widen_spec"]
+    ratios = best.groupby("algorithm")["bounded_slowdown_ratio"].mean() if len(best) else \
+        pd.Series(dtype=float)
+    low = float(ratios.min()) if len(ratios) else math.nan
+    bound = float(pub["combined_bsd_ratio"])
+    near = [a for a, r in ratios.items() if about(float(r), bound).holds]
+    where = "half-size + widening + speculation"
+    return [
+        claim_row(PAPER, "Abstract / Figure 9", "bounded slowdown less than 15% of conservative "
+                  "backfilling (best algorithm)", where, less_than(low, bound), bound, low,
+                  unit="ratio", headline=True,
+                  note="headline (abstract): all techniques together; " + note_run),
+        value_row(PAPER, "§7.1 / Figure 9", "best bounded slowdown relative to BF",
+                  f"{where}, best algorithm", bound, low, unit="ratio",
+                  tolerance=PHRASES["about"].threshold, phrase="about", threshold_source="ours",
+                  note=f"'around 15%' for 'several of the algorithms': {len(near)} of "
+                       f"{len(ratios)} within the band ({', '.join(near) or 'none'}); {note_run}"),
+        value_row(PAPER, "§7.1 / Figure 9", "R/L-NG delay relative to BF", where,
+                  pub["rl_ng_delay_ratio"], _val(best, "delay_ratio", algorithm="R/L-NG"),
+                  unit="ratio", tolerance=tol, note=note_run),
+    ]
 
 
 def table3_rows(t3: pd.DataFrame, pub: dict[str, Any], note_run: str, tol: float = 0.15,
