@@ -74,15 +74,6 @@ def increases_with(values_by_x: Mapping[float, float]) -> bool | None:
 
 
 @claim_check(PAPER)
-def decreases_with(values_by_x: Mapping[float, float]) -> bool | None:
-    """The value at the largest x is below the value at the smallest x."""
-    v = {float(x): _num(y) for x, y in values_by_x.items()}
-    if len(v) < 2 or None in v.values():
-        return None
-    return v[max(v)] < v[min(v)]
-
-
-@claim_check(PAPER)
 def mean_below(values: Sequence[float], bound: float) -> bool | None:
     """mean(values) < bound (e.g. ratios to BF below 1 = an improvement); None if empty."""
     v = [float(x) for x in values if _num(x) is not None]
