@@ -49,13 +49,6 @@ def ng_better_except_arrival(values: Mapping[str, float], orders: Sequence[str])
 
 
 @claim_check(PAPER)
-def all_positive(values: Mapping[str, float], keys: Sequence[str]) -> bool | None:
-    """Every ``values[k]`` > 0 (Figure 4: an improvement over BF in each of the shape groups)."""
-    v = [_num(values.get(k)) for k in keys]
-    return None if not v or None in v else all(x > 0 for x in v)
-
-
-@claim_check(PAPER)
 def smallest_is(values: Mapping[str, float], key: str) -> bool | None:
     """``key`` holds the smallest value (Figure 4: long-wide jobs improve least)."""
     v = {k: _num(x) for k, x in values.items()}

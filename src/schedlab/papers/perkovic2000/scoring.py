@@ -11,10 +11,9 @@ import numpy as np
 import pandas as pd
 
 from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
-from ...report.vocabulary import PHRASES, about, in_all_of, less_than, slightly
+from ...report.vocabulary import PHRASES, about, in_all, in_all_of, less_than, slightly
 from ...sim.schedulers.queue_orders import ORDERS
 from .checks import (
-    all_positive,
     below,
     increases_with,
     lower,
@@ -172,6 +171,22 @@ def fig3_rows(f3: pd.DataFrame, pub: dict[str, Any], note_run: str, tolerance: A
     return rows
 
 
+def every_group_improves(f4: pd.DataFrame, note: str) -> dict:
+    """§5, Figure 4: "As compared to conservative backfilling, there are improvements in all
+    groups" -- every algorithm of Figure 4 (BF itself excluded) improves on BF's bounded slowdown
+    in every shape group (``in_all``, the paper's words fix the threshold); reproduced: the
+    smallest improvement."""
+    imp = (f4[f4["algorithm"] != "BF"].groupby(["group", "algorithm"])
+           ["bounded_slowdown_improvement"].mean())
+    cases = {f"{g} {a}": (None if math.isnan(v) else bool(v > 0)) for (g, a), v in imp.items()}
+    missing = [g for g in GROUPS if g not in imp.index.get_level_values(0)]
+    cases |= {f"{g} (no runs)": None for g in missing}
+    return claim_row(PAPER, "§5 / Figure 4", "every algorithm improves on BF in every shape group",
+                     "each algorithm and group", in_all(cases),
+                     reproduced=float(imp.min()) if len(imp) else None,
+                     unit="smallest improvement", note=note)
+
+
 def spec_test_runs_slightly_decrease(f6: pd.DataFrame, note: str) -> dict:
     """§6.2, Figure 6: "In all algorithms, the bounded slowdown slightly decreases with the higher
     speculation percentages" -- for every algorithm, its bounded slowdown at the highest
@@ -214,8 +229,7 @@ def _claims(frames: dict[str, pd.DataFrame], note_base: str, note: str) -> list[
         per = (f4[f4["algorithm"] != "BF"].groupby(["group", "algorithm"])
                ["bounded_slowdown_improvement"].mean().groupby("group").max())
         imp = {g: float(per.get(g, math.nan)) for g in GROUPS}
-        claim("§5 / Figure 4", "some algorithm improves on BF in every shape group",
-              "best algorithm per group", all_positive, (imp, GROUPS), n=note_base)
+        rows.append(every_group_improves(f4, note_base))
         claim("§5 / Figure 4", "long-wide jobs improve least", "best improvement per group",
               smallest_is, (imp, "LW"), rep=imp["LW"], n=note_base)
     f5 = frames["fig5"]
