@@ -92,9 +92,3 @@ def majority_lower(after: Mapping[str, float], before: Mapping[str, float]) -> b
 
 
 
-@claim_check(PAPER)
-def below(value: float | None, bound: float) -> bool | None:
-    """``value < bound`` (§8: "Less than 20,000 jobs were delayed"); None if missing."""
-    v = _num(value)
-    return None if v is None else v < bound
-

@@ -14,7 +14,6 @@ from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value
 from ...report.vocabulary import PHRASES, about, in_all, in_all_of, less_than, slightly
 from ...sim.schedulers.queue_orders import ORDERS
 from .checks import (
-    below,
     increases_with,
     lower,
     majority_lower,
@@ -285,15 +284,19 @@ def _claims(frames: dict[str, pd.DataFrame], note_base: str, note: str) -> list[
 def section8_rows(summary: pd.DataFrame, machine: int, pub: dict[str, Any], note: str,
                   tolerance: Any = None, whole_log: bool = True) -> pd.DataFrame:
     """§8 overhead observations on the base experiment: the maximum queue length over all
-    algorithms ("observed in the experiments") and the jobs delayed under conservative BF; both
-    need the paper's year-long log, so they are ``not_run`` on a subset."""
+    algorithms ("observed in the experiments") and "Less than 20,000 jobs were delayed in the queue
+    during 1 year long period", which names no algorithm: an overhead bound, so it is checked on
+    every base algorithm (``less_than``, the paper's bound, ``in_all``); both need the paper's
+    year-long log, so they are ``not_run`` on a subset."""
     base = summary[(summary["machine"] == machine) & (summary["experiment"] == "base")
                    & (summary["group"] == "all")]
     bf = base[base["algorithm"] == "BF"]
     qmax = float(base["max_queue_length"].max()) if len(base) else math.nan
     q_bf = float(bf["max_queue_length"].iloc[0]) if len(bf) else math.nan
     delayed = float(bf["jobs_delayed"].iloc[0]) if len(bf) else math.nan
-    fewest = (base.groupby("algorithm")["jobs_delayed"].mean().idxmin() if len(base) else "")
+    per = base.groupby("algorithm")["jobs_delayed"].mean()
+    fewest = per.idxmin() if len(per) else ""
+    bound = float(pub["jobs_delayed_max"])
     reason = None if whole_log else "needs a larger run"
     note = note + "; other readings: tables/section8, tables/attribution (incl. the re-added flurry)"
     rows = [
@@ -301,13 +304,14 @@ def section8_rows(summary: pd.DataFrame, machine: int, pub: dict[str, Any], note
                   pub["max_queue_length"], qmax, unit="jobs", not_run_reason=reason,
                   tolerance=tolerance_for(tolerance, "§8"),
                   note=f"BF alone: {q_bf:.0f}; " + note),
-        claim_row(PAPER, "§8", "fewer than 20,000 jobs delayed in the queue", "conservative BF",
-                  below(delayed, pub["jobs_delayed_max"]), pub["jobs_delayed_max"], delayed,
-                  unit="jobs", check=below, not_run_reason=reason,
-                  note=(f"fewest delayed: {fewest} "
-                        f"({base.groupby('algorithm')['jobs_delayed'].mean().min():.0f}); "
+        claim_row(PAPER, "§8", "fewer than 20,000 jobs delayed in the queue",
+                  "every base algorithm (the paper names none)",
+                  in_all_of({str(a): less_than(float(v), bound) for a, v in per.items()}),
+                  bound, float(per.max()) if len(per) else None,
+                  unit="jobs (most delayed)", not_run_reason=reason,
+                  note=(f"fewest delayed: {fewest} ({per.min():.0f}); BF: {delayed:.0f}; "
                         if len(base) else "") + "§4's 61% started immediately implies ~30,900 "
-                       "delayed of 79,302, so the two statements disagree; " + note),
+                       "delayed of 79,302 under BF, so the two statements disagree; " + note),
     ]
     return scorecard_frame(rows)
 
