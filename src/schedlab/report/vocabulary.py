@@ -239,19 +239,19 @@ def in_all(outcomes: Mapping[str, bool | None] | Sequence[bool | None]) -> Phras
 
 
 def in_all_of(checks: Mapping[str, PhraseCheck]) -> PhraseCheck:
-    """"in all X, <phrase>": :func:`in_all` over the cases' own phrase checks. The result names the
-    cases' phrase when its threshold is ours (the row must say so), else ``in_all``; the detail
-    lists the cases that fail."""
-    inner = {c.phrase for c in checks.values()}
-    ours = sorted(p for p in inner if PHRASES[p].source == "ours")
-    if len(ours) > 1:
-        raise ValueError(f"in_all_of: cases test several phrases with our thresholds: {ours}")
+    """"<phrase> in all X": :func:`in_all` over the cases' own checks of one phrase. The result
+    names that phrase and its threshold source (a case phrase whose threshold is ours makes the
+    row's ours); the detail lists the cases that fail. ValueError when the cases test several
+    phrases."""
+    inner = sorted({c.phrase for c in checks.values()})
+    if len(inner) > 1:
+        raise ValueError(f"in_all_of: the cases test several phrases: {inner}")
     outer = in_all({k: c.holds for k, c in checks.items()})
-    key = ours[0] if ours else "in_all"
-    words = ", ".join(f"'{PHRASES[p].words[0]}' ({PHRASES[p].source})" for p in sorted(inner))
-    return _result(key, outer.holds, f"in every case ({outer.detail.split(': ', 1)[1]}), each "
-                   f"{words}" + "".join(f"; {k}: {c.detail.split(': ', 1)[1]}"
-                                        for k, c in checks.items() if c.holds is False)[:600])
+    key = inner[0] if inner else "in_all"
+    failed = "".join(f"; {k}: {c.detail.split(': ', 1)[1]}" for k, c in checks.items()
+                     if c.holds is False)
+    return _result(key, outer.holds, f"in every case ({outer.detail.split(': ', 1)[1]})"
+                   f"{failed}"[:600], next(iter(checks.values())).threshold if checks else None)
 
 
 def for_most(outcomes: Mapping[str, bool | None] | Sequence[bool | None]) -> PhraseCheck:
