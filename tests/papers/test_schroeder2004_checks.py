@@ -6,6 +6,7 @@ import pytest
 
 from schedlab.papers.schroeder2004 import checks as C
 from schedlab.report import scorecard as S
+from schedlab.report.vocabulary import PhraseCheck
 
 
 def iv(rows, index=None):
@@ -52,14 +53,44 @@ CASES = [
                                       0.05)),
     (C.cutoffs_agree, C.cutoffs_agree(pd.Series([0.1, 0.2, 0.3]), pd.Series([0.2, 0.3, 0.3]),
                                       0.05)),
+    (C.similar_throughout, C.similar_throughout(INSIDE)),
+    (C.similar_throughout, C.similar_throughout(iv([(1.0, 0.95, 1.05), (1.1, 1.0, 1.16)]))),
+    (C.within_throughout, C.within_throughout(INSIDE, 10)),
+    (C.within_throughout, C.within_throughout(INSIDE, 5)),          # hi 1.08 > 1.05
+    (C.significantly_throughout, C.significantly_throughout(ABOVE)),
+    (C.significantly_throughout, C.significantly_throughout(iv([(1.5, 1.25, 1.8)]))),
+    (C.order_of_magnitude_somewhere, C.order_of_magnitude_somewhere(
+        iv([(0.3, 0.2, 0.4), (0.05, 0.04, 0.09)]))),
+    (C.order_of_magnitude_somewhere, C.order_of_magnitude_somewhere(
+        iv([(0.3, 0.2, 0.4), (0.09, 0.08, 0.1)]))),                 # hi 0.1 is not below 1/10
+    (C.ranges_about, C.ranges_about(iv([(4.3, 4.0, 4.6), (9.0, 8.0, 10.0)]), 4, 10)),
+    (C.ranges_about, C.ranges_about(iv([(2.0, 1.8, 2.2), (9.0, 8.0, 10.0)]), 4, 10)),
 ]
 EXPECTED = [True, False, False, True, False, False, True, False, False, True, False, False, False,
+            True, False, True, False, True, False, True, False, True, False,
             True, False, True, False, True, False, True, False, True, False]
 
 
+def _holds(v):
+    return v.holds if isinstance(v, PhraseCheck) else v
+
+
 def test_each_check_gives_the_expected_verdict():
-    assert [bool(v) for _, v in CASES] == EXPECTED
-    assert all(isinstance(v, bool) for _, v in CASES)
+    assert [_holds(v) for _, v in CASES] == EXPECTED
+    assert all(isinstance(_holds(v), bool) for _, v in CASES)
+
+
+def test_phrase_checks_name_the_vocabulary():
+    """The checks in the papers' words name the phrase and its source."""
+    assert C.similar_throughout(INSIDE).phrase == "similar"
+    assert C.similar_throughout(INSIDE).source == "ours"
+    assert (C.within_throughout(INSIDE, 10).phrase, C.within_throughout(INSIDE, 10).source) == \
+        ("within", "paper")
+    assert C.order_of_magnitude_somewhere(ABOVE).source == "paper"
+    for check, args in ((C.similar_throughout, ()), (C.within_throughout, (10,)),
+                        (C.significantly_throughout, ()), (C.order_of_magnitude_somewhere, ()),
+                        (C.ranges_about, (4, 10))):
+        assert check(iv([]), *args).holds is None
 
 
 def test_every_check_is_covered_both_ways():
