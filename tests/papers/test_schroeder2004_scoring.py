@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from schedlab.papers.schroeder2004.config import CONFIDENCE
-from schedlab.papers.schroeder2004.scoring import _ci, unbalancing_rows
+from schedlab.papers.schroeder2004.scoring import _ci, comparable_beyond_70, unbalancing_rows
 
 LOADS = [0.3, 0.5, 0.8, 0.9]
 REPS = 5
@@ -86,3 +86,30 @@ def test_greatly_and_significantly_better_use_the_vocabulary_factor():
     bad = rows_by_item(sims(slight))
     assert bad["§4.2 / Fig 4"]["verdict"] == "fails"
     assert bad["Abstract"]["verdict"] == "fails"
+
+
+HOSTS = [60, 70, 80, 90]
+
+
+def many_hosts(by_policy: dict[str, list[float]]) -> pd.DataFrame:
+    return sims({p: dict(zip(HOSTS, v, strict=True)) for p, v in by_policy.items()},
+                experiment="many_hosts", index="hosts")
+
+
+def mh_ci(d, num, den, metric="mean_slowdown", index="hosts"):
+    return _ci(d, num, den, metric, index, CONFIDENCE)
+
+
+def test_comparable_only_when_larger_than_70():
+    """"larger than 70": 70 itself is not included (strict)."""
+    at_70_apart = many_hosts({"Least-Work-Left": [9.0, 9.0, 2.05, 2.0],
+                              "SITA-E": [3.0, 3.0, 2.05, 2.0],
+                              "SITA-U-fair": [2.0, 2.0, 2.0, 2.0],
+                              "SITA-U-opt": [2.0, 2.0, 2.0, 2.0]})
+    row = comparable_beyond_70(at_70_apart, "hand-made", mh_ci)
+    assert row["verdict"] == "holds" and row["condition"].endswith("h > 70")
+    at_80_apart = at_70_apart.copy()
+    lwl80 = (at_80_apart["policy"] == "Least-Work-Left") & (at_80_apart["hosts"] == 80)
+    at_80_apart.loc[lwl80, "rep_mean_slowdown"] = pd.Series([list(9.0 * JITTER)] * int(lwl80.sum()),
+                                                            index=at_80_apart.index[lwl80])
+    assert comparable_beyond_70(at_80_apart, "hand-made", mh_ci)["verdict"] == "fails"
