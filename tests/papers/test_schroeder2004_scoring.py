@@ -113,3 +113,13 @@ def test_comparable_only_when_larger_than_70():
     at_80_apart.loc[lwl80, "rep_mean_slowdown"] = pd.Series([list(9.0 * JITTER)] * int(lwl80.sum()),
                                                             index=at_80_apart.index[lwl80])
     assert comparable_beyond_70(at_80_apart, "hand-made", mh_ci)["verdict"] == "fails"
+
+
+def test_all_policies_comparable_not_only_lwl():
+    """"all policies": SITA-E and SITA-U-opt too, not only LWL against SITA-U-fair."""
+    sita_e_apart = many_hosts({"Least-Work-Left": [9.0, 9.0, 2.0, 2.0],
+                               "SITA-E": [3.0, 3.0, 5.0, 5.0],
+                               "SITA-U-fair": [2.0, 2.0, 2.0, 2.0],
+                               "SITA-U-opt": [2.0, 2.0, 2.0, 2.0]})
+    row = comparable_beyond_70(sita_e_apart, "hand-made", mh_ci)
+    assert row["verdict"] == "fails" and "SITA-E" in row["note"]
