@@ -103,7 +103,7 @@ def mh_ci(d, num, den, metric="mean_slowdown", index="hosts"):
 def test_comparable_only_when_larger_than_70():
     """"larger than 70": 70 itself is not included (strict)."""
     at_70_apart = many_hosts({"Least-Work-Left": [9.0, 9.0, 2.05, 2.0],
-                              "SITA-E": [3.0, 3.0, 2.05, 2.0],
+                              "SITA-E": [3.0, 3.0, 2.05, 2.0],  # 2.05 / 2 = 1.025: similar
                               "SITA-U-fair": [2.0, 2.0, 2.0, 2.0],
                               "SITA-U-opt": [2.0, 2.0, 2.0, 2.0]})
     row = comparable_beyond_70(at_70_apart, "hand-made", mh_ci)
@@ -123,3 +123,15 @@ def test_all_policies_comparable_not_only_lwl():
                                "SITA-U-opt": [2.0, 2.0, 2.0, 2.0]})
     row = comparable_beyond_70(sita_e_apart, "hand-made", mh_ci)
     assert row["verdict"] == "fails" and "SITA-E" in row["note"]
+
+
+def test_comparable_is_the_vocabularys_similar_not_a_factor_of_2():
+    """A factor 1.8 sat inside the old hard-coded [0.5, 2]; 'comparable' is 'similar' (1.15)."""
+    apart = many_hosts({"Least-Work-Left": [9.0, 9.0, 3.6, 3.6], "SITA-E": [3.0, 3.0, 2.0, 2.0],
+                        "SITA-U-fair": [2.0, 2.0, 2.0, 2.0], "SITA-U-opt": [2.0, 2.0, 2.0, 2.0]})
+    row = comparable_beyond_70(apart, "hand-made", mh_ci)
+    assert row["verdict"] == "fails"
+    assert (row["phrase"], row["threshold_source"]) == ("similar", "ours")
+    close = many_hosts({"Least-Work-Left": [9.0, 9.0, 2.2, 2.2], "SITA-E": [3.0, 3.0, 2.0, 2.0],
+                        "SITA-U-fair": [2.0, 2.0, 2.0, 2.0], "SITA-U-opt": [2.0, 2.0, 2.0, 2.0]})
+    assert comparable_beyond_70(close, "hand-made", mh_ci)["verdict"] == "holds"
