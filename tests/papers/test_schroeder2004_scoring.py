@@ -9,7 +9,12 @@ import pandas as pd
 import pytest
 
 from schedlab.papers.schroeder2004.config import CONFIDENCE
-from schedlab.papers.schroeder2004.scoring import _ci, comparable_beyond_70, unbalancing_rows
+from schedlab.papers.schroeder2004.scoring import (
+    _ci,
+    comparable_beyond_70,
+    random_the_same,
+    unbalancing_rows,
+)
 
 LOADS = [0.3, 0.5, 0.8, 0.9]
 REPS = 5
@@ -135,3 +140,14 @@ def test_comparable_is_the_vocabularys_similar_not_a_factor_of_2():
     close = many_hosts({"Least-Work-Left": [9.0, 9.0, 2.2, 2.2], "SITA-E": [3.0, 3.0, 2.0, 2.0],
                         "SITA-U-fair": [2.0, 2.0, 2.0, 2.0], "SITA-U-opt": [2.0, 2.0, 2.0, 2.0]})
     assert comparable_beyond_70(close, "hand-made", mh_ci)["verdict"] == "holds"
+
+
+def test_random_the_same_uses_the_vocabulary_band():
+    """"the same": the vocabulary's 'similar' band (ours), not the value tolerance 0.15."""
+    two = sims(C90_LIKE)
+    same = sims({"Random": [v * 1.1 for v in C90_LIKE["Random"]]}, hosts=4)
+    row = random_the_same(two, same, "hand-made")
+    assert row["verdict"] == "holds"
+    assert (row["phrase"], row["threshold_source"]) == ("similar", "ours")
+    worse = sims({"Random": [v * 1.16 for v in C90_LIKE["Random"]]}, hosts=4)
+    assert random_the_same(two, worse, "hand-made")["verdict"] == "fails"

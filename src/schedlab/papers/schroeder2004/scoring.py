@@ -202,11 +202,7 @@ def claim_rows(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: pd.DataFrame,
                        for pol in ("Least-Work-Left", "SITA-E")])
         rows.append(_claim("Fig 3", "LWL and SITA-E improve from 2 to 4 hosts (2-host / 4-host "
                            "mean slowdown)", c4, beats_by_factor, (r, 1.0), r, ""))
-        t = tolerance_for(tol, "Fig 3")
-        r = ratio_ci(_rows_of(p4, "Random"), _rows_of(p2, "Random"), confidence=conf)
-        rows.append(_claim("Fig 3", f"Random the same with 4 hosts as with 2 (4-host / 2-host "
-                           f"within 1 ± {t:g})", c4, within_band, (r, 1 - t, 1 + t), r,
-                           "every host is an M/G/1 queue at load ρ either way", reduce="max"))
+        rows.append(random_the_same(p2, p4, c4, conf))
     # Fig 4 / §4.1-§4.2: unbalancing
     r = ci(_sel(p2, load=mid), "SITA-E", "SITA-U-fair", "var_slowdown")
     rows.append(_claim("Fig 4", "SITA-U-fair has a lower variance of slowdown than SITA-E "
@@ -321,6 +317,17 @@ def unbalancing_rows(p2: pd.DataFrame, c2: str, ci: Callable[..., pd.DataFrame]
                        "/ SITA-U-fair)", c_mid, significantly_throughout, (r,), r,
                        "'significantly' at §4.2's load range 0.5-0.8 (ours)"))
     return rows
+
+
+def random_the_same(p2: pd.DataFrame, p4: pd.DataFrame, c4: str, conf: float = CONFIDENCE
+                    ) -> dict[str, Any]:
+    """§3.2, Fig 3: "The results for Random are the same as in the 2 host system" -- the 4-host /
+    2-host mean slowdown of Random is 'similar' at every load (the vocabulary's claim band, ours;
+    every host is an M/G/1 queue at load ρ either way)."""
+    r = ratio_ci(_rows_of(p4, "Random"), _rows_of(p2, "Random"), confidence=conf)
+    return _claim("Fig 3", "Random the same with 4 hosts as with 2 (4-host / 2-host 'similar')",
+                  c4, similar_throughout, (r,), r,
+                  "every host is an M/G/1 queue at load ρ either way", reduce="max")
 
 
 def comparable_beyond_70(mh: pd.DataFrame, cm: str, ci: Callable[..., pd.DataFrame]
