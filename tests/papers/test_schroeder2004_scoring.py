@@ -13,6 +13,7 @@ from schedlab.papers.schroeder2004.scoring import (
     _ci,
     comparable_beyond_70,
     random_the_same,
+    rule_within_10,
     unbalancing_rows,
 )
 
@@ -151,3 +152,12 @@ def test_random_the_same_uses_the_vocabulary_band():
     assert (row["phrase"], row["threshold_source"]) == ("similar", "ours")
     worse = sims({"Random": [v * 1.16 for v in C90_LIKE["Random"]]}, hosts=4)
     assert random_the_same(two, worse, "hand-made")["verdict"] == "fails"
+
+
+def test_rule_of_thumb_within_10_percent_is_the_papers_threshold():
+    rule = {**C90_LIKE, "SITA-U-rule": [v * 1.1 for v in C90_LIKE["SITA-U-opt"]]}
+    row = rule_within_10(sims(rule), "hand-made")
+    assert row["verdict"] == "holds"
+    assert (row["phrase"], row["threshold_source"]) == ("within", "paper")
+    off = {**C90_LIKE, "SITA-U-rule": [v * 1.12 for v in C90_LIKE["SITA-U-opt"]]}
+    assert rule_within_10(sims(off), "hand-made")["verdict"] == "fails"
