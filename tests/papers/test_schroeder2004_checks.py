@@ -45,10 +45,10 @@ CASES = [
     (C.underloads_host1, C.underloads_host1([0.1, 0.5])),
     (C.identical_results, C.identical_results(pd.Series([1.0, 2.0]), pd.Series([1.0, 2.0]))),
     (C.identical_results, C.identical_results(pd.Series([1.0, 2.0]), pd.Series([1.0, 2.1]))),
-    (C.analysis_agrees, C.analysis_agrees(SIM, pd.Series([10.5, 23.0, 41.0],
-                                                         index=[0.3, 0.5, 0.7]), 0.05)),
-    (C.analysis_agrees, C.analysis_agrees(SIM, pd.Series([5.0, 10.0, 41.0],
-                                                         index=[0.3, 0.5, 0.7]), 0.05)),
+    (C.analysis_similar, C.analysis_similar(SIM, pd.Series([10.5, 24.2, 41.0],
+                                                           index=[0.3, 0.5, 0.7]))),
+    (C.analysis_similar, C.analysis_similar(SIM, pd.Series([10.5, 26.0, 41.0],
+                                                           index=[0.3, 0.5, 0.7]))),
     (C.cutoffs_agree, C.cutoffs_agree(pd.Series([0.1, 0.2, 0.3]), pd.Series([0.12, 0.2, 0.5]),
                                       0.05)),
     (C.cutoffs_agree, C.cutoffs_agree(pd.Series([0.1, 0.2, 0.3]), pd.Series([0.2, 0.3, 0.3]),
@@ -114,14 +114,16 @@ def test_other_missing_inputs():
     assert C.load_fraction_follows_rule([0.5], [], 0.1) is None
     assert C.underloads_host1([np.nan]) is None
     assert C.identical_results(None, pd.Series([1.0])) is None
-    assert C.analysis_agrees(SIM, pd.Series([np.inf] * 3, index=[0.3, 0.5, 0.7]), 0.1) is None
+    assert C.analysis_similar(SIM, pd.Series([np.inf] * 3, index=[0.3, 0.5, 0.7])).holds is None
     assert C.cutoffs_agree(pd.Series([0.1], index=[0.3]), pd.Series([0.1], index=[0.5]),
                            0.05) is None
 
 
-def test_interval_distance_is_zero_inside_and_relative_outside():
-    a = pd.Series([10.5, 24.2, 44.0], index=[0.3, 0.5, 0.7])  # inside, 2.2 above 22, on the edge
-    assert C.analysis_distance(SIM, a) == pytest.approx(0.0)
-    a = pd.Series([5.0, 10.0, 88.0], index=[0.3, 0.5, 0.7])
-    # distances 4/5, 8/10, 44/88 -> median 0.8
-    assert C.analysis_distance(SIM, a) == pytest.approx(0.8)
+def test_analysis_gap_is_1_inside_and_the_ratio_to_the_nearest_end_outside():
+    # inside, inside, on the edge
+    assert C.analysis_gap(SIM, pd.Series([10.5, 20.0, 44.0], index=[0.3, 0.5, 0.7])) == 1.0
+    a = pd.Series([4.5, 24.2, 88.0], index=[0.3, 0.5, 0.7])
+    # ratios 9/4.5 = 2, 24.2/22 = 1.1, 88/44 = 2 -> the largest, 2
+    assert C.analysis_gap(SIM, a) == pytest.approx(2.0)
+    assert C.analysis_similar(SIM, a).phrase == "similar"
+    assert np.isnan(C.analysis_gap(SIM, pd.Series([np.inf] * 3, index=[0.3, 0.5, 0.7])))

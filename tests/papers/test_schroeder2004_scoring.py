@@ -11,6 +11,7 @@ import pytest
 from schedlab.papers.schroeder2004.config import CONFIDENCE
 from schedlab.papers.schroeder2004.scoring import (
     _ci,
+    analysis_rows,
     comparable_beyond_70,
     random_the_same,
     rule_within_10,
@@ -37,6 +38,7 @@ def sims(slowdown: dict[str, list[float]], variance: dict[str, list[float]] | No
                          "load": x if index == "load" else 0.7, "policy": pol,
                          "cutoff_method": "analytic" if pol.startswith("SITA") else "",
                          "mean_slowdown": v, "var_slowdown": var,
+                         "mean_slowdown_lo": 0.98 * v, "mean_slowdown_hi": 1.02 * v,
                          "rep_mean_slowdown": list(v * JITTER),
                          "rep_var_slowdown": list(var * JITTER)})
     return pd.DataFrame(rows)
@@ -161,3 +163,20 @@ def test_rule_of_thumb_within_10_percent_is_the_papers_threshold():
     assert (row["phrase"], row["threshold_source"]) == ("within", "paper")
     off = {**C90_LIKE, "SITA-U-rule": [v * 1.12 for v in C90_LIKE["SITA-U-opt"]]}
     assert rule_within_10(sims(off), "hand-made")["verdict"] == "fails"
+
+
+def analysis(factor: float = 1.0) -> pd.DataFrame:
+    return pd.DataFrame([{"hosts": 2, "load": x, "policy": p, "mean_slowdown": v * factor}
+                         for p, vals in C90_LIKE.items() for x, v in zip(LOADS, vals, strict=True)])
+
+
+@pytest.mark.parametrize("mgh", ["standard", "paper"])
+def test_analysis_rows_name_their_formula_and_use_the_vocabulary_band(mgh):
+    near = {r["item"]: r for r in analysis_rows(sims(C90_LIKE), analysis(1.1), "hand-made", mgh)}
+    assert near["Fig 8"]["verdict"] == "holds" and near["Fig 9"]["verdict"] == "holds"
+    assert ("(1+C²)/2" if mgh == "standard" else "E[X²]/E[X]²") in near["Fig 8"]["quantity"]
+    assert "no M/G/h factor" in near["Fig 9"]["quantity"]
+    assert (near["Fig 8"]["phrase"], near["Fig 8"]["threshold_source"]) == ("similar", "ours")
+    far = {r["item"]: r for r in analysis_rows(sims(C90_LIKE), analysis(1.2), "hand-made", mgh)}
+    assert far["Fig 8"]["verdict"] == "fails"
+    assert far["Fig 8"]["reproduced"] == pytest.approx(1.2 / 1.02)
