@@ -12,6 +12,7 @@ from schedlab.papers.schroeder2004.config import CONFIDENCE
 from schedlab.papers.schroeder2004.scoring import (
     _ci,
     analysis_rows,
+    claim_rows,
     comparable_beyond_70,
     random_the_same,
     rule_within_10,
@@ -24,7 +25,8 @@ JITTER = np.array([0.98, 1.0, 1.02, 0.99, 1.01])
 
 
 def sims(slowdown: dict[str, list[float]], variance: dict[str, list[float]] | None = None,
-         experiment: str = "poisson", index: str = "load", hosts: int = 2) -> pd.DataFrame:
+         experiment: str = "poisson", index: str = "load", hosts: int = 2,
+         long_short: float = 1.0) -> pd.DataFrame:
     """Poisson-experiment rows: per policy, a mean slowdown per load (or host count) with five
     replications around it (the same jitter for every policy: tight paired intervals)."""
     variance = variance or {p: [10 * v for v in vals] for p, vals in slowdown.items()}
@@ -40,7 +42,10 @@ def sims(slowdown: dict[str, list[float]], variance: dict[str, list[float]] | No
                          "mean_slowdown": v, "var_slowdown": var,
                          "mean_slowdown_lo": 0.98 * v, "mean_slowdown_hi": 1.02 * v,
                          "rep_mean_slowdown": list(v * JITTER),
-                         "rep_var_slowdown": list(var * JITTER)})
+                         "rep_var_slowdown": list(var * JITTER),
+                         "mean_response": 100 * v, "rep_mean_response": list(100 * v * JITTER),
+                         "rep_mean_slowdown_long": list(v * JITTER * long_short),
+                         "rep_mean_slowdown_short": list(v * JITTER)})
     return pd.DataFrame(rows)
 
 
@@ -180,3 +185,31 @@ def test_analysis_rows_name_their_formula_and_use_the_vocabulary_band(mgh):
     far = {r["item"]: r for r in analysis_rows(sims(C90_LIKE), analysis(1.2), "hand-made", mgh)}
     assert far["Fig 8"]["verdict"] == "fails"
     assert far["Fig 8"]["reproduced"] == pytest.approx(1.2 / 1.02)
+
+
+def test_the_papers_similar_is_the_vocabularys_band_in_every_row():
+    """'quite similar', 'close to', 'only a slight bit worse' and the title claim's 'equal' are
+    the vocabulary's 'similar' (1.15, ours), not the config's factors 2 and 1.5."""
+    pols = {**C90_LIKE, "Round-Robin": C90_LIKE["Random"], "Central-Queue":
+            C90_LIKE["Least-Work-Left"], "SITA-U-fair": [v * 1.1 for v in C90_LIKE["SITA-U-opt"]]}
+    low_similar = {**pols, "SITA-E": [2.8, 8.0, 50.0, 120.0]}  # LWL 3.0 at 0.3
+    cfg = {"trace": "hand-made", "subset": {}, "confidence": CONFIDENCE}
+
+    def rows(p, long_short=1.1):
+        d = pd.concat([sims(p, long_short=long_short), sims(p, hosts=4, long_short=long_short)])
+        return {r["quantity"].split(" (")[0]: r for r in claim_rows(
+            d, pd.DataFrame(), analysis(), cfg, "shuffled")}
+
+    good = rows(low_similar)
+    for q in ("SITA-E and LWL similar at low load", "Round-Robin close to Random",
+              "SITA-U-fair only slightly worse than SITA-U-opt",
+              "SITA-U-fair is fair: long and short jobs have equal mean slowdown"):
+        assert good[q]["verdict"] == "holds", q
+        assert (good[q]["phrase"], good[q]["threshold_source"]) == ("similar", "ours"), q
+    # factors inside the old bands (2, 1.5, 2) but outside 'similar'
+    bad = rows({**pols, "Round-Robin": [v * 1.5 for v in C90_LIKE["Random"]],
+                "SITA-U-fair": [v * 1.3 for v in C90_LIKE["SITA-U-opt"]]}, long_short=1.8)
+    for q in ("SITA-E and LWL similar at low load", "Round-Robin close to Random",
+              "SITA-U-fair only slightly worse than SITA-U-opt",
+              "SITA-U-fair is fair: long and short jobs have equal mean slowdown"):
+        assert bad[q]["verdict"] == "fails", q

@@ -11,7 +11,7 @@ replications and its t-interval (:func:`schedlab.papers.schroeder2004.intervals.
 * an *ordering* "A beats B" (ratio = B/A) holds when every interval lies above 1 (``lo > 1``): the
   difference is significant at every point the claim covers;
 * "by a factor F" holds when every interval lies above F (``lo > F``);
-* "similar" / "within x%" holds when every interval lies inside the stated band;
+* "similar" / "within x%" holds when both ends of every interval lie inside the vocabulary's band;
 * a single deterministic run (the scaled trace arrivals of §6) has ``lo = hi = ratio``.
 
 The checks named for the papers' words (``*_throughout``, :func:`order_of_magnitude_somewhere`,
@@ -48,13 +48,6 @@ def beats_by_factor(ci: pd.DataFrame | None, factor: float = 1.0) -> bool | None
     """Every interval of ratio B/A lies above ``factor``: A beats B (by that factor) everywhere."""
     d = _intervals(ci)
     return None if d is None else bool((d["lo"] > factor).all())
-
-
-@claim_check(PAPER)
-def within_band(ci: pd.DataFrame | None, low: float, high: float) -> bool | None:
-    """Every interval lies inside [low, high] ("similar", "the same", "within 10%")."""
-    d = _intervals(ci)
-    return None if d is None else bool(((d["lo"] >= low) & (d["hi"] <= high)).all())
 
 
 @claim_check(PAPER)
