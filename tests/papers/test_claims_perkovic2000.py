@@ -20,8 +20,11 @@ from schedlab.papers.perkovic2000.scoring import (
     combined_rows,
     every_group_improves,
     fig3_rows,
+    little_sensitive_for_most,
+    priority_random_vs_shortest_first,
     section8_rows,
     spec_test_runs_slightly_decrease,
+    widening_rows,
 )
 from schedlab.report import scorecard as S
 from schedlab.report.claims import inventory_path, load_inventory
@@ -150,9 +153,13 @@ def frames(**over):
                                 "bounded_slowdown_ratio": 0.5, "delay_ratio": 0.5,
                                 "response_ratio": 1.5} for e in ("half", "quarter") for a in ALGOS]),
          "fig8": pd.DataFrame({"algorithm": ALGOS, "bounded_slowdown": [0.5] * n}),
-         "fig9": pd.DataFrame([{"experiment": e, "algorithm": a, "bounded_slowdown": 1.0,
-                                "bounded_slowdown_ratio": 0.2, "delay_ratio": 0.3}
-                               for e in ("half", "half_widen", "half_widen_spec") for a in ALGOS])}
+         "fig9": pd.DataFrame([{"experiment": e, "algorithm": a, "bounded_slowdown": b,
+                                "bounded_slowdown_ratio": 0.2, "delay_ratio": 0.3,
+                                "response": resp}
+                               for e, b, resp in (("half", 2.0, 100.0), ("half_widen", 1.4, 90.0),
+                                                  ("half_spec", 1.0, 80.0),
+                                                  ("half_widen_spec", 1.05, 78.0))
+                               for a in ALGOS])}
     return {**f, **over}
 
 
@@ -230,3 +237,36 @@ def test_improvements_in_all_groups_for_every_algorithm():
     assert (row["phrase"], row["threshold_source"]) == ("in_all", "paper")
     assert row["reproduced"] == -0.05  # (plain outcomes: the paper's "in all")
     assert every_group_improves(f4[f4["group"] != "SN"], "hand-made")["verdict"] == "fails"
+
+
+def test_priority_slightly_worse_and_random_better_than_shortest_first():
+    """§5 "Priority ... performs slightly worse than shortest-first backfilling, while randomized
+    performs better"."""
+    ok = priority_random_vs_shortest_first({"P": 6.5, "1/L": 6.0, "R": 5.0}, "hand-made")
+    assert [r["verdict"] for r in ok] == ["holds", "holds"]
+    assert (ok[0]["phrase"], ok[0]["threshold_source"]) == ("slightly", "ours")
+    much = priority_random_vs_shortest_first({"P": 8.0, "1/L": 6.0, "R": 6.5}, "hand-made")
+    assert [r["verdict"] for r in much] == ["fails", "fails"]  # P 33% worse; R worse too
+
+
+def test_little_sensitive_to_the_percentage_for_most_algorithms():
+    f6 = frames()["fig6"]  # 6% apart over the percentages: similar for every algorithm
+    row = little_sensitive_for_most(f6, "hand-made")
+    assert row["verdict"] == "holds" and row["reproduced"] == 1.0
+    assert (row["phrase"], row["threshold_source"]) == ("for_most", "ours")
+    steep = f6.assign(bounded_slowdown=lambda d: d["bounded_slowdown"] * (1 + d["percentage"]))
+    row = little_sensitive_for_most(steep, "hand-made")
+    assert row["verdict"] == "fails" and row["reproduced"] == 0.0
+
+
+def test_start_time_widening_rows():
+    f9 = frames()["fig9"]
+    rows = {r["quantity"][:30]: r for r in widening_rows(f9, "hand-made")}
+    assert [r["verdict"] for r in rows.values()] == ["holds", "holds", "holds"]
+    assert [r["phrase"] for r in rows.values()] == ["significantly", "in_all", "similar"]
+    worse = f9.copy()
+    hw = worse["experiment"] == "half_widen"
+    worse.loc[hw, "bounded_slowdown"] = 1.7            # 2.0 / 1.7 = 1.18: not 'significant'
+    worse.loc[hw & (worse["algorithm"] == "R/L-NG"), "response"] = 110.0  # one -NG slower
+    worse.loc[worse["experiment"] == "half_widen_spec", "bounded_slowdown"] = 0.8  # 1.25 better
+    assert [r["verdict"] for r in widening_rows(worse, "hand-made")] == ["fails"] * 3

@@ -11,7 +11,17 @@ import numpy as np
 import pandas as pd
 
 from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
-from ...report.vocabulary import PHRASES, about, in_all, in_all_of, less_than, slightly
+from ...report.vocabulary import (
+    PHRASES,
+    about,
+    for_most,
+    in_all,
+    in_all_of,
+    less_than,
+    significantly,
+    similar,
+    slightly,
+)
 from ...sim.schedulers.queue_orders import ORDERS
 from .checks import (
     increases_with,
@@ -219,6 +229,7 @@ def _claims(frames: dict[str, pd.DataFrame], note_base: str, note: str) -> list[
           (bsd, "R-NG", "P-NG"), n=note_base)
     claim("§5 / Figure 3", "1/L has lower bounded slowdown than BF", "with guarantees", lower,
           (bsd, "1/L", "BF"), n=note_base)
+    rows += priority_random_vs_shortest_first(bsd, note_base)
     orders = [o for o in ORDERS if o != "D"]
     claim("§5 / Figure 3", "-NG beats the guarantee version for every order except arrival (D)",
           "bounded slowdown", ng_better_except_arrival, (bsd, orders), headline=True,
@@ -253,6 +264,7 @@ def _claims(frames: dict[str, pd.DataFrame], note_base: str, note: str) -> list[
             claim("§6.2 / Figure 6", "test runs help most at large speculation percentages",
                   "mean improvement, highest vs lowest percentage", increases_with, (g.to_dict(),))
             rows.append(spec_test_runs_slightly_decrease(f6, note))
+            rows.append(little_sensitive_for_most(f6, note))
     f7 = frames["fig7"]
     for exp in ("half", "quarter"):
         sub = f7[f7["experiment"] == exp]
@@ -277,7 +289,70 @@ def _claims(frames: dict[str, pd.DataFrame], note_base: str, note: str) -> list[
         claim("§7.1 / Figure 9", "start-time widening improves half-sizing for most algorithms",
               "fraction of algorithms improved", majority_lower, (w, h),
               rep=float(np.mean([w[k] < h[k] for k in w if k in h])) if w else None)
+        rows += widening_rows(f9, note)
     return rows
+
+
+def priority_random_vs_shortest_first(bsd: Mapping[str, float], note: str) -> list[dict]:
+    """§5: "Priority backfilling (with 3 priorities only) performs slightly worse than
+    shortest-first backfilling, while randomized performs better" -- P's bounded slowdown
+    ``slightly`` above 1/L's (ours), R's below 1/L's (with guarantees, Figure 3)."""
+    p, sf, r = (bsd.get(k, math.nan) for k in ("P", "1/L", "R"))
+    return [claim_row(PAPER, "§5 / Figure 3", "priority (P) slightly worse than shortest-first "
+                      "(1/L)", "with guarantees, bounded slowdown", slightly(p, sf, above=True),
+                      reproduced=p / sf, unit="ratio P / 1/L", note=note),
+            claim_row(PAPER, "§5 / Figure 3", "randomized (R) better than shortest-first (1/L)",
+                      "with guarantees, bounded slowdown", lower(bsd, "R", "1/L"),
+                      reproduced=r / sf, unit="ratio R / 1/L", check=lower, note=note)]
+
+
+def little_sensitive_for_most(f6: pd.DataFrame, note: str) -> dict:
+    """§6.2, Figure 6: "overall performance is little sensitive to speculation percentages for
+    most of the algorithms" -- per algorithm, its largest and smallest bounded slowdown over the
+    percentages are 'similar' (ours), for more than half of the algorithms (``for_most``, ours)."""
+    m = f6.groupby(["algorithm", "percentage"])["bounded_slowdown"].mean().unstack()
+    per = {str(a): similar(float(m.loc[a].max()), float(m.loc[a].min())) for a in m.index}
+    out = for_most({a: c.holds for a, c in per.items()})
+    return claim_row(PAPER, "§6.2 / Figure 6", "with test runs, performance little sensitive to "
+                     "the speculation percentage for most algorithms",
+                     "each algorithm, largest vs smallest bounded slowdown over the percentages",
+                     out, reproduced=float(np.mean([c.holds for c in per.values()]))
+                     if per else None, unit="fraction of algorithms 'similar'",
+                     note="each algorithm: 'similar' (ours); not similar: " +
+                          (", ".join(a for a, c in per.items() if c.holds is False) or "none")
+                          + f"; {note}")
+
+
+def widening_rows(f9: pd.DataFrame, note: str) -> list[dict]:
+    """§7.1, Figure 9: "As compared with half-sized applications, start time widening gives
+    significant improvements" (mean bounded slowdown over algorithms, ``significantly``, ours);
+    "It also reduces average response time for no-guarantee algorithms" (every -NG algorithm);
+    "Together with speculative backfilling and initial half-sized application, however,
+    start-time widening improves little or even makes slightly worse bounded slowdown" (means
+    over algorithms 'similar', ours)."""
+    def mean(exp: str, col: str = "bounded_slowdown") -> float:
+        d = f9[f9["experiment"] == exp]
+        return float(d[col].mean()) if len(d) else math.nan
+
+    h, w = (_by_algorithm(f9[f9["experiment"] == e], "response") for e in ("half", "half_widen"))
+    ng = {a: bool(w[a] < h[a]) if a in h and a in w else None
+          for a in sorted(set(h) | set(w)) if a.endswith("-NG")}
+    return [
+        claim_row(PAPER, "§7.1 / Figure 9", "start-time widening gives significant improvements "
+                  "over half-sizing", "mean bounded slowdown over algorithms",
+                  significantly(mean("half"), mean("half_widen")),
+                  reproduced=mean("half_widen") / mean("half"), unit="ratio widen / half",
+                  note=note),
+        claim_row(PAPER, "§7.1 / Figure 9", "start-time widening reduces the average response "
+                  "time of the no-guarantee algorithms", "every -NG algorithm, half-size",
+                  in_all(ng), note=note),
+        claim_row(PAPER, "§7.1 / Figure 9", "with speculation, start-time widening improves "
+                  "little or makes slightly worse", "mean bounded slowdown over algorithms, "
+                  "half-size + speculation with vs without widening",
+                  similar(mean("half_widen_spec"), mean("half_spec")),
+                  reproduced=mean("half_widen_spec") / mean("half_spec"),
+                  unit="ratio with / without widening", note=note),
+    ]
 
 
 
