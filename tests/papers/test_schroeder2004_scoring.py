@@ -14,6 +14,7 @@ from schedlab.papers.schroeder2004.scoring import (
     analysis_rows,
     claim_rows,
     comparable_beyond_70,
+    random_by_far_the_worst,
     random_the_same,
     rule_within_10,
     unbalancing_rows,
@@ -206,6 +207,8 @@ def test_the_papers_similar_is_the_vocabularys_band_in_every_row():
               "SITA-U-fair is fair: long and short jobs have equal mean slowdown"):
         assert good[q]["verdict"] == "holds", q
         assert (good[q]["phrase"], good[q]["threshold_source"]) == ("similar", "ours"), q
+    wide = good["task assignment policies differ by an order of magnitude or more in mean slowdown"]
+    assert wide["verdict"] == "holds" and wide["phrase"] == "less_than"
     # factors inside the old bands (2, 1.5, 2) but outside 'similar'
     bad = rows({**pols, "Round-Robin": [v * 1.5 for v in C90_LIKE["Random"]],
                 "SITA-U-fair": [v * 1.3 for v in C90_LIKE["SITA-U-opt"]]}, long_short=1.8)
@@ -213,3 +216,16 @@ def test_the_papers_similar_is_the_vocabularys_band_in_every_row():
               "SITA-U-fair only slightly worse than SITA-U-opt",
               "SITA-U-fair is fair: long and short jobs have equal mean slowdown"):
         assert bad[q]["verdict"] == "fails", q
+
+
+def test_random_by_far_the_worst():
+    """§3.2 "Random is by far the worst policy" (mean response time, load > 0.5) on CTC."""
+    row = random_by_far_the_worst(sims(C90_LIKE), "§3.2", "mean_response", "hand-made", ci)
+    assert row["verdict"] == "holds" and "SITA-U" not in row["quantity"]
+    assert (row["phrase"], row["threshold_source"]) == ("significantly", "ours")
+    close = {**C90_LIKE, "Random": [v * 1.2 for v in C90_LIKE["Least-Work-Left"]]}
+    assert random_by_far_the_worst(sims(close), "§3.2", "mean_response", "hand-made",
+                                   ci)["verdict"] == "fails"  # worst, but not by far
+    no_random = sims({p: v for p, v in C90_LIKE.items() if p != "Random"})
+    assert random_by_far_the_worst(no_random, "§3.2", "mean_response", "hand-made",
+                                   ci)["verdict"] == "fails"  # not checkable: a missing quantity
