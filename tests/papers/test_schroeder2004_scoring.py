@@ -14,6 +14,7 @@ from schedlab.papers.schroeder2004.scoring import (
     analysis_rows,
     claim_rows,
     comparable_beyond_70,
+    opt_not_far_from_fair,
     random_by_far_the_worst,
     random_the_same,
     rule_within_10,
@@ -229,3 +230,12 @@ def test_random_by_far_the_worst():
     no_random = sims({p: v for p, v in C90_LIKE.items() if p != "Random"})
     assert random_by_far_the_worst(no_random, "§3.2", "mean_response", "hand-made",
                                    ci)["verdict"] == "fails"  # not checkable: a missing quantity
+
+
+def test_opt_not_far_from_fair():
+    cuts = pd.DataFrame({"policy": ["SITA-U-opt"] * 2 + ["SITA-U-fair"] * 2,
+                         "load": [0.5, 0.8] * 2, "load_fraction_host1": [0.25, 0.38, 0.24, 0.40]})
+    row = opt_not_far_from_fair(cuts, "hand-made")
+    assert row["verdict"] == "holds" and row["phrase"] == "similar"
+    far = cuts.assign(load_fraction_host1=[0.25, 0.38, 0.20, 0.40])
+    assert opt_not_far_from_fair(far, "hand-made")["verdict"] == "fails"

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
+from ...report.vocabulary import in_all_of, similar
 from .checks import (
     analysis_gap,
     analysis_similar,
@@ -409,6 +410,7 @@ def cutoff_claim_rows(cuts: pd.DataFrame, sims: pd.DataFrame, cfg: dict[str, Any
                           underloads_host1(under["load_fraction_host1"]),
                           reproduced=float(under["load_fraction_host1"].max()) if len(under)
                           else None, unit="max fraction", check=underloads_host1))
+    rows.append(opt_not_far_from_fair(a2, where))
     order = cfg["service_orders"][0]
     p2 = _sel(sims, experiment="poisson", service_order=order, hosts=2)
     rows.append(rule_within_10(p2, f"{where}; 2 hosts, Poisson, service order {order}",
@@ -449,6 +451,25 @@ def cutoff_claim_rows(cuts: pd.DataFrame, sims: pd.DataFrame, cfg: dict[str, Any
                            "deterministic arrivals: one run per load, no interval"))
         rows.append(random_by_far_the_worst(sc, "Fig 7 (note 3)", "mean_slowdown", cs, _ci))
     return rows
+
+
+def opt_not_far_from_fair(a2: pd.DataFrame, where: str) -> dict[str, Any]:
+    """§4.3, Fig 5 / 13: "Secondly observe that SITA-U-opt is not far from SITA-U-fair" -- the
+    Host-1 load fractions of the two analytic cutoffs are 'similar' (vocabulary, ours) at every
+    load."""
+    f = {p: _sel(a2, policy=p).set_index("load")["load_fraction_host1"]
+         for p in ("SITA-U-opt", "SITA-U-fair")}
+    loads = [x for x in f["SITA-U-opt"].index if x in f["SITA-U-fair"].index]
+    per = {f"{x:g}": similar(float(f["SITA-U-opt"][x]), float(f["SITA-U-fair"][x]))
+           for x in loads}
+    ratio = [max(f["SITA-U-opt"][x], f["SITA-U-fair"][x]) / min(f["SITA-U-opt"][x],
+                                                                   f["SITA-U-fair"][x])
+             for x in loads]
+    return claim_row(PAPER, "Fig 13 / §4.3", "SITA-U-opt not far from SITA-U-fair (Host-1 load "
+                     "fractions 'similar')", f"{where}; analytic cutoffs, every load",
+                     in_all_of(per) if per else similar(None, 1.0),
+                     reproduced=float(max(ratio)) if ratio else None,
+                     unit="largest ratio of the fractions")
 
 
 def random_by_far_the_worst(d: pd.DataFrame, item: str, metric: str, cond: str,
