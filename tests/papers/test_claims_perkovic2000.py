@@ -21,6 +21,7 @@ from schedlab.papers.perkovic2000.scoring import (
     every_group_improves,
     fig3_rows,
     little_sensitive_for_most,
+    more_reduction_for_slower,
     priority_random_vs_shortest_first,
     section8_rows,
     spec_test_runs_slightly_decrease,
@@ -270,3 +271,19 @@ def test_start_time_widening_rows():
     worse.loc[hw & (worse["algorithm"] == "R/L-NG"), "response"] = 110.0  # one -NG slower
     worse.loc[worse["experiment"] == "half_widen_spec", "bounded_slowdown"] = 0.8  # 1.25 better
     assert [r["verdict"] for r in widening_rows(worse, "hand-made")] == ["fails"] * 3
+
+
+def test_more_reduction_helps_otherwise_slower_algorithms_more():
+    """§7.1 "More parallelism reduction tends to affirm more slowdown benefits for otherwise
+    slower algorithms": the quarter-over-half gain rises with the algorithm's own slowdown."""
+    base = frames()["fig3"]  # BF 10, BF-NG 11, 1/L 6, 1/L-NG 5, R/L-NG 2
+    f7 = frames()["fig7"].copy()
+    q = f7["experiment"] == "quarter"
+    f7.loc[q, "bounded_slowdown_ratio"] = f7.loc[q, "algorithm"].map(
+        {"BF": 0.3, "BF-NG": 0.28, "1/L": 0.4, "1/L-NG": 0.42, "R/L-NG": 0.48})
+    row = more_reduction_for_slower(base, f7, "hand-made")
+    assert row["verdict"] == "holds"
+    assert (row["phrase"], row["threshold_source"]) == ("increases_as", "ours")
+    f7.loc[q, "bounded_slowdown_ratio"] = f7.loc[q, "algorithm"].map(
+        {"BF": 0.48, "BF-NG": 0.45, "1/L": 0.4, "1/L-NG": 0.35, "R/L-NG": 0.3})
+    assert more_reduction_for_slower(base, f7, "hand-made")["verdict"] == "fails"

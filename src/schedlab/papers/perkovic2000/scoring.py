@@ -17,6 +17,7 @@ from ...report.vocabulary import (
     for_most,
     in_all,
     in_all_of,
+    increases_as,
     less_than,
     significantly,
     similar,
@@ -63,8 +64,12 @@ HEADLINE_NOTE = {
 
 def paper_rows(t1: pd.DataFrame, t2: pd.DataFrame, t3: pd.DataFrame, frames: dict[str, pd.DataFrame],
                pub: dict[str, Any], note_run: str, tolerance: Any = None,
-               note_base: str | None = None, whole_log: bool = True) -> pd.DataFrame:
+               note_base: str | None = None, whole_log: bool = True,
+               sweep_base: pd.DataFrame | None = None) -> pd.DataFrame:
     """Every published number and claim beside ours (docs/design.md §3 rows).
+
+    ``sweep_base``: the base experiment on Figures 5-9's job set (Figure 3's frame of the sweep),
+    the "otherwise" bounded slowdown of each algorithm behind Figure 7.
 
     ``frames`` are the Figure 3-9 frames; Figures 3-4 (``note_base``) may come from a different run
     set (the whole log) than Figures 5-9 (``note_run``). ``whole_log``: whether Figures 3-4 and
@@ -94,6 +99,8 @@ def paper_rows(t1: pd.DataFrame, t2: pd.DataFrame, t3: pd.DataFrame, frames: dic
     f3 = frames["fig3"]
     rows += fig3_rows(f3, pub, nb, tolerance)
     rows += _claims(frames, nb, note_run)
+    if sweep_base is not None:
+        rows.append(more_reduction_for_slower(sweep_base, frames["fig7"], note_run))
     rows += combined_rows(frames["fig9"], pub, note_run, tol("§7.1 / Figure 9"))
     if not whole_log:
         rows = [r for r in rows if r["item"] not in ("Table 3", "§4", "§5 / Figure 3",
@@ -293,6 +300,24 @@ def _claims(frames: dict[str, pd.DataFrame], note_base: str, note: str) -> list[
     return rows
 
 
+def more_reduction_for_slower(base: pd.DataFrame, f7: pd.DataFrame, note: str) -> dict:
+    """§7.1, Figure 7: "More parallelism reduction tends to affirm more slowdown benefits for
+    otherwise slower algorithms" -- across the algorithms, the extra gain of quarter-size over
+    half-size (half / quarter bounded-slowdown ratio to BF) ``increases as`` (ours) the
+    algorithm's own bounded slowdown without resizing (the base experiment on the same jobs)."""
+    own = _by_algorithm(base, "bounded_slowdown")
+    half, quarter = (_by_algorithm(f7[f7["experiment"] == e], "bounded_slowdown_ratio")
+                     for e in ("half", "quarter"))
+    algos = [a for a in own if a in half and a in quarter]
+    x = [own[a] for a in algos]
+    gain = [half[a] / quarter[a] for a in algos]
+    return claim_row(PAPER, "§7.1 / Figure 7", "more parallelism reduction helps otherwise slower "
+                     "algorithms more", "quarter vs half gain against the base bounded slowdown, "
+                     "across algorithms", increases_as(x, gain),
+                     reproduced=float(np.max(gain)) if gain else None,
+                     unit="largest half / quarter ratio", note=note)
+
+
 def priority_random_vs_shortest_first(bsd: Mapping[str, float], note: str) -> list[dict]:
     """§5: "Priority backfilling (with 3 priorities only) performs slightly worse than
     shortest-first backfilling, while randomized performs better" -- P's bounded slowdown
@@ -398,7 +423,8 @@ def scorecard(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.Da
     pub, tol = s["published"], s.get("tolerance")
     parts = [paper_rows(tables["table1"], tables["table2"], v.table3, v.frames, pub,
                         v.note(v.machines[0]), tolerance=tol, note_base=v.note_base,
-                        whole_log=v.whole_log),
+                        whole_log=v.whole_log,
+                        sweep_base=figure_frames(v.default, v.machines[0])["fig3"]),
              section8_rows(v.base, v.base_machine, pub, v.note_base, tol, v.whole_log)]
     for m in v.machines[1:]:
         rows = fig3_rows(figure_frames(v.default, m)["fig3"], pub, v.note(m), tol)
