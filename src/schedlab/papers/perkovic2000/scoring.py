@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...report.attribution import attribute_rows
 from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
 from ...report.vocabulary import (
     PHRASES,
@@ -24,6 +25,7 @@ from ...report.vocabulary import (
     slightly,
 )
 from ...sim.schedulers.queue_orders import ORDERS
+from .causes import reading_rows
 from .checks import (
     increases_with,
     lower,
@@ -418,7 +420,9 @@ def section8_rows(summary: pd.DataFrame, machine: int, pub: dict[str, Any], note
 
 def scorecard(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The paper's rows: Tables 1-3, Figures 3-9, §4, §5, §7.1 and §8 (:func:`paper_rows`,
-    :func:`section8_rows`), then Figure 3's §4-5 rows on each extra machine size."""
+    :func:`section8_rows`), then Figure 3's §4-5 rows on each extra machine size; each deviating
+    row's cause looked up in the attribution table when it ran on the whole log
+    (:func:`.causes.reading_rows`)."""
     v = views(s, tables)
     pub, tol = s["published"], s.get("tolerance")
     parts = [paper_rows(tables["table1"], tables["table2"], v.table3, v.frames, pub,
@@ -430,4 +434,8 @@ def scorecard(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.Da
         rows = fig3_rows(figure_frames(v.default, m)["fig3"], pub, v.note(m), tol)
         parts.append(scorecard_frame([{**r, "condition": f"{r['condition']} ({m} nodes)",
                                        "headline": False} for r in rows]))
-    return pd.concat(parts, ignore_index=True)
+    card = pd.concat(parts, ignore_index=True)
+    if "attribution" not in tables or not v.whole_log:
+        return card
+    rows = card.to_dict("records")
+    return scorecard_frame(attribute_rows(rows, reading_rows(tables["attribution"], rows)))
