@@ -49,17 +49,10 @@ CASES = [
     (checks.ng_better_except_arrival, checks.ng_better_except_arrival(NG_ALL, ORDERS)),
     (checks.smallest_is, checks.smallest_is(IMP, "LW")),
     (checks.smallest_is, checks.smallest_is({**IMP, "LN": 0.05}, "LW")),
-    (checks.increases_with, checks.increases_with({0.2: 5.0, 0.5: 6.0, 0.8: 7.0})),
-    (checks.increases_with, checks.increases_with({0.2: 7.0, 0.5: 6.0, 0.8: 5.0})),
     (checks.mean_below, checks.mean_below([0.5, 0.9, 1.2], 1.0)),
     (checks.mean_below, checks.mean_below([0.9, 1.3], 1.0)),
-    (checks.mean_above, checks.mean_above([1.1, 1.3], 1.0)),
-    (checks.mean_above, checks.mean_above([-0.2, 0.1], 0.0)),
-    (checks.majority_lower, checks.majority_lower({"a": 1.0, "b": 1.0, "c": 3.0}, {"a": 2, "b": 2, "c": 2})),
-    (checks.majority_lower, checks.majority_lower({"a": 1.0, "b": 3.0}, {"a": 2, "b": 2})),
 ]
-EXPECTED = [True, False, True, False, True, False, False, True, False, True, False,
-            True, False, True, False, True, False]
+EXPECTED = [True, False, True, False, True, False, False, True, False, True, False]
 
 
 def test_cases_give_the_expected_outcomes():
@@ -77,10 +70,7 @@ def test_every_check_is_covered_both_ways():
     (checks.strictly_increasing, ({"BF": 1.0}, ["R/L-NG", "BF"])),
     (checks.ng_better_except_arrival, ({"BF": 1.0, "BF-NG": 2.0}, ORDERS)),
     (checks.smallest_is, ({"SN": 0.1, "LW": math.nan}, "LW")),
-    (checks.increases_with, ({0.5: 1.0},)),
     (checks.mean_below, ([], 1.0)),
-    (checks.mean_above, ([math.nan], 1.0)),
-    (checks.majority_lower, ({"a": 1.0}, {"b": 1.0})),
 ])
 def test_missing_quantities_give_none(fn, args):
     """None = could not be checked; the scorecard turns it into `fails` (not a silent holds)."""
@@ -144,7 +134,8 @@ def frames(**over):
     bsd = dict(zip(ALGOS, [10.0, 11.0, 6.0, 5.0, 2.0], strict=True))
     pct = [0.2, 0.5, 0.8]
     spec = pd.DataFrame([{"algorithm": a, "percentage": p, "bounded_slowdown": bsd[a] * (1 + p / 10),
-                          "bounded_slowdown_improvement": 0.2} for a in ALGOS for p in pct])
+                          "bounded_slowdown_improvement": 0.2, "bounded_slowdown_ratio": 0.8}
+                         for a in ALGOS for p in pct])
     f = {"fig3": pd.DataFrame({"algorithm": ALGOS, "replicate": [0] * n,
                                "bounded_slowdown": list(bsd.values())}),
          "fig4": pd.DataFrame([{"group": g, "algorithm": a, "bounded_slowdown_improvement": 0.1}
@@ -287,3 +278,38 @@ def test_more_reduction_helps_otherwise_slower_algorithms_more():
     f7.loc[q, "bounded_slowdown_ratio"] = f7.loc[q, "algorithm"].map(
         {"BF": 0.48, "BF-NG": 0.45, "1/L": 0.4, "1/L-NG": 0.35, "R/L-NG": 0.3})
     assert more_reduction_for_slower(base, f7, "hand-made")["verdict"] == "fails"
+
+
+def test_speculation_adaptation_rows_name_the_papers_words():
+    """§6.2 and §10 "significantly", §6.2 "tend to be smaller" / "especially so for large", §7.1
+    "significantly increased" and "for most of the algorithms": each row names its phrase, holds
+    on the hand-made frames and fails on frames made to contradict it."""
+    rows = {r["quantity"]: r for r in _claims(frames(), "hand-made", "hand-made")}
+    want = {"speculative backfilling significantly decreases bounded slowdown (vs the same "
+            "algorithm without)": "significantly",
+            "test runs significantly improve speculative backfilling": "significantly",
+            "bounded slowdown smaller with smaller speculation percentage": "increases_as",
+            "test runs help most at large speculation percentages": "increases_as",
+            "half-size: average response time significantly increases vs BF": "significantly",
+            "start-time widening improves half-sizing for most algorithms": "for_most"}
+    f = frames()
+    f5 = f["fig5"].assign(bounded_slowdown_ratio=0.6)
+    f6 = f["fig6"].assign(bounded_slowdown_ratio=0.7,
+                          bounded_slowdown_improvement=lambda d: 0.1 + d["percentage"] / 10)
+    f7 = f["fig7"]
+    good = {r["quantity"]: r for r in _claims({**f, "fig5": f5, "fig6": f6}, "h", "h")}
+    for q, phrase in want.items():
+        assert good[q]["phrase"] == phrase, q
+        assert good[q]["verdict"] == "holds", q
+    bad_f5 = f5.assign(bounded_slowdown_ratio=0.9,
+                       bounded_slowdown=lambda d: d["bounded_slowdown"] * (1 - d["percentage"]))
+    bad_f6 = f6.assign(bounded_slowdown_ratio=0.9,
+                       bounded_slowdown_improvement=lambda d: 0.3 - d["percentage"] / 10)
+    bad_f7 = f7.assign(response_ratio=1.2)
+    f9 = f["fig9"].copy()
+    f9.loc[f9["experiment"] == "half_widen", "bounded_slowdown"] = 2.5
+    bad = {r["quantity"]: r for r in _claims({**f, "fig5": bad_f5, "fig6": bad_f6,
+                                              "fig7": bad_f7, "fig9": f9}, "h", "h")}
+    for q in want:
+        assert bad[q]["verdict"] == "fails", q
+    assert rows  # the default frames build every row

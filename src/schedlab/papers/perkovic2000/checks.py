@@ -58,37 +58,7 @@ def smallest_is(values: Mapping[str, float], key: str) -> bool | None:
 
 
 @claim_check(PAPER)
-def increases_with(values_by_x: Mapping[float, float]) -> bool | None:
-    """The value at the largest x exceeds the value at the smallest x (trend over a sweep)."""
-    v = {float(x): _num(y) for x, y in values_by_x.items()}
-    if len(v) < 2 or None in v.values():
-        return None
-    return v[max(v)] > v[min(v)]
-
-
-@claim_check(PAPER)
 def mean_below(values: Sequence[float], bound: float) -> bool | None:
     """mean(values) < bound (e.g. ratios to BF below 1 = an improvement); None if empty."""
     v = [float(x) for x in values if _num(x) is not None]
     return None if not v else float(np.mean(v)) < bound
-
-
-@claim_check(PAPER)
-def mean_above(values: Sequence[float], bound: float) -> bool | None:
-    """mean(values) > bound (e.g. response-time ratios above 1 = worse than BF)."""
-    v = [float(x) for x in values if _num(x) is not None]
-    return None if not v else float(np.mean(v)) > bound
-
-
-@claim_check(PAPER)
-def majority_lower(after: Mapping[str, float], before: Mapping[str, float]) -> bool | None:
-    """More than half of the common keys have ``after < before`` (Figure 9: widening helps most
-    algorithms)."""
-    keys = [k for k in after if k in before and _num(after[k]) is not None
-            and _num(before[k]) is not None]
-    if not keys:
-        return None
-    return sum(after[k] < before[k] for k in keys) / len(keys) > 0.5
-
-
-
