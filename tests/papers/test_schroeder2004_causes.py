@@ -57,3 +57,16 @@ def test_the_printed_mgh_factor_doubles_lwls_wait(slowdown, offset):
     assert list(paper["mean_response"]) == [1200.0, 1300.0]
     back = other_factor(paper, slowdown, "paper")
     pd.testing.assert_frame_equal(back, a)
+
+
+def test_rows_no_reading_was_tried_on_name_what_would_test_them():
+    from schedlab.papers.schroeder2004.causes import untried
+    from schedlab.report.scorecard import value_row
+    rows = [value_row(P, "Table 1", "min_service", "CTC IBM-SP2", 1, 2, tolerance=0.01),
+            row("Fig 7", "SITA-U beats LWL at load 0.6-0.9", False, 0.8),
+            row("Fig 2", "Random highest", True, 1.8)]
+    out = untried(rows)
+    assert out[0]["explained"] == "data" and "log version" in out[0]["cause"]
+    assert out[1]["explained"] == "unexplained" and out[1]["evidence"].startswith("not tried: ")
+    assert "12-hour limit" in out[1]["evidence"] and out[2] == rows[2]
+    scorecard_frame(out)

@@ -13,7 +13,7 @@ import pandas as pd
 from ...report.attribution import attribute_rows
 from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
 from ...report.vocabulary import in_all_of, similar
-from .causes import c90_gaps, other_factor, readings
+from .causes import c90_gaps, other_factor, readings, untried
 from .checks import (
     analysis_gap,
     analysis_similar,
@@ -513,10 +513,14 @@ def build_scorecard(table1: pd.DataFrame, cuts: pd.DataFrame, sims: pd.DataFrame
     p2 = _sel(sims, experiment="poisson", service_order=order, hosts=2)
     alt = analysis_rows(p2, other_factor(analysis, cfg["slowdown"], factor),
                         f"{cfg['trace']}, {subset_label(cfg['subset'])}", other)
-    frame = readings(rows, {o: claim_rows(sims, cuts, analysis, cfg, o)
-                            for o in cfg["service_orders"][1:]},
-                     alt, f"M/G/h factor {MGH_FORMULA[other].split(' (')[0]}")
-    return scorecard_frame(c90_gaps(attribute_rows(rows, frame)))
+    where = f"{cfg['trace']}, {subset_label(cfg['subset'])}"
+    others = {o: [*claim_rows(sims, cuts, analysis, cfg, o),
+                  rule_within_10(_sel(sims, experiment="poisson", service_order=o, hosts=2),
+                                 f"{where}; 2 hosts, Poisson, service order {o}",
+                                 float(cfg.get("confidence", CONFIDENCE)))]
+              for o in cfg["service_orders"][1:]}
+    frame = readings(rows, others, alt, f"M/G/h factor {MGH_FORMULA[other].split(' (')[0]}")
+    return scorecard_frame(untried(c90_gaps(attribute_rows(rows, frame))))
 
 
 def service_order_attribution(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: pd.DataFrame,
