@@ -9,7 +9,7 @@ import math
 import pandas as pd
 import pytest
 
-from schedlab.papers.perkovic2000.causes import SOURCE, reading_rows
+from schedlab.papers.perkovic2000.causes import SOURCE, reading_rows, untried
 from schedlab.report.attribution import attribute_rows
 from schedlab.report.scorecard import claim_row, scorecard_frame, value_row
 
@@ -71,3 +71,16 @@ def test_explained_only_when_the_reading_brings_the_value_within_tolerance():
     assert red["explained"] == "unexplained" and "flurry" in red["evidence"]
     assert out["bounded slowdown reduction of R/L-NG 338"]["cause"] == "not yet attributed"
     scorecard_frame(out.values())  # the frame checker accepts every cause
+
+
+def test_rows_no_reading_reached_name_the_run_or_the_data():
+    rows = [value_row(P, "§7.1 / Figure 9", "R/L-NG delay relative to BF", "x", 0.21, 0.4),
+            value_row(P, "Table 2", "SN zero_runtime_jobs", "x", 23, 80),
+            claim_row(P, "§5 / Figure 4", "every algorithm improves", "x", False),
+            claim_row(P, "§5 / Figure 3", "R beats P", "x", True)]
+    out = untried(rows)
+    assert out[0]["explained"] == "unexplained" and "full=True" in out[0]["evidence"]
+    assert out[1]["explained"] == "data" and "log" in out[1]["evidence"]
+    assert out[2]["evidence"].startswith("not tried: ")
+    assert out[3] == rows[3]
+    scorecard_frame(out)

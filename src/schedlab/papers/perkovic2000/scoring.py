@@ -25,7 +25,7 @@ from ...report.vocabulary import (
     slightly,
 )
 from ...sim.schedulers.queue_orders import ORDERS
-from .causes import reading_rows
+from .causes import reading_rows, untried
 from .checks import (
     lower,
     mean_below,
@@ -440,4 +440,5 @@ def scorecard(s: Mapping[str, Any], tables: Mapping[str, pd.DataFrame]) -> pd.Da
     if "attribution" not in tables or not v.whole_log:
         return card
     rows = card.to_dict("records")
-    return scorecard_frame(attribute_rows(rows, reading_rows(tables["attribution"], rows)))
+    return scorecard_frame(untried(attribute_rows(rows, reading_rows(tables["attribution"],
+                                                                     rows))))
