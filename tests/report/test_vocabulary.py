@@ -117,3 +117,22 @@ def test_docs_table_lists_every_phrase_with_its_threshold(repo):
         line = next((ln for ln in text.splitlines() if ln.startswith(f"| `{r['phrase']}` |")), None)
         assert line, f"docs/scorecard.md lacks the phrase {r['phrase']}"
         assert f"| {r['threshold'] or '–'} | {r['source']} |" in line, line
+
+
+def test_in_all_of_names_the_cases_phrase_and_its_source():
+    """"In all algorithms, ... slightly decreases": every case's own test must hold; the row names
+    the cases' phrase and its threshold source."""
+    ok = V.in_all_of({"BF": V.slightly(9.5, 10.0, above=False),
+                      "1/L": V.slightly(9.0, 10.0, above=False)})
+    assert (ok.phrase, ok.holds, ok.source) == ("slightly", True, "ours")
+    bad = V.in_all_of({"BF": V.slightly(9.5, 10.0, above=False),
+                       "1/L": V.slightly(8.0, 10.0, above=False)})
+    assert bad.holds is False and "1/L" in bad.detail
+    paper = V.in_all_of({"BF": V.less_than(19_000, 20_000), "R": V.less_than(21_000, 20_000)})
+    assert (paper.phrase, paper.holds, paper.source, paper.threshold) == \
+        ("less_than", False, "paper", 20_000)
+    assert V.in_all_of({}).phrase == "in_all" and V.in_all_of({}).holds is None
+    assert V.in_all_of({"BF": V.less_than(1.0, 2.0)}).holds is True
+    assert V.in_all_of({"BF": V.less_than(None, 2.0)}).holds is None
+    with pytest.raises(ValueError, match="several phrases"):
+        V.in_all_of({"a": V.similar(1.0, 1.0), "b": V.slightly(1.1, 1.0)})

@@ -238,6 +238,22 @@ def in_all(outcomes: Mapping[str, bool | None] | Sequence[bool | None]) -> Phras
                    + (f"; not in {', '.join(no)}" if no else ""))
 
 
+def in_all_of(checks: Mapping[str, PhraseCheck]) -> PhraseCheck:
+    """"<phrase> in all X": :func:`in_all` over the cases' own checks of one phrase. The result
+    names that phrase and its threshold source (a case phrase whose threshold is ours makes the
+    row's ours); the detail lists the cases that fail. ValueError when the cases test several
+    phrases."""
+    inner = sorted({c.phrase for c in checks.values()})
+    if len(inner) > 1:
+        raise ValueError(f"in_all_of: the cases test several phrases: {inner}")
+    outer = in_all({k: c.holds for k, c in checks.items()})
+    key = inner[0] if inner else "in_all"
+    failed = "".join(f"; {k}: {c.detail.split(': ', 1)[1]}" for k, c in checks.items()
+                     if c.holds is False)
+    return _result(key, outer.holds, f"in every case ({outer.detail.split(': ', 1)[1]})"
+                   f"{failed}"[:600], next(iter(checks.values())).threshold if checks else None)
+
+
 def for_most(outcomes: Mapping[str, bool | None] | Sequence[bool | None]) -> PhraseCheck:
     """"for most X": the statement holds in more than half of the cases checked."""
     t = PHRASES["for_most"].threshold

@@ -29,13 +29,6 @@ def lower(values: Mapping[str, float], a: str, b: str) -> bool | None:
 
 
 @claim_check(PAPER)
-def not_below(values: Mapping[str, float], a: str, b: str) -> bool | None:
-    """``values[a] >= values[b]`` (Figure 8: greedy adaptation does not beat half-size always)."""
-    va, vb = _num(values.get(a)), _num(values.get(b))
-    return None if va is None or vb is None else va >= vb
-
-
-@claim_check(PAPER)
 def strictly_increasing(values: Mapping[str, float], names: Sequence[str]) -> bool | None:
     """``values[names[0]] < values[names[1]] < ...`` (§5: R/L-NG < P/L-NG < 1/L < BF)."""
     chain = [_num(values.get(n)) for n in names]
@@ -56,13 +49,6 @@ def ng_better_except_arrival(values: Mapping[str, float], orders: Sequence[str])
 
 
 @claim_check(PAPER)
-def all_positive(values: Mapping[str, float], keys: Sequence[str]) -> bool | None:
-    """Every ``values[k]`` > 0 (Figure 4: an improvement over BF in each of the shape groups)."""
-    v = [_num(values.get(k)) for k in keys]
-    return None if not v or None in v else all(x > 0 for x in v)
-
-
-@claim_check(PAPER)
 def smallest_is(values: Mapping[str, float], key: str) -> bool | None:
     """``key`` holds the smallest value (Figure 4: long-wide jobs improve least)."""
     v = {k: _num(x) for k, x in values.items()}
@@ -72,52 +58,7 @@ def smallest_is(values: Mapping[str, float], key: str) -> bool | None:
 
 
 @claim_check(PAPER)
-def increases_with(values_by_x: Mapping[float, float]) -> bool | None:
-    """The value at the largest x exceeds the value at the smallest x (trend over a sweep)."""
-    v = {float(x): _num(y) for x, y in values_by_x.items()}
-    if len(v) < 2 or None in v.values():
-        return None
-    return v[max(v)] > v[min(v)]
-
-
-@claim_check(PAPER)
-def decreases_with(values_by_x: Mapping[float, float]) -> bool | None:
-    """The value at the largest x is below the value at the smallest x."""
-    v = {float(x): _num(y) for x, y in values_by_x.items()}
-    if len(v) < 2 or None in v.values():
-        return None
-    return v[max(v)] < v[min(v)]
-
-
-@claim_check(PAPER)
 def mean_below(values: Sequence[float], bound: float) -> bool | None:
     """mean(values) < bound (e.g. ratios to BF below 1 = an improvement); None if empty."""
     v = [float(x) for x in values if _num(x) is not None]
     return None if not v else float(np.mean(v)) < bound
-
-
-@claim_check(PAPER)
-def mean_above(values: Sequence[float], bound: float) -> bool | None:
-    """mean(values) > bound (e.g. response-time ratios above 1 = worse than BF)."""
-    v = [float(x) for x in values if _num(x) is not None]
-    return None if not v else float(np.mean(v)) > bound
-
-
-@claim_check(PAPER)
-def majority_lower(after: Mapping[str, float], before: Mapping[str, float]) -> bool | None:
-    """More than half of the common keys have ``after < before`` (Figure 9: widening helps most
-    algorithms)."""
-    keys = [k for k in after if k in before and _num(after[k]) is not None
-            and _num(before[k]) is not None]
-    if not keys:
-        return None
-    return sum(after[k] < before[k] for k in keys) / len(keys) > 0.5
-
-
-
-@claim_check(PAPER)
-def below(value: float | None, bound: float) -> bool | None:
-    """``value < bound`` (§8: "Less than 20,000 jobs were delayed"); None if missing."""
-    v = _num(value)
-    return None if v is None else v < bound
-
