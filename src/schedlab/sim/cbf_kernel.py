@@ -31,23 +31,31 @@ list implementation job for job (tests/sim/test_sim_schedulers.py; whole logs by
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from .profile import ProfileView
 
 T, FREE, PM = 0, 1, 2  # rows of prof
+LEVEL0 = 3  # first row of the level runs (see "level runs" below)
 PROCS, EST, RES, SEQ, JID = 0, 1, 2, 3, 4  # rows of queue
 N, M, STAMP, NEXT, PMV = 0, 1, 2, 3, 4  # fields of meta
 META_SIZE = 5
+NL, LV = 5, 6  # level runs (see "level runs" below): number of levels, first validity field
 
 
 def new_state(machine_size: int, origin: int, capacity: int = 64):
     """Empty state: all ``machine_size`` processors free from ``origin`` on."""
-    prof = np.zeros((3, capacity), dtype=np.int64)
+    levels = max(1, int(machine_size).bit_length())
+    prof = np.zeros((LEVEL0 + 2 * levels, capacity), dtype=np.int64)
     prof[T, 0], prof[FREE, 0] = origin, machine_size
+    prof[LEVEL0 + 1 :: 2, 0] = -1  # level runs: entry 0 (no step yet) has no open run
     queue = np.zeros((5, capacity), dtype=np.int64)
-    meta = np.zeros(META_SIZE, dtype=np.int64)
+    meta = np.zeros(LV + levels, dtype=np.int64)
     meta[N], meta[NEXT] = 1, -1
+    meta[NL] = levels
+    meta[LV:] = 1
     return prof, queue, meta
 
 
@@ -64,6 +72,22 @@ def grown(a: np.ndarray, needed: int) -> np.ndarray:
     b = np.zeros((a.shape[0], max(needed, 2 * a.shape[1])), dtype=np.int64)
     b[:, : a.shape[1]] = a
     return b
+
+
+@intrinsic
+def _move(typingctx, row, dst, src, count):
+    """``row[dst:dst + count] = row[src:src + count]`` (ranges may overlap) as one
+    ``llvm.memmove`` of int64 (an element loop is about 7x slower on long profiles)."""
+    sig = types.void(row, types.intp, types.intp, types.intp)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        d = builder.gep(ary.data, [args[1]])
+        s = builder.gep(ary.data, [args[2]])
+        cgutils.raw_memmove(builder, d, s, args[3], context.get_constant(types.intp, 8))
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @njit(cache=True, nogil=True)
@@ -87,33 +111,12 @@ def advance(prof, meta, now):
         return
     i = _bisect(t, 0, n, now, True) - 1
     if i > 0:
-        for k in range(n - i):
-            t[k] = t[k + i]
-            free[k] = free[k + i]
+        _move(t, 0, i, n - i)
+        _move(free, 0, i, n - i)
         meta[N] = n - i
         meta[PMV] = 0
     t[0] = now
-
-
-@njit(cache=True, nogil=True)
-def _insert(prof, n, i, time):
-    """New breakpoint ``time`` at index ``i`` continuing the step before it; returns ``n + 1``."""
-    t, free = prof[T], prof[FREE]
-    for k in range(n, i, -1):
-        t[k] = t[k - 1]
-        free[k] = free[k - 1]
-    t[i] = time
-    free[i] = free[i - 1]
-    return n + 1
-
-
-@njit(cache=True, nogil=True)
-def _delete(prof, n, i):
-    t, free = prof[T], prof[FREE]
-    for k in range(i, n - 1):
-        t[k] = t[k + 1]
-        free[k] = free[k + 1]
-    return n - 1
+    _levels_changed(meta, 0)
 
 
 @njit(cache=True, nogil=True)
@@ -136,20 +139,49 @@ def add(prof, meta, start, end, delta, machine_size):
     i = _bisect(t, 0, n, start, False)
     if i < meta[PMV]:
         meta[PMV] = i
-    if i == n or t[i] != start:
-        n = _insert(prof, n, i, start)
-    j = _bisect(t, i, n, end, False)
-    if j == n or t[j] != end:
-        n = _insert(prof, n, j, end)
-    for k in range(i, j):
-        free[k] += delta
-    # interior steps stay distinct; only the two boundaries can merge (right one first)
-    if j < n and free[j] == free[j - 1]:
-        n = _delete(prof, n, j)
-    if i > 0 and free[i] == free[i - 1]:
-        n = _delete(prof, n, i)
-    meta[N] = n
+    _levels_changed(meta, i)
+    meta[N] = _splice(prof, n, i, start, end, delta)
     return 0
+
+
+@njit(cache=True, nogil=True)
+def _splice(prof, n, i, start, end, delta):
+    """The breakpoint edit of :func:`add` (``i``: the first step at or after ``start``): a new
+    step at ``start`` / ``end`` unless one is there, ``delta`` on the steps between, and the two
+    boundaries merged with their neighbours when equal (interior steps stay distinct). Moves only
+    the steps between the boundaries and, when the count changes, the tail once; returns the new
+    count. (A move of a reservation by a few steps adds one boundary and merges one away: no tail
+    shift.)"""
+    t, free = prof[T], prof[FREE]
+    j = _bisect(t, i, n, end, False)  # the first step at or after end
+    new_i = i == n or t[i] != start
+    new_j = j == n or t[j] != end
+    old_last = free[j - 1] if j > i else free[i - 1]  # the step holding end - 1, before
+    merge_i = not new_i and i > 0 and free[i] + delta == free[i - 1]
+    merge_j = not new_j and free[j] == old_last + delta
+    o1 = 1 if new_i else (-1 if merge_i else 0)
+    o2 = 1 if new_j else (-1 if merge_j else 0)
+    ms = i + 1 if merge_i else i  # the steps ms..j-1 keep their times, move by o1
+    ts = j + 1 if merge_j else j  # the steps ts..n-1 move by o1 + o2
+    sh = o1 + o2
+    if sh > 0 and n > ts:
+        _move(t, ts + sh, ts, n - ts)
+        _move(free, ts + sh, ts, n - ts)
+    if o1 != 0 and j > ms:
+        _move(t, ms + o1, ms, j - ms)
+        _move(free, ms + o1, ms, j - ms)
+    for k in range(ms + o1, j + o1):
+        free[k] += delta
+    if sh < 0 and n > ts:
+        _move(t, ts + sh, ts, n - ts)
+        _move(free, ts + sh, ts, n - ts)
+    if new_i:
+        t[i] = start
+        free[i] = free[i - 1] + delta
+    if new_j:
+        t[j + o1] = end
+        free[j + o1] = old_last
+    return n + sh
 
 
 @njit(cache=True, nogil=True)
@@ -186,6 +218,19 @@ def earliest_start(prof, meta, procs, duration, after):
 
 
 @njit(cache=True, nogil=True)
+def first_fits(prof, meta, procs, durations):
+    """:func:`earliest_start` from the origin of each request ``(procs[k], durations[k])`` (SAcb's
+    first fits, :func:`schedlab.sim.schedulers.sa.first_fit` on this profile); -1 for a request
+    wider than the machine (the last step, after every reservation, is all free)."""
+    out = np.empty(len(procs), dtype=np.int64)
+    top = prof[FREE, meta[N] - 1]
+    for k in range(len(procs)):
+        out[k] = -1 if procs[k] > top else earliest_start(prof, meta, procs[k], durations[k],
+                                                          prof[T, 0])
+    return out
+
+
+@njit(cache=True, nogil=True)
 def prefix_max(prof, meta, steps):
     """:meth:`Profile.prefix_max`: make the prefix maxima valid for at least ``steps`` steps."""
     free, pm = prof[FREE], prof[PM]
@@ -197,6 +242,58 @@ def prefix_max(prof, meta, steps):
                 m = free[k]
             pm[k] = m
         meta[PMV] = steps
+
+
+# --- level runs: an exact necessary condition for a move --------------------------------------
+# A job of ``procs`` processors that must fit wholly before a step ``j`` (compression's bounded
+# case) needs a window of its estimate within [t[0], t[j]) with ``procs`` free throughout, hence
+# one with ``2**q <= procs`` free, q = floor(log2(procs)). For each level ``2**q`` (q below
+# ``meta[NL]``) prof keeps, per step boundary e (after steps 0..e-1), row ``LEVEL0 + 2q`` the
+# longest run of steps with ``2**q`` free already closed by a step with fewer, and row
+# ``LEVEL0 + 2q + 1`` the start of the open run (-1: none), valid for the first ``meta[LV + q]``
+# entries; a change at step i keeps the first i + 1 entries (as the prefix maxima), and a query
+# extends them only as far as it needs. Pruning only (a job failing it cannot move): schedules
+# unchanged.
+
+
+@njit(cache=True, nogil=True)
+def _levels_changed(meta, i):
+    """The profile changed from step ``i`` on: the level runs keep entries 0..i."""
+    for q in range(meta[NL]):
+        if meta[LV + q] > i + 1:
+            meta[LV + q] = i + 1
+
+
+@njit(cache=True, nogil=True)
+def longest_window(prof, meta, procs, j):
+    """An upper bound of the longest span within ``[t[0], t[j])`` with ``procs`` processors free
+    throughout: the longest with ``2**q`` free, ``2**q <= procs < 2**(q+1)`` (level ``meta[NL] -
+    1`` for wider requests)."""
+    q = 0
+    while q + 1 < meta[NL] and (2 << q) <= procs:
+        q += 1
+    best_row, open_row = LEVEL0 + 2 * q, LEVEL0 + 2 * q + 1
+    t = prof[T]
+    v = meta[LV + q]
+    if v <= j:
+        free = prof[FREE]
+        level = 1 << q
+        b, o = prof[best_row, v - 1], prof[open_row, v - 1]
+        for e in range(v, j + 1):
+            k = e - 1
+            if free[k] >= level:
+                if o < 0:
+                    o = t[k]
+            elif o >= 0:
+                if t[k] - o > b:
+                    b = t[k] - o
+                o = -1
+            prof[best_row, e], prof[open_row, e] = b, o
+        meta[LV + q] = j + 1
+    b, o = prof[best_row, j], prof[open_row, j]
+    if o >= 0 and t[j] - o > b:
+        b = t[j] - o
+    return b
 
 
 @njit(cache=True, nogil=True)
@@ -232,6 +329,20 @@ def earliest_move(prof, meta, procs, duration, current, stop):
 
 
 @njit(cache=True, nogil=True)
+def _final_run_move(prof, meta, procs, d, s, jb):
+    """:func:`earliest_move` of a job reserved at ``s`` whose step ``jb`` just before ``s`` has
+    ``procs`` free (it always moves): the start of that last run of steps with ``procs`` free
+    before ``s`` unless the level runs allow a window in an earlier run, then the full search."""
+    free = prof[FREE]
+    ja = jb
+    while ja > 0 and free[ja - 1] >= procs:
+        ja -= 1
+    if ja == 0 or longest_window(prof, meta, procs, ja - 1) < d:
+        return prof[T, ja]
+    return earliest_move(prof, meta, procs, d, s, s)
+
+
+@njit(cache=True, nogil=True)
 def compress(prof, queue, meta, now):
     """:func:`~schedlab.sim.schedulers.conservative.compress` over the whole queue, in arrival
     order: every job that can start earlier moves to its first-fit slot at once (new stamp).
@@ -246,9 +357,12 @@ def compress(prof, queue, meta, now):
         procs, d = queue[PROCS, k], queue[EST, k]
         stop = s
         bounded = False
-        if free[_bisect(t, 0, meta[N], s, False) - 1] < procs:  # only a window wholly before s
+        jb = _bisect(t, 0, meta[N], s, False) - 1
+        if free[jb] < procs:  # only a window wholly before s
             latest = s - d
             if latest < now or (procs >= fail_procs and d >= fail_d and s <= fail_s):
+                continue
+            if longest_window(prof, meta, procs, jb) < d:
                 continue
             j = _bisect(t, 0, meta[N], latest, True) - 1
             if j >= meta[PMV]:
@@ -257,7 +371,9 @@ def compress(prof, queue, meta, now):
                 continue
             bounded = True
             stop = min(s, latest + 1)
-        s2 = earliest_move(prof, meta, procs, d, s, stop)
+            s2 = earliest_move(prof, meta, procs, d, s, stop)
+        else:
+            s2 = _final_run_move(prof, meta, procs, d, s, jb)
         if s2 != s:
             end, new_end = s + d, s2 + d
             if new_end > s:  # overlapping: [s2, s) taken, [new_end, end) given back
