@@ -9,53 +9,76 @@ on CTC-SP2, would cost about as much as the pass itself).
 
 State (owned by :class:`~schedlab.sim.schedulers.conservative.Conservative`):
 
-* ``prof``: shape ``(3, capacity)``; ``prof[0, :n]`` the breakpoint times ``t`` and ``prof[1, :n]``
-  the free processors ``free`` of the profile (same invariants as :class:`Profile`: increasing
-  times, adjacent steps distinct, the last step extends to infinity); ``prof[2]`` the prefix maxima
-  of ``free``, valid for the first ``meta[PMV]`` steps (as :meth:`Profile.prefix_max`: a change at
-  step ``i`` keeps the first ``i``, queries extend them only as far as they need);
+* ``prof``: shape ``(3 + 5 * levels, capacity)`` (layout: :mod:`schedlab.sim.cbf_layout`);
+  ``prof[0, :n]`` the breakpoint times ``t`` and ``prof[1, :n]`` the free processors ``free`` of
+  the profile (same invariants as :class:`Profile`: increasing times, adjacent steps distinct, the
+  last step extends to infinity); ``prof[2]`` the prefix maxima of ``free``, valid for the first
+  ``meta[PMV]`` steps (as :meth:`Profile.prefix_max`: a change at step ``i`` keeps the first
+  ``i``, queries extend them only as far as they need); the other rows are the level runs of a
+  compression pass (:mod:`schedlab.sim.cbf_levels`), scratch rebuilt by every pass;
 * ``queue``: shape ``(5, capacity)``; the waiting jobs in arrival order, rows ``PROCS``, ``EST``
   (estimate), ``RES`` (reserved start), ``SEQ`` (stamp of the last reservation: ties between jobs
   due at the same time start in the order their reservations were made, as the heap of the list
   implementation does) and ``JID``;
 * ``meta``: ``N`` (profile steps), ``M`` (queued jobs), ``STAMP`` (last stamp), ``NEXT`` (earliest
-  reservation in the queue, -1 if empty), ``PMV`` (valid prefix maxima).
+  reservation in the queue, -1 if empty), ``PMV`` (valid prefix maxima), then the level runs'
+  counts (``NL`` levels, ``levels = machine_size.bit_length()``).
 
 Capacity: the profile has at most ``1 + running + 2 * queued`` steps (+4 during a move); the caller
 grows the arrays before an arrival (:func:`capacity_needed`). Every kernel first drops the
 profile's history before ``now`` (:meth:`Profile.advance`). Results are checked identical to the
 list implementation job for job (tests/sim/test_sim_schedulers.py; whole logs by
 ``benchmarks/golden_schedules.py``).
+
+Speed at high load (Cirne's 10,000-job workloads at kappa_L = 4: 2,157 queued jobs and 1,710
+profile steps per compression on average, 7.7 M moves in a run; CPU s of one all-user-request
+run, loaded machine: 55 -> 10): compression prunes with the level runs (a job that cannot move
+is told in O(log n) instead of a window search; one whose step before its reservation has its
+processors goes to the start of that last run unless the level runs allow an earlier window:
+:func:`_final_run_move`), :func:`add` edits the breakpoints in one :func:`_splice` (the steps
+between the two boundaries, the tail at most once) and arrays move by ``llvm.memmove``
+(:func:`schedlab.sim.cbf_layout.move_row`).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
+from .cbf_layout import (  # noqa: F401 (the layout constants are this module's API too)
+    EST,
+    FREE,
+    JID,
+    LEVEL0,
+    LV,
+    META_SIZE,
+    NEXT,
+    NL,
+    PM,
+    PMV,
+    PROCS,
+    RES,
+    SEQ,
+    STAMP,
+    M,
+    N,
+    T,
+    bisect_row,
+    move_row,
+)
+from .cbf_levels import levels_reset, record_increase, window_possible
 from .profile import ProfileView
-
-T, FREE, PM = 0, 1, 2  # rows of prof
-LEVEL0 = 3  # first row of the level runs (see "level runs" below)
-PROCS, EST, RES, SEQ, JID = 0, 1, 2, 3, 4  # rows of queue
-N, M, STAMP, NEXT, PMV = 0, 1, 2, 3, 4  # fields of meta
-META_SIZE = 5
-NL, LV = 5, 6  # level runs (see "level runs" below): number of levels, first validity field
 
 
 def new_state(machine_size: int, origin: int, capacity: int = 64):
     """Empty state: all ``machine_size`` processors free from ``origin`` on."""
     levels = max(1, int(machine_size).bit_length())
-    prof = np.zeros((LEVEL0 + 2 * levels, capacity), dtype=np.int64)
+    prof = np.zeros((LEVEL0 + 5 * levels, capacity), dtype=np.int64)
     prof[T, 0], prof[FREE, 0] = origin, machine_size
-    prof[LEVEL0 + 1 :: 2, 0] = -1  # level runs: entry 0 (no step yet) has no open run
     queue = np.zeros((5, capacity), dtype=np.int64)
-    meta = np.zeros(LV + levels, dtype=np.int64)
+    meta = np.zeros(LV + 2 * levels, dtype=np.int64)
     meta[N], meta[NEXT] = 1, -1
     meta[NL] = levels
-    meta[LV:] = 1
     return prof, queue, meta
 
 
@@ -74,22 +97,6 @@ def grown(a: np.ndarray, needed: int) -> np.ndarray:
     return b
 
 
-@intrinsic
-def _move(typingctx, row, dst, src, count):
-    """``row[dst:dst + count] = row[src:src + count]`` (ranges may overlap) as one
-    ``llvm.memmove`` of int64 (an element loop is about 7x slower on long profiles)."""
-    sig = types.void(row, types.intp, types.intp, types.intp)
-
-    def codegen(context, builder, signature, args):
-        ary = context.make_array(signature.args[0])(context, builder, args[0])
-        d = builder.gep(ary.data, [args[1]])
-        s = builder.gep(ary.data, [args[2]])
-        cgutils.raw_memmove(builder, d, s, args[3], context.get_constant(types.intp, 8))
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
 @njit(cache=True, nogil=True)
 def _bisect(a, lo, hi, x, right):
     """``bisect.bisect_left`` (``bisect_right`` if ``right``) of ``x`` in ``a[lo:hi]``."""
@@ -105,41 +112,37 @@ def _bisect(a, lo, hi, x, right):
 @njit(cache=True, nogil=True)
 def advance(prof, meta, now):
     """:meth:`Profile.advance`: drop the steps before ``now``."""
-    t, free = prof[T], prof[FREE]
     n = meta[N]
-    if now <= t[0]:
+    if now <= prof[T, 0]:
         return
-    i = _bisect(t, 0, n, now, True) - 1
+    i = bisect_row(prof, T, 0, n, now, True) - 1
     if i > 0:
-        _move(t, 0, i, n - i)
-        _move(free, 0, i, n - i)
+        move_row(prof, T, 0, i, n - i)
+        move_row(prof, FREE, 0, i, n - i)
         meta[N] = n - i
         meta[PMV] = 0
-    t[0] = now
-    _levels_changed(meta, 0)
+    prof[T, 0] = now
 
 
 @njit(cache=True, nogil=True)
 def add(prof, meta, start, end, delta, machine_size):
     """:meth:`Profile._add`: ``delta`` more free processors during ``[start, end)``. With
     ``machine_size >= 0`` refuse (return 1, profile untouched) to go below 0 or above it."""
-    t, free = prof[T], prof[FREE]
     n = meta[N]
-    if start <= t[0]:
-        start = t[0]
+    if start <= prof[T, 0]:
+        start = prof[T, 0]
     if end <= start or delta == 0:
         return 0
     if machine_size >= 0:
-        k = _bisect(t, 0, n, start, True) - 1
-        while k < n and t[k] < end:
-            v = free[k] + delta
+        k = bisect_row(prof, T, 0, n, start, True) - 1
+        while k < n and prof[T, k] < end:
+            v = prof[FREE, k] + delta
             if v < 0 or v > machine_size:
                 return 1
             k += 1
-    i = _bisect(t, 0, n, start, False)
+    i = bisect_row(prof, T, 0, n, start, False)
     if i < meta[PMV]:
         meta[PMV] = i
-    _levels_changed(meta, i)
     meta[N] = _splice(prof, n, i, start, end, delta)
     return 0
 
@@ -152,35 +155,34 @@ def _splice(prof, n, i, start, end, delta):
     the steps between the boundaries and, when the count changes, the tail once; returns the new
     count. (A move of a reservation by a few steps adds one boundary and merges one away: no tail
     shift.)"""
-    t, free = prof[T], prof[FREE]
-    j = _bisect(t, i, n, end, False)  # the first step at or after end
-    new_i = i == n or t[i] != start
-    new_j = j == n or t[j] != end
-    old_last = free[j - 1] if j > i else free[i - 1]  # the step holding end - 1, before
-    merge_i = not new_i and i > 0 and free[i] + delta == free[i - 1]
-    merge_j = not new_j and free[j] == old_last + delta
+    j = bisect_row(prof, T, i, n, end, False)  # the first step at or after end
+    new_i = i == n or prof[T, i] != start
+    new_j = j == n or prof[T, j] != end
+    old_last = prof[FREE, j - 1] if j > i else prof[FREE, i - 1]  # holding end - 1, before
+    merge_i = not new_i and i > 0 and prof[FREE, i] + delta == prof[FREE, i - 1]
+    merge_j = not new_j and prof[FREE, j] == old_last + delta
     o1 = 1 if new_i else (-1 if merge_i else 0)
     o2 = 1 if new_j else (-1 if merge_j else 0)
     ms = i + 1 if merge_i else i  # the steps ms..j-1 keep their times, move by o1
     ts = j + 1 if merge_j else j  # the steps ts..n-1 move by o1 + o2
     sh = o1 + o2
     if sh > 0 and n > ts:
-        _move(t, ts + sh, ts, n - ts)
-        _move(free, ts + sh, ts, n - ts)
+        move_row(prof, T, ts + sh, ts, n - ts)
+        move_row(prof, FREE, ts + sh, ts, n - ts)
     if o1 != 0 and j > ms:
-        _move(t, ms + o1, ms, j - ms)
-        _move(free, ms + o1, ms, j - ms)
+        move_row(prof, T, ms + o1, ms, j - ms)
+        move_row(prof, FREE, ms + o1, ms, j - ms)
     for k in range(ms + o1, j + o1):
-        free[k] += delta
+        prof[FREE, k] += delta
     if sh < 0 and n > ts:
-        _move(t, ts + sh, ts, n - ts)
-        _move(free, ts + sh, ts, n - ts)
+        move_row(prof, T, ts + sh, ts, n - ts)
+        move_row(prof, FREE, ts + sh, ts, n - ts)
     if new_i:
-        t[i] = start
-        free[i] = free[i - 1] + delta
+        prof[T, i] = start
+        prof[FREE, i] = prof[FREE, i - 1] + delta
     if new_j:
-        t[j + o1] = end
-        free[j + o1] = old_last
+        prof[T, j + o1] = end
+        prof[FREE, j + o1] = old_last
     return n + sh
 
 
@@ -244,58 +246,6 @@ def prefix_max(prof, meta, steps):
         meta[PMV] = steps
 
 
-# --- level runs: an exact necessary condition for a move --------------------------------------
-# A job of ``procs`` processors that must fit wholly before a step ``j`` (compression's bounded
-# case) needs a window of its estimate within [t[0], t[j]) with ``procs`` free throughout, hence
-# one with ``2**q <= procs`` free, q = floor(log2(procs)). For each level ``2**q`` (q below
-# ``meta[NL]``) prof keeps, per step boundary e (after steps 0..e-1), row ``LEVEL0 + 2q`` the
-# longest run of steps with ``2**q`` free already closed by a step with fewer, and row
-# ``LEVEL0 + 2q + 1`` the start of the open run (-1: none), valid for the first ``meta[LV + q]``
-# entries; a change at step i keeps the first i + 1 entries (as the prefix maxima), and a query
-# extends them only as far as it needs. Pruning only (a job failing it cannot move): schedules
-# unchanged.
-
-
-@njit(cache=True, nogil=True)
-def _levels_changed(meta, i):
-    """The profile changed from step ``i`` on: the level runs keep entries 0..i."""
-    for q in range(meta[NL]):
-        if meta[LV + q] > i + 1:
-            meta[LV + q] = i + 1
-
-
-@njit(cache=True, nogil=True)
-def longest_window(prof, meta, procs, j):
-    """An upper bound of the longest span within ``[t[0], t[j])`` with ``procs`` processors free
-    throughout: the longest with ``2**q`` free, ``2**q <= procs < 2**(q+1)`` (level ``meta[NL] -
-    1`` for wider requests)."""
-    q = 0
-    while q + 1 < meta[NL] and (2 << q) <= procs:
-        q += 1
-    best_row, open_row = LEVEL0 + 2 * q, LEVEL0 + 2 * q + 1
-    t = prof[T]
-    v = meta[LV + q]
-    if v <= j:
-        free = prof[FREE]
-        level = 1 << q
-        b, o = prof[best_row, v - 1], prof[open_row, v - 1]
-        for e in range(v, j + 1):
-            k = e - 1
-            if free[k] >= level:
-                if o < 0:
-                    o = t[k]
-            elif o >= 0:
-                if t[k] - o > b:
-                    b = t[k] - o
-                o = -1
-            prof[best_row, e], prof[open_row, e] = b, o
-        meta[LV + q] = j + 1
-    b, o = prof[best_row, j], prof[open_row, j]
-    if o >= 0 and t[j] - o > b:
-        b = t[j] - o
-    return b
-
-
 @njit(cache=True, nogil=True)
 def earliest_move(prof, meta, procs, duration, current, stop):
     """:meth:`Profile.earliest_move` with ``stop`` = ``min(current, latest + 1)``: the first
@@ -333,11 +283,10 @@ def _final_run_move(prof, meta, procs, d, s, jb):
     """:func:`earliest_move` of a job reserved at ``s`` whose step ``jb`` just before ``s`` has
     ``procs`` free (it always moves): the start of that last run of steps with ``procs`` free
     before ``s`` unless the level runs allow a window in an earlier run, then the full search."""
-    free = prof[FREE]
     ja = jb
-    while ja > 0 and free[ja - 1] >= procs:
+    while ja > 0 and prof[FREE, ja - 1] >= procs:
         ja -= 1
-    if ja == 0 or longest_window(prof, meta, procs, ja - 1) < d:
+    if ja == 0 or not window_possible(prof, meta, procs, d, prof[T, ja - 1]):
         return prof[T, ja]
     return earliest_move(prof, meta, procs, d, s, s)
 
@@ -350,6 +299,7 @@ def compress(prof, queue, meta, now):
     before it has ``procs`` free, and dominance between jobs that found no window."""
     t, free = prof[T], prof[FREE]
     fail_procs, fail_d, fail_s = 0, 0, -1
+    levels_reset(prof, meta)
     for k in range(meta[M]):
         s = queue[RES, k]
         if s <= now:
@@ -362,7 +312,7 @@ def compress(prof, queue, meta, now):
             latest = s - d
             if latest < now or (procs >= fail_procs and d >= fail_d and s <= fail_s):
                 continue
-            if longest_window(prof, meta, procs, jb) < d:
+            if not window_possible(prof, meta, procs, d, t[jb]):
                 continue
             j = _bisect(t, 0, meta[N], latest, True) - 1
             if j >= meta[PMV]:
@@ -379,9 +329,11 @@ def compress(prof, queue, meta, now):
             if new_end > s:  # overlapping: [s2, s) taken, [new_end, end) given back
                 add(prof, meta, s2, s, -procs, -1)
                 add(prof, meta, new_end, end, procs, -1)
+                record_increase(prof, meta, new_end, end, procs)
             else:
                 add(prof, meta, s2, new_end, -procs, -1)
                 add(prof, meta, s, end, procs, -1)
+                record_increase(prof, meta, s, end, procs)
             queue[RES, k] = s2
             meta[STAMP] += 1
             queue[SEQ, k] = meta[STAMP]
