@@ -46,6 +46,7 @@ import numpy as np
 from numba import njit
 
 from .cbf_layout import (  # noqa: F401 (the layout constants are this module's API too)
+    BIG,
     EST,
     FREE,
     JID,
@@ -187,6 +188,64 @@ def _splice(prof, n, i, start, end, delta):
 
 
 @njit(cache=True, nogil=True)
+def _shift_slot(prof, meta, s, s2, d, procs):
+    """Move a reservation of ``procs`` for ``d`` from ``s`` to the earlier ``s2`` (found free):
+    the same profile as :func:`add` of ``-procs`` on its new slot and ``+procs`` on its old one
+    (only the parts that do not overlap change), built in one pass over the steps from ``s2`` to
+    the old end, the tail moved at most once."""
+    end, new_end = s + d, s2 + d
+    a = min(new_end, s)  # [s2, a) taken, [b, end) given back
+    b = max(new_end, s)
+    n = meta[N]
+    i = bisect_row(prof, T, 0, n, s2, True) - 1  # the step holding s2
+    j = bisect_row(prof, T, i, n, end, False)  # the first step at or after the old end
+    # the steps i..j-1 cover [t[i], t[j]) (to infinity if j == n); rebuild them with the cut
+    # points s2, a, b, end: at most 4 more steps
+    nt = np.empty(j - i + 4, dtype=np.int64)
+    nf = np.empty(j - i + 4, dtype=np.int64)
+    m = 0
+    last = prof[FREE, i - 1] if i > 0 else -1  # the step before the range (unchanged)
+    tj = prof[T, j] if j < n else BIG
+    cuts = (s2, a, b, end)
+    k, x, c = i, prof[T, i], 0
+    while c < 4 and cuts[c] <= x:
+        c += 1
+    while True:  # the segment from x to the next old breakpoint or cut
+        v = prof[FREE, k]
+        if s2 <= x < a:
+            v -= procs
+        elif b <= x < end:
+            v += procs
+        if v != last:
+            nt[m], nf[m] = x, v
+            m += 1
+            last = v
+        y = prof[T, k + 1] if k + 1 < j else tj
+        if c < 4 and cuts[c] < y:
+            y = cuts[c]
+        if y >= tj:
+            break
+        x = y
+        if k + 1 < j and x == prof[T, k + 1]:
+            k += 1
+        while c < 4 and cuts[c] <= x:
+            c += 1
+    # the first step after the range: merged away if it continues the last rebuilt one
+    r = j
+    if j < n and prof[FREE, j] == last:
+        r = j + 1
+    sh = m - (r - i)
+    if sh != 0 and n > r:
+        move_row(prof, T, r + sh, r, n - r)
+        move_row(prof, FREE, r + sh, r, n - r)
+    for q in range(m):
+        prof[T, i + q], prof[FREE, i + q] = nt[q], nf[q]
+    meta[N] = n + sh
+    if i < meta[PMV]:
+        meta[PMV] = i
+
+
+@njit(cache=True, nogil=True)
 def release(prof, meta, now, start, end, procs, machine_size):
     """Advance to ``now``, then give back ``procs`` during ``[start, end)`` (checked: 1 if that
     would exceed the machine, profile untouched)."""
@@ -325,15 +384,8 @@ def compress(prof, queue, meta, now):
         else:
             s2 = _final_run_move(prof, meta, procs, d, s, jb)
         if s2 != s:
-            end, new_end = s + d, s2 + d
-            if new_end > s:  # overlapping: [s2, s) taken, [new_end, end) given back
-                add(prof, meta, s2, s, -procs, -1)
-                add(prof, meta, new_end, end, procs, -1)
-                record_increase(prof, meta, new_end, end, procs)
-            else:
-                add(prof, meta, s2, new_end, -procs, -1)
-                add(prof, meta, s, end, procs, -1)
-                record_increase(prof, meta, s, end, procs)
+            _shift_slot(prof, meta, s, s2, d, procs)
+            record_increase(prof, meta, max(s2 + d, s), s + d, procs)
             queue[RES, k] = s2
             meta[STAMP] += 1
             queue[SEQ, k] = meta[STAMP]

@@ -137,7 +137,17 @@ def _frontier_add(prof, meta, q, length, start):
     meta[LV + 2 * q + 1] = fc - (k - c1) + 1
 
 
-#: longest run scan of :func:`_record_increase` before it gives up (and stops pruning the level)
+@njit(cache=True, nogil=True)
+def _bit_length(x):
+    """``int.bit_length`` of ``x >= 0``."""
+    b = 0
+    while x:
+        x >>= 1
+        b += 1
+    return b
+
+
+#: longest run scan of :func:`record_increase` before it gives up (and stops pruning the level)
 SCAN_LIMIT = 512
 
 
@@ -147,7 +157,15 @@ def record_increase(prof, meta, start, end, procs):
     the increase reaches join the frontier."""
     n = meta[N]
     i0 = bisect_row(prof, T, 0, n, start, True) - 1
+    crossed = 0  # bit q: some step went from below 2**q to at least 2**q
+    i = i0
+    while i < n and prof[T, i] < end:
+        f = prof[FREE, i]
+        crossed |= ((1 << _bit_length(f)) - 1) & ~((1 << _bit_length(f - procs)) - 1)
+        i += 1
     for q in range(meta[NL]):
+        if not crossed >> q & 1:
+            continue
         level = 1 << q
         i = i0
         while i < n and prof[T, i] < end:
