@@ -11,8 +11,9 @@ from schedlab.sim.profile import Profile
 from schedlab.sim.schedulers import queue_orders as qo
 from schedlab.sim.schedulers import speculative as sp
 from schedlab.sim.schedulers.compression import COMPRESS_ON, COMPRESS_PASSES, compress
-from schedlab.sim.schedulers.perkovic import Perkovic, PKConfig, pk_jobs, run_engine
+from schedlab.sim.schedulers.perkovic import Perkovic, PKConfig
 from schedlab.sim.schedulers.perkovic_kernel import compress_greedy
+from schedlab.sim.schedulers.perkovic_runs import pk_jobs, run_engine
 
 READINGS = [(on, passes) for on in COMPRESS_ON for passes in COMPRESS_PASSES]
 
