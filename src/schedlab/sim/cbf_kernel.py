@@ -9,11 +9,13 @@ on CTC-SP2, would cost about as much as the pass itself).
 
 State (owned by :class:`~schedlab.sim.schedulers.conservative.Conservative`):
 
-* ``prof``: shape ``(3, capacity)``; ``prof[0, :n]`` the breakpoint times ``t`` and ``prof[1, :n]``
-  the free processors ``free`` of the profile (same invariants as :class:`Profile`: increasing
-  times, adjacent steps distinct, the last step extends to infinity); ``prof[2]`` the prefix maxima
-  of ``free``, valid for the first ``meta[PMV]`` steps (as :meth:`Profile.prefix_max`: a change at
-  step ``i`` keeps the first ``i``, queries extend them only as far as they need);
+* ``prof``: shape ``(3 + 5 * levels, capacity)`` (layout: :mod:`schedlab.sim.cbf_layout`);
+  ``prof[0, :n]`` the breakpoint times ``t`` and ``prof[1, :n]`` the free processors ``free`` of
+  the profile (same invariants as :class:`Profile`: increasing times, adjacent steps distinct, the
+  last step extends to infinity); ``prof[2]`` the prefix maxima of ``free``, valid for the first
+  ``meta[PMV]`` steps (as :meth:`Profile.prefix_max`: a change at step ``i`` keeps the first
+  ``i``, queries extend them only as far as they need); the other rows are the level runs of a
+  compression pass (:mod:`schedlab.sim.cbf_levels`), scratch rebuilt by every pass;
 * ``queue``: shape ``(5, capacity)``; the waiting jobs in arrival order, rows ``PROCS``, ``EST``
   (estimate), ``RES`` (reserved start), ``SEQ`` (stamp of the last reservation: ties between jobs
   due at the same time start in the order their reservations were made, as the heap of the list
@@ -21,13 +23,23 @@ State (owned by :class:`~schedlab.sim.schedulers.conservative.Conservative`):
 * ``meta``: ``N`` (profile steps), ``M`` (queued jobs), ``STAMP`` (last stamp), ``NEXT`` (earliest
   reservation in the queue, -1 if empty), ``PMV`` (valid prefix maxima), ``LOOSE`` (only the jobs
   before this queue position can have become movable since the last compression: see
-  :func:`compress`).
+  :func:`compress`), then the level runs' counts (``NL`` levels,
+  ``levels = machine_size.bit_length()``).
 
 Capacity: the profile has at most ``1 + running + 2 * queued`` steps (+4 during a move); the caller
 grows the arrays before an arrival (:func:`capacity_needed`). Every kernel first drops the
 profile's history before ``now`` (:meth:`Profile.advance`). Results are checked identical to the
 list implementation job for job (tests/sim/test_sim_schedulers.py; whole logs by
 ``benchmarks/golden_schedules.py``).
+
+Speed at high load (Cirne's 10,000-job workloads at kappa_L = 4: 2,157 queued jobs and 1,710
+profile steps per compression on average, 7.7 M moves in a run; CPU s of one all-user-request
+run, loaded machine: 55 -> 10): compression prunes with the level runs (a job that cannot move
+is told in O(log n) instead of a window search; one whose step before its reservation has its
+processors goes to the start of that last run unless the level runs allow an earlier window:
+:func:`_final_run_move`), :func:`add` edits the breakpoints in one :func:`_splice` (the steps
+between the two boundaries, the tail at most once) and arrays move by ``llvm.memmove``
+(:func:`schedlab.sim.cbf_layout.move_row`).
 """
 
 from __future__ import annotations
@@ -35,21 +47,42 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .cbf_layout import (  # noqa: F401 (the layout constants are this module's API too)
+    BIG,
+    EST,
+    FREE,
+    JID,
+    LEVEL0,
+    LOOSE,
+    LV,
+    META_SIZE,
+    NEXT,
+    NL,
+    PM,
+    PMV,
+    PROCS,
+    RES,
+    SEQ,
+    STAMP,
+    M,
+    N,
+    T,
+    bisect_row,
+    move_row,
+)
+from .cbf_levels import levels_reset, record_increase, window_possible
 from .profile import ProfileView
-
-T, FREE, PM = 0, 1, 2  # rows of prof
-PROCS, EST, RES, SEQ, JID = 0, 1, 2, 3, 4  # rows of queue
-N, M, STAMP, NEXT, PMV, LOOSE = 0, 1, 2, 3, 4, 5  # fields of meta
-META_SIZE = 6
 
 
 def new_state(machine_size: int, origin: int, capacity: int = 64):
     """Empty state: all ``machine_size`` processors free from ``origin`` on."""
-    prof = np.zeros((3, capacity), dtype=np.int64)
+    levels = max(1, int(machine_size).bit_length())
+    prof = np.zeros((LEVEL0 + 5 * levels, capacity), dtype=np.int64)
     prof[T, 0], prof[FREE, 0] = origin, machine_size
     queue = np.zeros((5, capacity), dtype=np.int64)
-    meta = np.zeros(META_SIZE, dtype=np.int64)
+    meta = np.zeros(LV + 2 * levels, dtype=np.int64)
     meta[N], meta[NEXT] = 1, -1
+    meta[NL] = levels
     return prof, queue, meta
 
 
@@ -83,75 +116,136 @@ def _bisect(a, lo, hi, x, right):
 @njit(cache=True, nogil=True)
 def advance(prof, meta, now):
     """:meth:`Profile.advance`: drop the steps before ``now``."""
-    t, free = prof[T], prof[FREE]
     n = meta[N]
-    if now <= t[0]:
+    if now <= prof[T, 0]:
         return
-    i = _bisect(t, 0, n, now, True) - 1
+    i = bisect_row(prof, T, 0, n, now, True) - 1
     if i > 0:
-        for k in range(n - i):
-            t[k] = t[k + i]
-            free[k] = free[k + i]
+        move_row(prof, T, 0, i, n - i)
+        move_row(prof, FREE, 0, i, n - i)
         meta[N] = n - i
         meta[PMV] = 0
-    t[0] = now
-
-
-@njit(cache=True, nogil=True)
-def _insert(prof, n, i, time):
-    """New breakpoint ``time`` at index ``i`` continuing the step before it; returns ``n + 1``."""
-    t, free = prof[T], prof[FREE]
-    for k in range(n, i, -1):
-        t[k] = t[k - 1]
-        free[k] = free[k - 1]
-    t[i] = time
-    free[i] = free[i - 1]
-    return n + 1
-
-
-@njit(cache=True, nogil=True)
-def _delete(prof, n, i):
-    t, free = prof[T], prof[FREE]
-    for k in range(i, n - 1):
-        t[k] = t[k + 1]
-        free[k] = free[k + 1]
-    return n - 1
+    prof[T, 0] = now
 
 
 @njit(cache=True, nogil=True)
 def add(prof, meta, start, end, delta, machine_size):
     """:meth:`Profile._add`: ``delta`` more free processors during ``[start, end)``. With
     ``machine_size >= 0`` refuse (return 1, profile untouched) to go below 0 or above it."""
-    t, free = prof[T], prof[FREE]
     n = meta[N]
-    if start <= t[0]:
-        start = t[0]
+    if start <= prof[T, 0]:
+        start = prof[T, 0]
     if end <= start or delta == 0:
         return 0
     if machine_size >= 0:
-        k = _bisect(t, 0, n, start, True) - 1
-        while k < n and t[k] < end:
-            v = free[k] + delta
+        k = bisect_row(prof, T, 0, n, start, True) - 1
+        while k < n and prof[T, k] < end:
+            v = prof[FREE, k] + delta
             if v < 0 or v > machine_size:
                 return 1
             k += 1
-    i = _bisect(t, 0, n, start, False)
+    i = bisect_row(prof, T, 0, n, start, False)
     if i < meta[PMV]:
         meta[PMV] = i
-    if i == n or t[i] != start:
-        n = _insert(prof, n, i, start)
-    j = _bisect(t, i, n, end, False)
-    if j == n or t[j] != end:
-        n = _insert(prof, n, j, end)
-    for k in range(i, j):
-        free[k] += delta
-    # interior steps stay distinct; only the two boundaries can merge (right one first)
-    if j < n and free[j] == free[j - 1]:
-        n = _delete(prof, n, j)
-    if i > 0 and free[i] == free[i - 1]:
-        n = _delete(prof, n, i)
-    meta[N] = n
+    meta[N] = _splice(prof, n, i, start, end, delta)
     return 0
+
+
+@njit(cache=True, nogil=True)
+def _splice(prof, n, i, start, end, delta):
+    """The breakpoint edit of :func:`add` (``i``: the first step at or after ``start``): a new
+    step at ``start`` / ``end`` unless one is there, ``delta`` on the steps between, and the two
+    boundaries merged with their neighbours when equal (interior steps stay distinct). Moves only
+    the steps between the boundaries and, when the count changes, the tail once; returns the new
+    count. (A move of a reservation by a few steps adds one boundary and merges one away: no tail
+    shift.)"""
+    j = bisect_row(prof, T, i, n, end, False)  # the first step at or after end
+    new_i = i == n or prof[T, i] != start
+    new_j = j == n or prof[T, j] != end
+    old_last = prof[FREE, j - 1] if j > i else prof[FREE, i - 1]  # holding end - 1, before
+    merge_i = not new_i and i > 0 and prof[FREE, i] + delta == prof[FREE, i - 1]
+    merge_j = not new_j and prof[FREE, j] == old_last + delta
+    o1 = 1 if new_i else (-1 if merge_i else 0)
+    o2 = 1 if new_j else (-1 if merge_j else 0)
+    ms = i + 1 if merge_i else i  # the steps ms..j-1 keep their times, move by o1
+    ts = j + 1 if merge_j else j  # the steps ts..n-1 move by o1 + o2
+    sh = o1 + o2
+    if sh > 0 and n > ts:
+        move_row(prof, T, ts + sh, ts, n - ts)
+        move_row(prof, FREE, ts + sh, ts, n - ts)
+    if o1 != 0 and j > ms:
+        move_row(prof, T, ms + o1, ms, j - ms)
+        move_row(prof, FREE, ms + o1, ms, j - ms)
+    for k in range(ms + o1, j + o1):
+        prof[FREE, k] += delta
+    if sh < 0 and n > ts:
+        move_row(prof, T, ts + sh, ts, n - ts)
+        move_row(prof, FREE, ts + sh, ts, n - ts)
+    if new_i:
+        prof[T, i] = start
+        prof[FREE, i] = prof[FREE, i - 1] + delta
+    if new_j:
+        prof[T, j + o1] = end
+        prof[FREE, j + o1] = old_last
+    return n + sh
+
+
+@njit(cache=True, nogil=True)
+def _shift_slot(prof, meta, s, s2, d, procs):
+    """Move a reservation of ``procs`` for ``d`` from ``s`` to the earlier ``s2`` (found free):
+    the same profile as :func:`add` of ``-procs`` on its new slot and ``+procs`` on its old one
+    (only the parts that do not overlap change), built in one pass over the steps from ``s2`` to
+    the old end, the tail moved at most once."""
+    end, new_end = s + d, s2 + d
+    a = min(new_end, s)  # [s2, a) taken, [b, end) given back
+    b = max(new_end, s)
+    n = meta[N]
+    i = bisect_row(prof, T, 0, n, s2, True) - 1  # the step holding s2
+    j = bisect_row(prof, T, i, n, end, False)  # the first step at or after the old end
+    # the steps i..j-1 cover [t[i], t[j]) (to infinity if j == n); rebuild them with the cut
+    # points s2, a, b, end: at most 4 more steps
+    nt = np.empty(j - i + 4, dtype=np.int64)
+    nf = np.empty(j - i + 4, dtype=np.int64)
+    m = 0
+    last = prof[FREE, i - 1] if i > 0 else -1  # the step before the range (unchanged)
+    tj = prof[T, j] if j < n else BIG
+    cuts = (s2, a, b, end)
+    k, x, c = i, prof[T, i], 0
+    while c < 4 and cuts[c] <= x:
+        c += 1
+    while True:  # the segment from x to the next old breakpoint or cut
+        v = prof[FREE, k]
+        if s2 <= x < a:
+            v -= procs
+        elif b <= x < end:
+            v += procs
+        if v != last:
+            nt[m], nf[m] = x, v
+            m += 1
+            last = v
+        y = prof[T, k + 1] if k + 1 < j else tj
+        if c < 4 and cuts[c] < y:
+            y = cuts[c]
+        if y >= tj:
+            break
+        x = y
+        if k + 1 < j and x == prof[T, k + 1]:
+            k += 1
+        while c < 4 and cuts[c] <= x:
+            c += 1
+    # the first step after the range: merged away if it continues the last rebuilt one
+    r = j
+    if j < n and prof[FREE, j] == last:
+        r = j + 1
+    sh = m - (r - i)
+    if sh != 0 and n > r:
+        move_row(prof, T, r + sh, r, n - r)
+        move_row(prof, FREE, r + sh, r, n - r)
+    for q in range(m):
+        prof[T, i + q], prof[FREE, i + q] = nt[q], nf[q]
+    meta[N] = n + sh
+    if i < meta[PMV]:
+        meta[PMV] = i
 
 
 @njit(cache=True, nogil=True)
@@ -185,6 +279,19 @@ def earliest_start(prof, meta, procs, duration, after):
         if j >= n or t[j] >= end:
             return start
         i = j
+
+
+@njit(cache=True, nogil=True)
+def first_fits(prof, meta, procs, durations):
+    """:func:`earliest_start` from the origin of each request ``(procs[k], durations[k])`` (SAcb's
+    first fits, :func:`schedlab.sim.schedulers.sa.first_fit` on this profile); -1 for a request
+    wider than the machine (the last step, after every reservation, is all free)."""
+    out = np.empty(len(procs), dtype=np.int64)
+    top = prof[FREE, meta[N] - 1]
+    for k in range(len(procs)):
+        out[k] = -1 if procs[k] > top else earliest_start(prof, meta, procs[k], durations[k],
+                                                          prof[T, 0])
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -234,18 +341,34 @@ def earliest_move(prof, meta, procs, duration, current, stop):
 
 
 @njit(cache=True, nogil=True)
+def _final_run_move(prof, meta, procs, d, s, jb):
+    """:func:`earliest_move` of a job reserved at ``s`` whose step ``jb`` just before ``s`` has
+    ``procs`` free (it always moves): the start of that last run of steps with ``procs`` free
+    before ``s`` unless the level runs allow a window in an earlier run, then the full search."""
+    ja = jb
+    while ja > 0 and prof[FREE, ja - 1] >= procs:
+        ja -= 1
+    if ja == 0 or not window_possible(prof, meta, procs, d, prof[T, ja - 1]):
+        return prof[T, ja]
+    return earliest_move(prof, meta, procs, d, s, s)
+
+
+@njit(cache=True, nogil=True)
 def _pass(prof, queue, meta, now, first_only, stop_at):
     """One pass of :func:`~schedlab.sim.schedulers.compression.compress` in arrival order: every
     job that can start earlier moves to its first-fit slot at once (new stamp); with
     ``first_only`` the pass stops after the first move; it stops at queue position ``stop_at``
     if no job before it moved (the caller knows the jobs from there on cannot move then). Returns
     the number of moves; ``meta[LOOSE]`` becomes the position of the last job moved (0 if none).
+    The level runs (:mod:`schedlab.sim.cbf_levels`) are rebuilt for every pass, a first-only pass
+    of ``until_stable`` included: they only prune, so every reading moves the same jobs.
     Same exact pruning: the window must lie wholly before the reservation unless the step just
     before it has ``procs`` free, and dominance between jobs that found no window."""
     t, free = prof[T], prof[FREE]
     fail_procs, fail_d, fail_s = 0, 0, -1
     moves = 0
     last = 0
+    levels_reset(prof, meta)
     for k in range(meta[M]):
         if k == stop_at and moves == 0:
             break
@@ -255,9 +378,12 @@ def _pass(prof, queue, meta, now, first_only, stop_at):
         procs, d = queue[PROCS, k], queue[EST, k]
         stop = s
         bounded = False
-        if free[_bisect(t, 0, meta[N], s, False) - 1] < procs:  # only a window wholly before s
+        jb = _bisect(t, 0, meta[N], s, False) - 1
+        if free[jb] < procs:  # only a window wholly before s
             latest = s - d
             if latest < now or (procs >= fail_procs and d >= fail_d and s <= fail_s):
+                continue
+            if not window_possible(prof, meta, procs, d, t[jb]):
                 continue
             j = _bisect(t, 0, meta[N], latest, True) - 1
             if j >= meta[PMV]:
@@ -266,15 +392,12 @@ def _pass(prof, queue, meta, now, first_only, stop_at):
                 continue
             bounded = True
             stop = min(s, latest + 1)
-        s2 = earliest_move(prof, meta, procs, d, s, stop)
+            s2 = earliest_move(prof, meta, procs, d, s, stop)
+        else:
+            s2 = _final_run_move(prof, meta, procs, d, s, jb)
         if s2 != s:
-            end, new_end = s + d, s2 + d
-            if new_end > s:  # overlapping: [s2, s) taken, [new_end, end) given back
-                add(prof, meta, s2, s, -procs, -1)
-                add(prof, meta, new_end, end, procs, -1)
-            else:
-                add(prof, meta, s2, new_end, -procs, -1)
-                add(prof, meta, s, end, procs, -1)
+            _shift_slot(prof, meta, s, s2, d, procs)
+            record_increase(prof, meta, max(s2 + d, s), s + d, procs)
             queue[RES, k] = s2
             meta[STAMP] += 1
             queue[SEQ, k] = meta[STAMP]

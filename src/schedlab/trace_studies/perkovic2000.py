@@ -3,7 +3,7 @@
 What runs (one simulation per row of the paper's Table 4 × {guarantees, -NG} × experiment), all
 through :mod:`schedlab.papers.perkovic2000` (job preparation, sweep points, per-run summaries,
 the frames behind Figures 3–6, Table 3) and the pk-* schedulers
-(:func:`schedlab.sim.schedulers.perkovic.simulate_pk`, on the shared engine):
+(:func:`schedlab.sim.schedulers.perkovic_runs.simulate_pk`, on the shared engine):
 
 * §5 / Figure 3 (``figure3``): the queue orders D (= conservative backfilling, "BF"), P, R, 1/L,
   P/L, R/L with start-time guarantees and without (-NG, §4's weighted-delay anti-starvation term):

@@ -15,16 +15,8 @@ from schedlab.sim.options import SimOptions
 from schedlab.sim.schedulers import make_scheduler
 from schedlab.sim.schedulers import queue_orders as qo
 from schedlab.sim.schedulers import speculative as sp
-from schedlab.sim.schedulers.perkovic import (
-    FACTORIES,
-    TIE_RULE,
-    Perkovic,
-    PKConfig,
-    perkovic,
-    pk_jobs,
-    run_engine,
-    simulate_pk,
-)
+from schedlab.sim.schedulers.perkovic import FACTORIES, TIE_RULE, Perkovic, PKConfig, perkovic
+from schedlab.sim.schedulers.perkovic_runs import pk_jobs, run_engine, simulate_pk
 
 
 def workload(n=60, seed=15):

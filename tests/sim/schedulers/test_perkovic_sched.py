@@ -15,14 +15,8 @@ from schedlab.sim.profile import Profile
 from schedlab.sim.schedulers import adaptation as adapt
 from schedlab.sim.schedulers import queue_orders as qo
 from schedlab.sim.schedulers import speculative as sp
-from schedlab.sim.schedulers.perkovic import (
-    Perkovic,
-    PKConfig,
-    _hole,
-    pk_jobs,
-    run_engine,
-    simulate_pk,
-)
+from schedlab.sim.schedulers.perkovic import Perkovic, PKConfig, _hole
+from schedlab.sim.schedulers.perkovic_runs import pk_jobs, run_engine, simulate_pk
 
 SEED = np.random.SeedSequence(7)
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ...sim.options import BSLD_BOUND, SimOptions
-from ...sim.schedulers.perkovic import simulate_pk
+from ...sim.schedulers.perkovic_runs import simulate_pk
 from .config import Settings
 from .sweep import GROUPS, RunPoint, pk_config, seed_for
 

@@ -77,16 +77,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..engine import simulate
 from ..errors import SimulationError
 from ..job import SimJob
-from ..options import SimOptions
 from ..profile import Profile
 from ..scheduler import Scheduler, Start
 from ..state import MachineView, Run
 from . import adaptation as adapt
+from . import perkovic_kernel as pk
 from . import speculative as specmod
-from .compression import PERKOVIC, check_compression, compress
+from .compression import PERKOVIC, check_compression
 from .queue_orders import (
     ORDERS,
     STARVATION_HORIZON_S,
@@ -187,6 +186,7 @@ class Perkovic(Scheduler):
         self.resv: dict[int, tuple[int, int, int]] = {}
         self.running: dict[int, tuple[int, int, int, str]] = {}  # start, allotted, procs, kind
         self.profile: Profile | None = None
+        self.greedy_alts: dict[int, list[tuple[int, int]]] = {}
         self.freed = False
         self.timer_at: int | None = None
         self.new: list[int] = []
@@ -332,9 +332,13 @@ class Perkovic(Scheduler):
         """(procs, estimate) of the alternatives planned for job k."""
         if self.cfg.adaptation != "greedy":
             return [(self.p[k], self.est[k])]
-        job = self.jobs[k]
-        return [(w, job.scaled(w).estimate if w != job.procs else job.estimate)
+        alts = self.greedy_alts.get(k)
+        if alts is None:  # fixed per job: computed once
+            job = self.jobs[k]
+            alts = self.greedy_alts[k] = [
+                (w, job.scaled(w).estimate if w != job.procs else job.estimate)
                 for w in adapt.greedy_widths(job.procs, machine)]
+        return alts
 
     def _plan(self, prof: Profile, k: int, now: int, latest: float = math.inf
               ) -> tuple[int, int, int]:
@@ -367,32 +371,11 @@ class Perkovic(Scheduler):
             return
         order = self._sorted_queue(now, [k for k in self.queue if k not in self.suspended])
         resv = self.resv
-        if self.freed:  # compression in queue order
-            passes = self.cfg.compress_passes
-            if self.cfg.adaptation != "greedy":  # one alternative: the shared compression pass
-                waiting = ((k, r[2], r[1], r[0]) for k in order for r in (resv[k],))
-                for k, s2 in compress(prof, now, waiting, passes):
-                    _, d, p = resv[k]
-                    resv[k] = (s2, d, p)
-            else:  # each job re-planned over its alternatives; until stable: again from the head
-                moved = True
-                while moved:
-                    moved = False
-                    for k in order:
-                        s, d, p = resv[k]
-                        if s <= now:
-                            continue
-                        prof.release(s, d, p)
-                        r = self._plan(prof, k, now, latest=s)
-                        prof.reserve(*r)
-                        resv[k] = r
-                        if passes == "until_stable" and r != (s, d, p):
-                            moved = True  # start or end strictly earlier: this terminates
-                            break
+        if self.freed:
+            self._compress(prof, now, order)
         started = []
         for k in order:
-            s, d, p = resv[k]
-            if s <= now:
+            if resv[k][0] <= now:
                 del resv[k]
                 del self.queue[k]
                 self._launch(k, now, self.est[k], self.p[k], "regular")
@@ -416,15 +399,70 @@ class Perkovic(Scheduler):
             del self.queue[k]
             self._launch(k, now, self.est[k], self.p[k], "regular")
 
+    def _compress(self, prof: Profile, now: int, order: list[int]) -> None:
+        """Compression in queue ``order`` (one pass or until stable: ``compress_passes``),
+        compiled (:mod:`.perkovic_kernel`)."""
+        resv = self.resv
+        until_stable = self.cfg.compress_passes == "until_stable"
+        if self.cfg.adaptation != "greedy":  # one alternative: the shared compression pass
+            starts = pk.compress_in_order(prof, now, [resv[k] for k in order], until_stable)
+            for k, s2 in zip(order, starts, strict=True):
+                if s2 != resv[k][0]:
+                    _, d, p = resv[k]
+                    resv[k] = (s2, d, p)
+        else:  # each job re-planned over its alternatives; until stable: again from the head
+            self._compress_greedy(prof, now, order, until_stable)
+
+    def _compress_greedy(self, prof: Profile, now: int, order: list[int], until_stable: bool
+                         ) -> None:
+        """Compression with greedy adaptation: each waiting job (queue ``order``) released and
+        re-planned no later than its reservation (as :meth:`_plan` with ``latest``); until stable,
+        again from the head of the queue after every change. Compiled
+        (:func:`.perkovic_kernel.compress_greedy`)."""
+        resv, spec = self.resv, self.cfg.speculation
+        new, switched = pk.compress_greedy(
+            prof, now, [resv[k] for k in order],
+            [self._alternatives(k, prof.machine_size) for k in order],
+            [self.p[k] for k in order], until_stable)
+        for k, r, sw in zip(order, new, switched, strict=True):
+            if resv[k][0] <= now:
+                continue
+            resv[k] = r
+            if sw:  # as _plan: the job now plans with the alternative chosen last
+                self._set_estimate(k, r[2], r[1])
+                if spec:
+                    self.spec_base[k] = specmod.initial_speculation(r[1], spec.percentage)
+
     # ---------------------------------------------------------------- no-guarantee pass
     def _pass_no_guarantee(self, now: int, machine: int) -> None:
         if not self.queue:
             return
-        prof = self.profile.copy()  # the running jobs only (see _launch)
         order = self._sorted_queue(now, list(self.queue))
         procs = [self.p[k] if self.cfg.adaptation != "greedy"
                  else min(w for w, _ in self._alternatives(k, machine)) for k in order]
         suffix_min = np.minimum.accumulate(np.array(procs[::-1]))[::-1].tolist()
+        plan_queue = self._plan_queue if self.cfg.adaptation == "greedy" else self._plan_compiled
+        prof, plan, started = plan_queue(now, order, suffix_min)
+        for j in started:
+            del self.queue[j]
+            self._launch(j, now, self.est[j], self.p[j], "regular")
+        if self.cfg.speculation is not None:
+            for j in order:
+                if j in plan and prof.free[0] >= self.p[j]:
+                    r = plan[j]
+                    prof.release(*r)
+                    if not self._try_speculate(prof, j, now, math.inf):
+                        prof.reserve(*r)
+        if self.cfg.widening:
+            self._widen(prof, started, now)
+
+    def _plan_queue(self, now: int, order: list[int], suffix_min: list[int]
+                    ) -> tuple[Profile | None, dict[int, tuple[int, int, int]], list[int]]:
+        """The -NG plan (§4): the sorted queue first fit on the running jobs' profile, each job
+        reserved in turn, until no remaining job could start now (all of it when speculation or
+        widening follow). Returns that profile, the plan of the jobs not starting and the jobs
+        starting now."""
+        prof = self.profile.copy()  # the running jobs only (see _launch)
         plan: dict[int, tuple[int, int, int]] = {}
         started = []
         k = 0
@@ -446,18 +484,21 @@ class Perkovic(Scheduler):
                 r = self._plan(prof, j, now)
                 prof.reserve(*r)
                 plan[j] = r
-        for j in started:
-            del self.queue[j]
-            self._launch(j, now, self.est[j], self.p[j], "regular")
-        if self.cfg.speculation is not None:
-            for j in order:
-                if j in plan and prof.free[0] >= self.p[j]:
-                    r = plan[j]
-                    prof.release(*r)
-                    if not self._try_speculate(prof, j, now, math.inf):
-                        prof.reserve(*r)
-        if self.cfg.widening:
-            self._widen(prof, started, now)
+        return prof, plan, started
+
+    def _plan_compiled(self, now: int, order: list[int], suffix_min: list[int]
+                       ) -> tuple[Profile | None, dict[int, tuple[int, int, int]], list[int]]:
+        """:meth:`_plan_queue` with one alternative per job, compiled
+        (:func:`.perkovic_kernel.plan_ng`); the profile only for the phases that read it."""
+        spec, widening = self.cfg.speculation is not None, self.cfg.widening
+        starts, prof = pk.plan_ng(
+            self.profile, now, [self.p[j] for j in order], [self.est[j] for j in order],
+            suffix_min, lambda st: spec or (widening and min(st, default=now + 1) <= now),
+            spec or widening)
+        started = [j for j, s in zip(order, starts, strict=False) if s <= now]
+        plan = {j: (s, self.est[j], self.p[j])
+                for j, s in zip(order, starts, strict=False) if s > now}
+        return prof, plan, started
 
     # ---------------------------------------------------------------- phases 3 and 4
     def _try_speculate(self, prof: Profile, k: int, now: int, cap: float) -> bool:
@@ -514,58 +555,6 @@ class Perkovic(Scheduler):
                     break
             else:
                 prof.reserve(now, alloc, p)
-
-
-#: Per-job output columns of :func:`simulate_pk` (docs/design.md §3 per-job result plus the flags
-#: of this policy).
-RESULT_COLUMNS = ("start", "end", "run_procs", "run_runtime", "guaranteed_start", "first_start",
-                  "kills", "spec_starts", "test_runs", "speculative", "widened", "wasted_proc_s")
-
-
-def pk_jobs(submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray, procs: np.ndarray
-            ) -> list[SimJob]:
-    """Engine jobs from arrays of whole seconds / processors (job id = position)."""
-    cols = [np.asarray(c) for c in (submit, runtime, estimate, procs)]
-    for name, c in zip(("submit", "runtime", "estimate", "procs"), cols, strict=True):
-        if c.size and not np.array_equal(c, np.round(c)):
-            raise SimulationError(f"Perković jobs: {name} must be whole seconds / processors")
-    return [SimJob(i, int(s), int(r), int(e), int(p))
-            for i, (s, r, e, p) in enumerate(zip(*(c.tolist() for c in cols), strict=True))]
-
-
-def run_engine(jobs: list[SimJob], machine: int, sched: Perkovic,
-               options: SimOptions = SimOptions(tie_rule=TIE_RULE)) -> dict[str, np.ndarray]:
-    """Simulate ``jobs`` with ``sched`` under ``options`` (default: :data:`TIE_RULE`); per-job
-    arrays named as :data:`RESULT_COLUMNS`, in input order (``sched`` keeps its state for
-    inspection)."""
-    df = simulate(jobs, int(machine), sched, options=options, record_timeline=False).jobs
-    rank = np.fromiter((sched.index[j.job_id] for j in jobs), dtype=np.int64, count=len(jobs))
-    start = df["start"].to_numpy(dtype=np.float64)
-    end = df["end"].to_numpy(dtype=np.float64)
-    return {
-        "start": start,
-        "end": end,
-        "run_procs": df["procs"].to_numpy(dtype=np.int64),
-        "run_runtime": end - start,
-        "guaranteed_start": np.asarray(sched.guaranteed, dtype=np.float64)[rank],
-        "first_start": df["first_start"].to_numpy(dtype=np.float64),
-        "kills": df["attempts"].to_numpy(dtype=np.int64) - 1,
-        "spec_starts": np.asarray(sched.spec_starts, dtype=np.int64)[rank],
-        "test_runs": np.asarray(sched.test_runs, dtype=np.int64)[rank],
-        "speculative": (df["tag"] != "").to_numpy(dtype=bool),
-        "widened": np.asarray(sched.widened, dtype=bool)[rank],
-        "wasted_proc_s": df["wasted_proc_seconds"].to_numpy(dtype=np.float64),
-    }
-
-
-def simulate_pk(submit: np.ndarray, runtime: np.ndarray, estimate: np.ndarray, procs: np.ndarray,
-                machine: int, config: PKConfig, seed: np.random.SeedSequence,
-                options: SimOptions = SimOptions(tie_rule=TIE_RULE)) -> dict[str, np.ndarray]:
-    """Run one algorithm mix on a job list (the paper driver's entry point): :func:`run_engine`
-    with the priorities of the whole workload drawn up front, under ``options`` (the paper's
-    settings pin them: config/papers/perkovic2000.yaml ``sim:``)."""
-    jobs = pk_jobs(submit, runtime, estimate, procs)
-    return run_engine(jobs, machine, Perkovic(config, seed, n_jobs=len(jobs)), options)
 
 
 def perkovic(order: str = "D", guarantees: bool = True, weight: float | None = None,

@@ -127,13 +127,24 @@ def sacb_select(
             if _better(key, best):  # line 18
                 best, best_choice = key, Choice(int(k), s, s + float(dur[k]))
     else:
-        for k in range(procs_a.size):
-            st = first_fit(starts, free, int(procs_a[k]), float(dur[k]))
-            key = (st + float(dur[k]), int(procs_a[k]), k)
-            if st < INF and _better(key, best):
-                best, best_choice = key, Choice(k, st, st + float(dur[k]))
+        best_choice = _least_completion(
+            [first_fit(starts, free, int(p), float(d)) for p, d in zip(procs_a, dur, strict=True)],
+            procs_a.tolist(), dur.tolist())
     if best_choice is None:
         raise ValueError("no request fits the machine (every request is wider than the machine)")
+    return best_choice
+
+
+def _least_completion(starts: Sequence[float], procs: Sequence[int], durations: Sequence[float]
+                      ) -> Choice | None:
+    """The request with the least completion ``start + duration`` among those with a finite
+    start (ties: fewer processors, then list order); None if none has one."""
+    best: tuple[float, int, int] | None = None
+    best_choice: Choice | None = None
+    for k, (st, p, d) in enumerate(zip(starts, procs, durations, strict=True)):
+        key = (st + d, int(p), k)
+        if st < INF and _better(key, best):
+            best, best_choice = key, Choice(k, st, st + d)
     return best_choice
 
 
@@ -171,7 +182,18 @@ def sacb_choice(ctx: MachineView, sched: Conservative, alts: Sequence[Alternativ
     p = sched._profile(ctx)
     if sched.dirty:
         sched._compress(p, ctx.now)
-    return sacb_select(p.t, p.free, [a.procs for a in alts], [a.estimate for a in alts])
+    procs = [a.procs for a in alts]
+    durations = [float(a.estimate) for a in alts]
+    if not procs or any(d != int(d) for d in durations):
+        return sacb_select(p.t, p.free, procs, durations)
+    # first fit of each request on the compiled profile (what sacb_select computes from p.t, p.free)
+    prof, _, meta = sched.state
+    starts = sched.kernel.first_fits(prof, meta, np.asarray(procs, dtype=np.int64),
+                                     np.asarray(durations, dtype=np.int64))
+    c = _least_completion([INF if s < 0 else float(s) for s in starts.tolist()], procs, durations)
+    if c is None:
+        raise ValueError("no request fits the machine (every request is wider than the machine)")
+    return c
 
 
 def sag_choice(ctx: MachineView, sched: Conservative, job: SimJob,

@@ -1,0 +1,168 @@
+"""Compiled planning passes of Perković & Keleher backfilling (:mod:`.perkovic`): the same steps
+as its list-profile code, run over the arrays of :mod:`schedlab.sim.cbf_kernel`.
+
+A pass copies the scheduler's :class:`~schedlab.sim.profile.Profile` into kernel arrays
+(:func:`to_arrays`), runs one of the loops below and, when the profile itself must change, writes
+it back (:func:`write_back`). The profile has tens of steps on CTC-SP2 (45 on average with
+guarantees, 33 without), so the copies cost little beside the Python loops they replace
+(``benchmarks/bench_perkovic.py``):
+
+* :func:`plan_in_order` — the -NG pass (§4): first fit of the sorted queue on the running jobs'
+  profile, each reserved in turn, until no remaining job could start now;
+* :func:`replan_greedy` — compression with greedy adaptation (§7.1, Figure 8): each waiting job in
+  queue order released and re-planned at the alternative with the least end among those that start
+  no later than its reservation (one pass, or until stable: :mod:`.compression`);
+* compression without adaptation is :func:`schedlab.sim.cbf_kernel.compress` itself (the queue in
+  the pass's order), the same algorithm as :func:`.compression.compress`, under either
+  ``compress_passes``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit
+
+from .. import cbf_kernel as K
+from ..errors import SimulationError
+from ..profile import Profile
+
+
+def to_arrays(profile: Profile, extra_steps: int, levels: bool = False
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel ``(prof, meta)`` holding ``profile``, with room for ``extra_steps`` more steps;
+    with the level-run rows of :func:`~schedlab.sim.cbf_kernel.compress` if ``levels``."""
+    n = len(profile.t)
+    if levels:
+        prof, _, meta = K.new_state(profile.machine_size, profile.t[0], n + extra_steps + 8)
+    else:  # the rows that placement reads: times, free processors, prefix maxima
+        prof = np.empty((K.LEVEL0, n + extra_steps + 8), dtype=np.int64)
+        meta = np.zeros(K.META_SIZE, dtype=np.int64)
+    prof[K.T, :n] = profile.t
+    prof[K.FREE, :n] = profile.free
+    meta[K.N] = n
+    return prof, meta
+
+
+def write_back(profile: Profile, prof: np.ndarray, meta: np.ndarray) -> None:
+    """``profile`` becomes the kernel profile ``(prof, meta)``."""
+    n = int(meta[K.N])
+    profile.t = prof[K.T, :n].tolist()
+    profile.free = prof[K.FREE, :n].tolist()
+    profile._pm = []
+
+
+@njit(cache=True, nogil=True)
+def plan_in_order(prof, meta, procs, est, limit, now, out):
+    """Reserve each job ``i`` in order at its first fit from ``now`` (``out[i]`` its start) until
+    the first ``i`` with fewer than ``limit[i]`` processors free now; returns the jobs planned."""
+    for i in range(len(procs)):
+        if prof[K.FREE, 0] < limit[i]:
+            return i
+        s = K.earliest_start(prof, meta, procs[i], est[i], now)
+        K.add(prof, meta, s, s + est[i], -procs[i], -1)
+        out[i] = s
+    return len(procs)
+
+
+@njit(cache=True, nogil=True)
+def replan_greedy(prof, meta, now, machine, res, alt_procs, alt_est, alts, cur, switched,
+                  until_stable):
+    """Greedy compression: for each job ``i`` in order with reservation ``res[:, i]`` (start,
+    duration, processors) after ``now``, give its slot back and reserve the alternative ``a <
+    alts[i]`` (``alt_procs[i, a]``, ``alt_est[i, a]``) with the least end among those whose first
+    fit is no later than its start (ties: the first listed); ``until_stable``: after a job's
+    reservation changes, again from the first job, until a whole pass changes none. ``cur[i]``:
+    the processors job ``i`` plans with, updated; ``switched[i]`` set when a choice changed them.
+    Returns -1, or the ``i`` whose slot could not be given back (more than the machine)."""
+    i = 0
+    while i < res.shape[1]:
+        s, d, p = res[0, i], res[1, i], res[2, i]
+        if s <= now:
+            i += 1
+            continue
+        if K.add(prof, meta, s, s + d, p, machine):
+            return i
+        bs, be, bp = -1, 0, 0
+        for a in range(alts[i]):
+            st = K.earliest_start(prof, meta, alt_procs[i, a], alt_est[i, a], now)
+            if st > s:
+                continue
+            if bs < 0 or st + alt_est[i, a] < bs + be:
+                bs, be, bp = st, alt_est[i, a], alt_procs[i, a]
+        K.add(prof, meta, bs, bs + be, -bp, -1)
+        res[0, i], res[1, i], res[2, i] = bs, be, bp
+        if bp != cur[i]:
+            cur[i] = bp
+            switched[i] = 1
+        if until_stable and (bs != s or be != d or bp != p):
+            i = 0  # start or end strictly earlier: this terminates
+        else:
+            i += 1
+    return -1
+
+
+def compress_in_order(profile: Profile, now: int, res: list[tuple[int, int, int]],
+                      until_stable: bool = False) -> list[int]:
+    """:func:`.compression.compress` of the reservations ``res`` (start, duration, processors;
+    in queue order; one pass, or until stable) on ``profile``, compiled: ``profile`` is updated
+    and the new starts returned."""
+    prof, meta = to_arrays(profile, 2 * len(res), levels=True)
+    queue = np.zeros((5, max(1, len(res))), dtype=np.int64)
+    if res:
+        queue[[K.RES, K.EST, K.PROCS]] = np.array(res, dtype=np.int64).T
+    meta[K.M] = len(res)
+    K.compress(prof, queue, meta, now, until_stable, True)
+    write_back(profile, prof, meta)
+    return queue[K.RES, : len(res)].tolist()
+
+
+def plan_ng(profile: Profile, now: int, procs: list[int], est: list[int], limit: list[int],
+            complete: Callable[[list[int]], bool], want_profile: bool
+            ) -> tuple[list[int], Profile | None]:
+    """The -NG plan: :func:`plan_in_order` on a copy of ``profile`` (the running jobs); when it
+    stops early and ``complete(starts)`` holds, the remaining jobs too (with processors free
+    now). Returns the starts in order (as many as planned) and, if ``want_profile``, the plan's
+    profile."""
+    n = len(procs)
+    p, e = np.array(procs, dtype=np.int64), np.array(est, dtype=np.int64)
+    prof, meta = to_arrays(profile, 2 * n)
+    out = np.empty(n, dtype=np.int64)
+    k = plan_in_order(prof, meta, p, e, np.array(limit, dtype=np.int64), now, out)
+    if k < n and prof[K.FREE, 0] > 0 and complete(out[:k].tolist()):
+        plan_in_order(prof, meta, p[k:], e[k:], np.zeros(n - k, dtype=np.int64), now, out[k:])
+        k = n
+    copy = None
+    if want_profile:
+        copy = profile.copy()
+        write_back(copy, prof, meta)
+    return out[:k].tolist(), copy
+
+
+def compress_greedy(profile: Profile, now: int, res: list[tuple[int, int, int]],
+                    alts: list[list[tuple[int, int]]], procs: list[int], until_stable: bool
+                    ) -> tuple[list[tuple[int, int, int]], list[bool]]:
+    """:func:`replan_greedy` of the reservations ``res`` (start, duration, processors; queue
+    order) with the alternatives ``alts`` ((processors, estimate) each) on ``profile``, which is
+    updated; ``procs``: the processors each job plans with. Returns the reservations after it and,
+    per job, whether a choice changed its processors."""
+    n = len(res)
+    arr = np.array(res, dtype=np.int64).T.copy()
+    width = max(len(a) for a in alts)
+    alt_procs = np.zeros((n, width), dtype=np.int64)
+    alt_est = np.zeros((n, width), dtype=np.int64)
+    for i, a in enumerate(alts):
+        alt_procs[i, : len(a)] = [w for w, _ in a]
+        alt_est[i, : len(a)] = [e for _, e in a]
+    prof, meta = to_arrays(profile, 2 * n)
+    switched = np.zeros(n, dtype=np.int64)
+    bad = replan_greedy(prof, meta, now, profile.machine_size, arr, alt_procs, alt_est,
+                        np.array([len(a) for a in alts], dtype=np.int64),
+                        np.array(procs, dtype=np.int64), switched, until_stable)
+    if bad >= 0:
+        s, d, p = res[bad]
+        raise SimulationError(f"profile over-allocation: {-p:+d} processors during [{s}, "
+                              f"{s + d}) (machine {profile.machine_size})")
+    write_back(profile, prof, meta)
+    return [tuple(r) for r in arr.T.tolist()], [bool(x) for x in switched]
