@@ -247,13 +247,37 @@ def test_conservative_refuses_fractional_times():
     assert simulate(jobs, 4, ListConservative()).jobs.start.tolist() == [0, 1]
 
 
+WARM_THEN_SIMULATE = """
+import json
+from schedlab.sim import SimJob, simulate
+from schedlab.sim import cbf_kernel as k
+from schedlab.sim.options import SimOptions
+from schedlab.sim.schedulers.conservative import Conservative
+names = ("add", "arrive", "release", "due", "advance", "compress", "withdraw")
+k.warm()
+before = {n: len(getattr(k, n).signatures) for n in names}
+jobs = [SimJob(i, 3 * i, 5 + i % 4, 10 + i % 3, 1 + i % 3) for i in range(30)]
+for on in ("early", "every"):
+    for passes in ("one", "until_stable"):
+        for rule in ("per_event", "completions_first"):
+            simulate(jobs, 4, Conservative(compress_on=on, compress_passes=passes),
+                     options=SimOptions(tie_rule=rule))
+after = {n: len(getattr(k, n).signatures) for n in names}
+print(json.dumps([before, after]))
+"""
+
+
 def test_warm_compiles_every_kernel_conservative_calls():
     """``make setup`` runs ``cbf_kernel.warm()`` so that the first simulation loads the kernels
-    from numba's cache: afterwards each kernel the scheduler calls has a compiled signature, one
-    per compression mode where the mode is an argument."""
-    from schedlab.sim import cbf_kernel as k
+    from numba's cache: in a fresh process, after ``warm()`` every kernel conservative backfilling
+    calls has a compiled signature, and simulations under every compression reading and tie rule
+    compile none more (a kernel compiled at run time would cost a user seconds)."""
+    import json
+    import subprocess
+    import sys
 
-    k.warm()
-    for name in ("add", "arrive", "release", "due", "advance", "compress", "withdraw"):
-        assert getattr(k, name).signatures, name
-    assert len(k.compress.signatures) == 1  # one signature serves both modes (a boolean)
+    out = subprocess.run([sys.executable, "-c", WARM_THEN_SIMULATE], capture_output=True,
+                         text=True, check=True).stdout
+    before, after = json.loads(out.strip().splitlines()[-1])
+    assert all(before.values()), before
+    assert after == before
