@@ -35,12 +35,9 @@ _REQUIRED = {"trace": str, "subset": dict, "split": str, "slowdown": str, "mgh_f
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Claims:
-    """Our readings of the paper's words, fixed before looking at results (config ``claims``)."""
+    """Our readings of the paper's words that the vocabulary has no phrase for, fixed before looking
+    at results (config ``claims``)."""
 
-    large_factor: float = 2.0  #: "improve greatly": ratio interval above this
-    similar_factor: float = 2.0  #: "quite similar": ratio interval within [1/f, f]
-    slight_factor: float = 1.5  #: "only a slight bit worse": within [1/f, f]
-    fair_factor: float = 2.0  #: SITA-U-fair "same expected slowdown": long/short within [1/f, f]
     rule_band: float = 0.1  #: rule of thumb rho/2: Host-1 load fraction within +-band
     cutoff_band: float = 0.05  #: "about the same" cutoffs: median |delta Host-1 fraction|
 
