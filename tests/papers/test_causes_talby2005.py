@@ -47,7 +47,7 @@ def test_a_table2_row_is_explained_only_by_a_reading_within_tolerance(cfg):
     for fcfs, explained in ((6800.0, "explained"), (8500.0, "unexplained")):
         tables = {"table2": t2, "attr_runs": _runs(fcfs)}
         rows = card.scorecard_rows(pub, tables, "clean", {}, cfg.tolerance, cfg.cancelled,
-                                   cfg.claim_tolerance, ["KTH"], main_logs=["KTH"], cfg=cfg)
+                                   ["KTH"], main_logs=["KTH"], cfg=cfg)
         [r] = [r for r in rows if r["item"] == "Table 2" and r["quantity"] == "mean wait"
                and r["condition"] == "KTH maui"]
         assert (r["verdict"], r["explained"]) == ("differs", explained)

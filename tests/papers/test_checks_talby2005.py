@@ -91,7 +91,7 @@ def test_scorecard_rows_without_results_fail_or_need_a_larger_run(repo):
     adaptive rows of logs the run left to full=True may be `not_run`."""
     cfg = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
     rows = pd.DataFrame(card.scorecard_rows(cfg["published"], {}, "clean", {}, cfg["tolerance"],
-                                          cfg["cancelled"], cfg["claim_tolerance"], ["KTH"]))
+                                          cfg["cancelled"], ["KTH"]))
     counts = rows["item"].value_counts()
     assert counts["Table 1"] == 9 and counts["Table 2"] == 24 + 6 + 2
     assert counts["Table 3"] == 24 + 2
@@ -123,7 +123,7 @@ def test_rows_of_logs_not_simulated_need_a_larger_run(repo):
     """The quick profile simulates KTH only: the other logs' rows are not_run, KTH's fail."""
     cfg = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
     rows = pd.DataFrame(card.scorecard_rows(cfg["published"], {}, "clean", {}, cfg["tolerance"],
-                                          cfg["cancelled"], cfg["claim_tolerance"], ["KTH"],
+                                          cfg["cancelled"], ["KTH"],
                                           main_logs=["KTH"]))
     t2 = rows[rows["item"] == "Table 2"]
     assert set(t2[t2["condition"].str.startswith("KTH")]["verdict"]) == {"fails"}

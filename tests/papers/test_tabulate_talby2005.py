@@ -92,7 +92,7 @@ def test_scorecard_covers_every_published_value(repo):
     cfg = yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text())
     pub = cfg["published"]
     rows = card.scorecard_rows(pub, {}, "clean", {}, cfg["tolerance"], cfg["cancelled"],
-                             cfg["claim_tolerance"], list(cfg["logs"]))
+                             list(cfg["logs"]))
     items = pd.DataFrame(rows)
     counts = items["item"].value_counts()
     assert counts["Table 1"] == 9

@@ -37,7 +37,6 @@ class Settings(PaperSettings):
     adaptive_logs: tuple[str, ...] | None = None  #: the logs of PBAS/WBAS (null: every log run)
     blue_cost_note: str = ""
     tolerance: Mapping[str, float] = dataclasses.field(default_factory=dict)
-    claim_tolerance: Mapping[str, float] = dataclasses.field(default_factory=dict)
     published: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     #: per log, whether its raw version is local (from the pipeline)
     raw_local: Mapping[str, bool] = dataclasses.field(default_factory=dict)

@@ -1,5 +1,5 @@
 """Talby & Feitelson 2005: the scorecard rows — every published value of Tables 1-8 beside ours,
-and the paper's claims (checks in :mod:`.claims`)."""
+and the paper's claims (checks in :mod:`.checks`)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def _note(version: str, cancelled: str) -> str:
 
 def scorecard_rows(pub: Mapping[str, Any], tables: Mapping[str, pd.DataFrame], version: str,
                    raw_available: Mapping[str, bool], tolerance: Any = None,
-                   cancelled: str = "drop", claims: Mapping[str, Any] | None = None,
+                   cancelled: str = "drop",
                    adaptive_logs: Sequence[str] | None = None,
                    larger_run_note: str = "",
                    main_logs: Sequence[str] | None = None,
@@ -49,8 +49,8 @@ def scorecard_rows(pub: Mapping[str, Any], tables: Mapping[str, pd.DataFrame], v
 
     ``tables`` holds the tidy tables written by the pipeline (keys ``table1`` .. ``table8``), each
     possibly empty or missing when that part was not run; ``tolerance`` is the config's
-    ``tolerance:`` entry; ``claims`` the config's ``claim_tolerance``, which no row reads any more:
-    every claim's band is the vocabulary's (:mod:`schedlab.report.vocabulary`); ``cfg`` the
+    ``tolerance:`` entry (every claim's band is the vocabulary's,
+    :mod:`schedlab.report.vocabulary`); ``cfg`` the
     paper's config: with it, every deviating row gets its cause from the attribution tables
     (:mod:`.causes`).
     """
@@ -431,5 +431,5 @@ def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     pts = grid(s)
     return scorecard_frame(scorecard_rows(
         s.published, tables, s.main_version, s.raw_local, s.tolerance, s.cancelled,
-        s.claim_tolerance, sorted({p.log for p in pts if p.kind in ("pbas", "wbas")}),
+        sorted({p.log for p in pts if p.kind in ("pbas", "wbas")}),
         s.blue_cost_note, sorted({p.log for p in pts if p.kind == "sched"}), s))
