@@ -50,8 +50,9 @@ from types import FunctionType
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-#: pytest's options in every run: quiet, stop at the first failure, no cache written.
-PYTEST_ARGS = ("-q", "-x", "-p", "no:cacheprovider", "-o", "addopts=")
+#: pytest's options in every run: quiet, stop at the first failure, no cache written, a summary
+#: line naming the failing test (the mutant's killer).
+PYTEST_ARGS = ("-q", "-x", "-p", "no:cacheprovider", "-o", "addopts=", "-rfE")
 #: pytest exit codes that kill a mutant: tests failed (1), collection interrupted by an error (2).
 KILLING_EXIT_CODES = (1, 2)
 
@@ -195,6 +196,14 @@ def run_tests(tests: Sequence[Path], mutant: Mutant | None, log: Path) -> int:
     return os.waitstatus_to_exitcode(status)
 
 
+def killer(log: Path) -> str:
+    """The test that failed first (pytest's ``FAILED``/``ERROR`` summary line), or ''."""
+    for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith(("FAILED ", "ERROR ")):
+            return line.split(" ", 1)[1].split(" - ", 1)[0]
+    return ""
+
+
 def _tail(log: Path, lines: int = 15) -> str:
     text = log.read_text(encoding="utf-8", errors="replace").rstrip().splitlines()
     return "\n".join(text[-lines:])
@@ -223,8 +232,8 @@ def check_paper(paper: str, tests: Sequence[Path], workdir: Path,
             result.survived.append(m)
         else:
             result.errors.append((m, f"pytest exit {code}: {_tail(log, 3)}"))
-        progress(f"{paper}: {m.label}: "
-                 f"{'killed' if code in KILLING_EXIT_CODES else 'survived' if code == 0 else 'error'}")
+        progress(f"{paper}: {m.label}: " + (f"killed by {killer(log)}" if code in KILLING_EXIT_CODES
+                                             else "survived" if code == 0 else "error"))
     return result
 
 
@@ -256,7 +265,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--import", dest="modules", action="append", default=None,
                     help="a module or package that registers the checks (repeatable; default: "
                          "every module of schedlab)")
-    ap.add_argument("--verbose", "-v", action="store_true", help="print each mutant's outcome")
+    ap.add_argument("--verbose", "-v", action="store_true",
+                    help="print each mutant's outcome and the test that killed it")
     return ap.parse_args(argv)
 
 
