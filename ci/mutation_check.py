@@ -170,6 +170,15 @@ def mutants_of(paper: str) -> list[Mutant]:
             for name, fn in registered_checks(paper).items() for holds in (True, False)]
 
 
+def rootdir(tests: Sequence[Path]) -> Path:
+    """pytest's root: the repository, or the test files' common directory when one lies outside
+    it (so that test ids stay readable)."""
+    paths = [Path(t).resolve() for t in tests]
+    if all(p.is_relative_to(REPO) for p in paths):
+        return REPO
+    return Path(os.path.commonpath([p.parent for p in paths]))
+
+
 def run_tests(tests: Sequence[Path], mutant: Mutant | None, log: Path) -> int:
     """pytest's exit code for ``tests`` in a forked child, with ``mutant`` applied there first;
     the child's output goes to ``log``. A child that dies without an exit code gives -signal."""
@@ -185,7 +194,8 @@ def run_tests(tests: Sequence[Path], mutant: Mutant | None, log: Path) -> int:
             if mutant is not None:
                 mutate(registered_checks(mutant.paper)[mutant.check], mutant.holds, mutant.kind)
             import pytest
-            code = int(pytest.main([*PYTEST_ARGS, "--rootdir", str(REPO), *map(str, tests)]))
+            code = int(pytest.main([*PYTEST_ARGS, "--rootdir", str(rootdir(tests)),
+                                    *map(str, tests)]))
         except BaseException:  # report anything in the log, exit with pytest's "internal error"
             traceback.print_exc()
         finally:

@@ -63,7 +63,7 @@ def _write(tmp: Path, name: str, text: str) -> Path:
 def _run(tmp: Path, tests: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(tmp)])}
     return subprocess.run([sys.executable, str(TOOL), "--paper", "dummy_mutation", "--import",
-                           "dummy_checks", "--import", "dummy_scoring", "--tests", str(tests)],
+                           "dummy_checks", "--import", "dummy_scoring", "--tests", str(tests), "-v"],
                           capture_output=True, text=True, env=env, cwd=tmp, check=False)
 
 
@@ -118,6 +118,9 @@ def test_tested_checks_are_killed_and_an_untested_one_survives(tmp_path):
     assert out.returncode == 1, out.stdout + out.stderr
     rows = {line.split()[0]: line.split()[1:] for line in out.stdout.splitlines() if line}
     assert rows["dummy_mutation"][:4] == ["3", "6", "4", "2"]
+    # the bool mutant reached the scoring module's own name for the check
+    assert ("dummy_mutation: positive -> holds (bool): killed by "
+            "test_dummy.py::test_positive_through_the_scoring_module") in out.stdout
     survivors = sorted(line for line in out.stdout.splitlines() if line.startswith("survived:"))
     assert survivors == ["survived: dummy_mutation.untested -> fails (bool)",
                          "survived: dummy_mutation.untested -> holds (bool)"]
