@@ -7,7 +7,7 @@ STAMP := $(VENV)/.schedlab-installed
 PROFILE ?= workflow/profiles/default
 SNAKEMAKE_ARGS ?=
 
-.PHONY: setup reproduce reproduce-paper quick test lint lock bench clean
+.PHONY: setup reproduce reproduce-paper quick test lint mutation lock bench clean
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -38,13 +38,18 @@ quick: $(STAMP)
 	  echo "make quick: $$(( $$(date +%s) - start )) s wall (exit $$rc)"; exit $$rc
 
 lint: $(STAMP)
-	$(BIN)/ruff check src scripts tests benchmarks
+	$(BIN)/ruff check src scripts tests benchmarks ci
 	$(BIN)/snakemake --lint --cores 1 >/dev/null
 
 # One BLAS thread per process: the machine has 2 cores and tests run many small linear-algebra calls.
 test: $(STAMP)
-	$(BIN)/ruff check src scripts tests benchmarks
+	$(BIN)/ruff check src scripts tests benchmarks ci
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest -q
+
+# Every claim check made to always hold and then always fail: the claims tests must kill each
+# mutant (ci/mutation_check.py; MUTATION_ARGS="--paper talby2005" for one paper).
+mutation: $(STAMP)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python ci/mutation_check.py $(MUTATION_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_swf.py
