@@ -102,3 +102,32 @@ def test_adaptive_rows_name_the_run_that_would_test_them():
     assert r["explained"] == "unexplained" and r["evidence"].startswith("not tried: needs PBAS")
     ok = value_row("talby2005", "Table 5", "PBAS performance gain", "x", 13.0, 13.0, "%")
     assert card._adaptive_needs_run(ok) is ok
+
+
+def test_the_scorecard_looks_the_causes_up_in_the_written_readings_table(cfg):
+    """The assembly's readings table (report.attribution.TABLE) is what the rows' evidence comes
+    from: the same frame as computed in memory, and a reading's value changed in the table
+    changes the row's evidence and status."""
+    from schedlab.report.attribution import TABLE
+
+    pub = cfg.published
+    t2 = pd.DataFrame([{"log": "KTH", "version": "clean", "scheduler": s, "wait": w, "bsld": b}
+                       for s, w, b in (("conservative", 7302.0, 89.2), ("easy", 6806.0, 88.9),
+                                       ("flex", 6250.0, 70.5), ("maui", 9000.0, 63.3))])
+    tables = {"table2": t2, "attr_runs": _runs(6800.0)}
+    raw = card.scorecard_rows(pub, tables, "clean", {}, cfg.tolerance, cfg.cancelled, ["KTH"],
+                              main_logs=["KTH"])
+    table = causes.attribution_rows(tables, cfg, raw)
+    assert len(table) and set(table["source"]) == {"talby2005/tables/attr_runs"}
+
+    def kth_maui(t):
+        rows = card.scorecard_rows(pub, tables | {TABLE: t}, "clean", {}, cfg.tolerance,
+                                   cfg.cancelled, ["KTH"], main_logs=["KTH"], cfg=cfg)
+        return next(r for r in rows if r["item"] == "Table 2" and r["quantity"] == "mean wait"
+                    and r["condition"] == "KTH maui")
+
+    assert kth_maui(table)["explained"] == "explained"
+    moved = table.copy()
+    moved.loc[moved["reading"] == "maui reading maui_fcfs", "value"] = 8500.0
+    r = kth_maui(moved)
+    assert r["explained"] == "unexplained" and "maui_fcfs -> 8500" in r["evidence"]

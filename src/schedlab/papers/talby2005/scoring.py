@@ -9,8 +9,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...report.attribution import attribute_rows, needs_run
+from ...report.attribution import TABLE, attribute_rows, needs_run, readings_in
 from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
+from .. import Inputs
+from . import tabulate
 from .causes import attribution_rows
 from .checks import (
     PAPER,
@@ -101,9 +103,9 @@ def scorecard_rows(pub: Mapping[str, Any], tables: Mapping[str, pd.DataFrame], v
     rows.append(_flex_stability_row(pub, tables.get("monthly", pd.DataFrame()), version, tol))
     if main_logs is not None:
         rows = [_not_in_run(r, main_logs) for r in rows]
-    if cfg is not None:   # every deviating row's cause from the attribution tables (.causes)
-        rows = attribute_rows(rows, attribution_rows(tables, cfg, rows))
-        rows = [_adaptive_needs_run(r) for r in rows]
+    if cfg is not None:   # every deviating row's cause, looked up in the attribution readings
+        found = readings_in(tables, lambda: attribution_rows(tables, cfg, rows))
+        rows = [_adaptive_needs_run(r) for r in attribute_rows(rows, found)]
     return rows
 
 
@@ -425,11 +427,26 @@ def _table7_rows(pub: Mapping[str, Any], t7: pd.DataFrame, note: str,
     return rows
 
 
+def _rows(s: Settings, tables: Mapping[str, pd.DataFrame], attributed: bool
+          ) -> list[dict[str, Any]]:
+    pts = grid(s)
+    return scorecard_rows(
+        s.published, tables, s.main_version, s.raw_local, s.tolerance, s.cancelled,
+        sorted({p.log for p in pts if p.kind in ("pbas", "wbas")}),
+        s.blue_cost_note, sorted({p.log for p in pts if p.kind == "sched"}),
+        s if attributed else None)
+
+
 def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The scorecard rows (:func:`scorecard_rows`); adaptive rows of logs without PBAS/WBAS
     points and rows of logs not simulated are ``not_run``."""
-    pts = grid(s)
-    return scorecard_frame(scorecard_rows(
-        s.published, tables, s.main_version, s.raw_local, s.tolerance, s.cancelled,
-        sorted({p.log for p in pts if p.kind in ("pbas", "wbas")}),
-        s.blue_cost_note, sorted({p.log for p in pts if p.kind == "sched"}), s))
+    return scorecard_frame(_rows(s, tables, attributed=True))
+
+
+def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]],
+           inputs: Inputs) -> dict[str, pd.DataFrame]:
+    """The assembled tables (:func:`.tabulate.tables`) and the attribution readings of the
+    scorecard rows (:data:`~schedlab.report.attribution.TABLE`: every reading whose experiment
+    starts from its row's value, :func:`.causes.attribution_rows`), which the scorecard looks up."""
+    out = tabulate.tables(s, runs, inputs)
+    return out | {TABLE: attribution_rows(out, s, _rows(s, out, attributed=False))}

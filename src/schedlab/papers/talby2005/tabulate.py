@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...report.attribution import TABLE
 from ...traces.swf import SWFHeader
 from .. import Inputs, Outputs, trace_jobs
 from . import attribution
@@ -163,7 +164,7 @@ def outputs(s: Settings) -> Outputs:
     """Every table and figure; the assembly also reads the parsed trace of every (log, version)
     run (Table 1, Table 7's workload features)."""
     traces = sorted({trace_jobs(trace_of(s, p.log, p.version)) for p in grid(s)})
-    return Outputs(tables=TABLES, figures=FIGURES, inputs=tuple(traces))
+    return Outputs(tables=(*TABLES, TABLE), figures=FIGURES, inputs=tuple(traces))
 
 
 def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]],

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from ...report.attribution import TABLE
 from .. import Inputs, Outputs
 from .attribution import attribution_table, unfair_margins_table, unfair_table
 from .base_readings import base_attribution_table
@@ -44,7 +45,8 @@ def outputs(s: Settings) -> Outputs:
     """The tables and figures of settings ``s``; the assembly reads only the points."""
     specs = list(s.log_specs)
     return Outputs(
-        tables=(*[table_name(spec) for spec in specs], *COMMON_TABLES, *ATTRIBUTION_TABLES),
+        tables=(*[table_name(spec) for spec in specs], *COMMON_TABLES, *ATTRIBUTION_TABLES,
+                TABLE),
         figures=(*[f"{spec.figures[k]}_{spec.label}" for spec in specs for k in LOG_FIGURES],
                  "fig11_radar", "fig12_gains"))
 
