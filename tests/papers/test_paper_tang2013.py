@@ -119,7 +119,7 @@ def test_scorecard_takes_the_burst_and_month_averages_from_the_tables(repo, monk
                                            ("SP2", "adapt-bf", (7.0, 5.0)),
                                            (SUBSTITUTE, "bf1_w1", (3.0, 0.0)))
                         for h, q in zip((0.0, 0.5), qs, strict=True)])
-    th = pd.DataFrame({"log": ["SP2", SUBSTITUTE], "our_month_average_min": [900.0, 900.0],
+    th = pd.DataFrame({"log": ["SP2", SUBSTITUTE], "our_run_average_min": [900.0, 900.0],
                        "our_whole_month_average_min": [400.0, 100.0]})
     tables = {name: pd.DataFrame() for name in T.outputs(s).tables} | {
         "monitors": mon, "thresholds": th}
