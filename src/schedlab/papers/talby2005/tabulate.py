@@ -157,7 +157,7 @@ def _gain_table(ad: pd.DataFrame, summaries: Mapping[tuple[str, str, str, str], 
 TABLES = ("table1", "table2", "monthly", "table3", "table4", "adaptive", "table5", "table6",
           "table7", "table8", "attr_runs", "attr_easy_maui", "attr_easy_maui_fit",
           "attr_cancelled", "attr_slack", "attr_slack_fit", "attr_log_version", "attr_table3",
-          "attr_table3_fit")
+          "attr_table3_fit", "attr_monthly")
 
 
 def outputs(s: Settings) -> Outputs:
