@@ -4,6 +4,7 @@ share seeds and differ where they should."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,12 @@ def test_attribution_runs_share_seeds_and_differ_by_reading():
     t = attribution_table({"a": a, "b": b}, s.published).set_index("reading")
     assert list(t.index) == ["a", "b", "thesis"]
     assert t.loc["thesis", "sa_over_user"] == pytest.approx(1429 / 2878)
+    # Table 14's shares per reading, beside the thesis' (best is never worse: not printed)
+    for req in ("best", "sa"):
+        cols = [f"t14_{req}_{o}_pct" for o in ("better", "same", "worse")]
+        assert t.loc[["a", "b"], cols].sum(axis=1).tolist() == pytest.approx([100.0, 100.0])
+    assert t.loc["thesis", "t14_sa_worse_pct"] == 8.8
+    assert math.isnan(t.loc["thesis", "t14_best_worse_pct"])
     with pytest.raises(ConfigError, match="no reading"):
         C.run_attribution_workload(s, "zzz", 0)
     # a reading may set the workload size: the same first jobs, more of them

@@ -91,3 +91,17 @@ def test_adaptive_rows_name_the_run_their_cause_needs():
     assert sc.iloc[0]["evidence"].startswith("not tried: needs the single-target experiments")
     assert sc.iloc[1]["explained"] == ""  # matches: no cause
     assert sc.iloc[2]["cause"] == "not yet attributed"  # not an adaptive-workload row
+
+
+def test_table14_shares_are_attributed_per_reading_by_their_difference():
+    """Table 14's SA 'same' share (thesis 45.3%, ours 70%): a reading whose share is 24 points
+    below as_configured's brings it to 46% (explained); one that moves it 2 points does not
+    (unexplained, the reading's share in the evidence)."""
+    row = value_row("cirne2001", "Table 14", "sa: jobs with same turn-around", "s", 45.3, 70.0,
+                    "%")
+    for shift, explained, text in ((-24.0, "explained", "-24.0 points) -> 46"),
+                                   (-2.0, "unexplained", "-2.0 points) -> 68")):
+        att = _att().assign(t14_sa_same_pct=[60.0, 60.0 + shift, 45.3])
+        r = _attributed([row], {"attribution": att}).iloc[0]
+        assert r["explained"] == explained and text in r["evidence"], r["evidence"]
+        assert r["evidence"].startswith("cirne2001/tables/attribution: arrival_factor_0.5")

@@ -102,3 +102,64 @@ def test_adaptive_rows_name_the_run_that_would_test_them():
     assert r["explained"] == "unexplained" and r["evidence"].startswith("not tried: needs PBAS")
     ok = value_row("talby2005", "Table 5", "PBAS performance gain", "x", 13.0, 13.0, "%")
     assert card._adaptive_needs_run(ok) is ok
+
+
+def test_the_scorecard_looks_the_causes_up_in_the_written_readings_table(cfg):
+    """The assembly's readings table (report.attribution.TABLE) is what the rows' evidence comes
+    from: the same frame as computed in memory, and a reading's value changed in the table
+    changes the row's evidence and status."""
+    from schedlab.report.attribution import TABLE
+
+    pub = cfg.published
+    t2 = pd.DataFrame([{"log": "KTH", "version": "clean", "scheduler": s, "wait": w, "bsld": b}
+                       for s, w, b in (("conservative", 7302.0, 89.2), ("easy", 6806.0, 88.9),
+                                       ("flex", 6250.0, 70.5), ("maui", 9000.0, 63.3))])
+    tables = {"table2": t2, "attr_runs": _runs(6800.0)}
+    raw = card.scorecard_rows(pub, tables, "clean", {}, cfg.tolerance, cfg.cancelled, ["KTH"],
+                              main_logs=["KTH"])
+    table = causes.attribution_rows(tables, cfg, raw)
+    assert len(table) and set(table["source"]) == {"talby2005/tables/attr_runs"}
+
+    def kth_maui(t):
+        rows = card.scorecard_rows(pub, tables | {TABLE: t}, "clean", {}, cfg.tolerance,
+                                   cfg.cancelled, ["KTH"], main_logs=["KTH"], cfg=cfg)
+        return next(r for r in rows if r["item"] == "Table 2" and r["quantity"] == "mean wait"
+                    and r["condition"] == "KTH maui")
+
+    assert kth_maui(table)["explained"] == "explained"
+    moved = table.copy()
+    moved.loc[moved["reading"] == "maui reading maui_fcfs", "value"] = 8500.0
+    r = kth_maui(moved)
+    assert r["explained"] == "unexplained" and "maui_fcfs -> 8500" in r["evidence"]
+
+
+def test_monthly_claims_under_a_maui_reading(cfg):
+    """attr_monthly: the main runs of the four schedulers on every log, Maui 6 h behind Flex in
+    one month (beyond the paper's 2-4 h: the catastrophic-month claim fails), and Maui with FCFS
+    priority 3 h behind (it holds): the reading's rows carry the claim under it; a cancelled-jobs
+    reading run for Maui alone is left out (it reads the log, so it must change every scheduler)."""
+    from schedlab.papers.talby2005.attribution import main_reading
+    from schedlab.papers.talby2005.months import CATASTROPHIC, ORACLE
+
+    readings = cfg.attribution["readings"]
+    mains = {r: main_reading(readings, cfg, r) for r in ("conservative", "easy", "flex", "maui")}
+
+    def run(log, role, reading, gap_h, cancelled=None):
+        return [{"log": log, "reading": reading, "cancelled": cancelled or cfg.cancelled,
+                 "role": role, "month": f"M{i:02d}", "jobs": 100, "bsld": 1.0,
+                 "wait": (3600.0 * (1 + gap_h) if i == 5 else 1800.0) if role == "maui"
+                 else 3600.0 * (1.5 if role != "flex" else 1)} for i in range(12)]
+
+    rows = []
+    for log in ("BLUE", "SDSP2", "KTH"):
+        for role, reading in mains.items():
+            rows += run(log, role, reading, 6.0)
+        rows += run(log, "maui", "maui_fcfs", 3.0) + run(log, "maui", mains["maui"], 3.0, "keep")
+    found = causes.monthly_readings(pd.DataFrame(rows), cfg)
+    assert {r["reading"] for r in found} == {"maui reading maui_fcfs"}
+    kth = next(r for r in found if r["quantity"] == CATASTROPHIC and r["condition"] == "KTH")
+    assert (kth["holds"], kth["value"], kth["baseline"]) == (True, 1.0, 1.0)
+    assert kth["cause"] == causes.CAUSES["maui"]
+    assert kth["source"] == "talby2005/tables/attr_monthly"
+    oracle = next(r for r in found if r["quantity"] == ORACLE)
+    assert oracle["condition"] == "every log" and oracle["item"] == "§3.1"

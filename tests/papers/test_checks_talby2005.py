@@ -63,6 +63,19 @@ CASES = [
     # Table 7 N/A
     (claims.not_available, (math.nan,), True),
     (claims.not_available, (0.3,), False),
+    # §2.3: about one month per year with Maui 2-4 h behind Flex (one 3 h month in a year holds;
+    # two such months in a year, or one 6 h month, do not)
+    (claims.catastrophic_month, ([3.0, 0.5, -1.0, 1.9], 1.0, 1, [2, 4]), True),
+    (claims.catastrophic_month, ([3.0, 2.5, -1.0, 1.9], 1.0, 1, [2, 4]), False),
+    (claims.catastrophic_month, ([6.0, 0.5, -1.0, 1.9], 1.0, 1, [2, 4]), False),
+    # §2.3: the worst month about three times the yearly mean, in every log
+    (claims.worst_month_times_yearly, ({"KTH": 30000.0, "BLUE": 8000.0},
+                                       {"KTH": 10000.0, "BLUE": 2900.0}, 3), True),
+    (claims.worst_month_times_yearly, ({"KTH": 30000.0, "BLUE": 4000.0},
+                                       {"KTH": 10000.0, "BLUE": 2900.0}, 3), False),
+    # §3.1: the oracle's gain within 30-40% in every log
+    (claims.oracle_gain_in_range, ({"KTH": 35.0, "BLUE": 30.0}, 30, 40), True),
+    (claims.oracle_gain_in_range, ({"KTH": 35.0, "BLUE": 12.0}, 30, 40), False),
 ]
 
 

@@ -18,6 +18,7 @@ from schedlab.io import write_parquet
 from schedlab.papers import Env, trace_jobs
 from schedlab.papers import cirne2001 as C
 from schedlab.papers.runner import read_point, run_paper
+from schedlab.report.attribution import TABLE, not_looked_up
 from schedlab.sim import SimOptions
 from schedlab.traces.swf import SWFHeader
 
@@ -84,7 +85,7 @@ def test_run_paper_end_to_end_on_tiny_settings(tmp_path):
     _swf_table(tmp_path)
     s = _tiny(nas=True)
     tables = run_paper(C, "cirne2001", s, tmp_path / "results", root=tmp_path)
-    assert set(tables) == set(C.TABLES) | {"attribution", "attribution_load"}
+    assert set(tables) == set(C.TABLES) | {"attribution", "attribution_load", TABLE}
     runs = tmp_path / "results/cirne2001/runs"
     single = read_point(runs / "single/w1/done.json")["experiments"]
     assert len(single) == 3 and (single["workload"] == 1).all()
@@ -103,6 +104,11 @@ def test_run_paper_end_to_end_on_tiny_settings(tmp_path):
     claims = sc[sc["verdict"].isin(["holds", "fails"])]
     assert (claims["check"] != "").all()
     assert sc["headline"].sum() >= 3
+    # the causes are looked up in the written readings table: the same as computed in memory
+    cols = ["cause", "evidence", "explained"]
+    memory = C.scorecard(s, {k: v for k, v in tables.items() if k != TABLE})
+    pd.testing.assert_frame_equal(sc[cols], memory[cols])
+    assert not_looked_up(sc, pd.read_parquet(tmp_path / f"results/cirne2001/tables/{TABLE}.parquet")) == []
     t13 = tables["table13"].set_index("request")
     assert {"sa/user", "best/user", "sa/best"} <= set(t13.index)
     assert (t13.loc["sa/user", "ci_low"] <= t13.loc["sa/user", "geomean_s"]

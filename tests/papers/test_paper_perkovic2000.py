@@ -18,6 +18,7 @@ from schedlab.papers.perkovic2000.scoring import paper_rows, section8_rows
 from schedlab.papers.perkovic2000.sweep import GROUPS, RunPoint, grid, paper_setting_points
 from schedlab.papers.perkovic2000.tabulate import figure_frames, table1, table2, table3, views
 from schedlab.papers.runner import read_point, run_paper
+from schedlab.report.attribution import TABLE, not_looked_up
 from schedlab.report.scorecard import COLUMNS
 
 
@@ -99,6 +100,12 @@ def test_contract_runs_every_point_and_assembles_a_tiny_log(tmp_path):
     card = pd.read_parquet(tmp_path / "results/perkovic2000/scorecard.parquet")
     assert list(card.columns) == COLUMNS and card["condition"].str.endswith("(16 nodes)").any()
     assert "not_run" not in set(card.loc[card["item"] == "Table 3", "verdict"])
+    # the causes are looked up in the written readings table: the same as computed in memory
+    written = pd.read_parquet(tmp_path / f"results/perkovic2000/tables/{TABLE}.parquet")
+    cols = ["cause", "evidence", "explained"]
+    pd.testing.assert_frame_equal(card[cols], pk.scorecard(s, {k: v for k, v in tables.items()
+                                                              if k != TABLE})[cols])
+    assert not_looked_up(card, written) == []
 
 
 def test_quick_settings_drop_the_paper_setting_and_the_attribution():

@@ -25,6 +25,7 @@ from schedlab.papers.schroeder2004.scoring import (
 )
 from schedlab.papers.schroeder2004.simulations import experiments, run_experiment
 from schedlab.papers.schroeder2004.workload import service_trace, table1_row, workload_halves
+from schedlab.report.attribution import TABLE, not_looked_up
 from schedlab.report.scorecard import COLUMNS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -112,8 +113,8 @@ def test_points_and_outputs_agree(monkeypatch, raw):
     assert len(ids) == len(set(ids)) and all(re.fullmatch(r"[\w.-]+", i) for i in ids)
     assert all(n in ids for p in pts for n in p.needs)
     assert {p.id for p in pts if p.needs} == {"analysis", *(f"sim_{e}" for e in experiments(s))}
-    # every point's frame is one table; the attribution table is the assembly's own
-    assert set(s04.outputs(s).tables) == {*ids, "attribution_service_order"}
+    # every point's frame is one table; the attribution tables are the assembly's own
+    assert set(s04.outputs(s).tables) == {*ids, "attribution_service_order", TABLE}
     assert list(s04.outputs(s).figures) == figure_stems(s)
 
 
@@ -144,4 +145,9 @@ def test_whole_paper_through_the_runner(monkeypatch, tmp_path, tiny_jobs, tiny_c
     direct_card = build_scorecard(tables["table1"], tables["cutoffs"], sims, tables["analysis"],
                                   s.published, s)
     assert card["verdict"].tolist() == direct_card["verdict"].tolist()
+    # the causes are looked up in the written readings table: the same as computed in memory
+    cols = ["cause", "evidence", "explained"]
+    pd.testing.assert_frame_equal(card[cols], direct_card[cols])
+    written = pd.read_parquet(out / "tables" / f"{TABLE}.parquet")
+    assert len(written) and not_looked_up(card, written) == []
     assert (card["verdict"] == "holds").any() and (card["verdict"] == "fails").any()

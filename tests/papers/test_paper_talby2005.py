@@ -4,12 +4,14 @@ the points and the assembly run in-process on a tiny synthetic log."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 from matplotlib import pyplot as plt
 
 from schedlab.io import write_parquet
 from schedlab.papers import Env, Inputs, load, trace_jobs
+from schedlab.report.attribution import TABLE, not_looked_up
 from schedlab.traces.swf import parse_swf_text
 
 T = load("talby2005")
@@ -102,3 +104,8 @@ def test_points_tables_figures_scorecard_on_a_tiny_log(tmp_path, repo):
         plt.close(fig)
     card = T.scorecard(s, tables)
     assert len(card) and {"holds", "fails"} & set(card["verdict"])
+    # the causes are looked up in the assembly's readings table: the same as computed in memory
+    cols = ["cause", "evidence", "explained"]
+    memory = T.scorecard(s, {k: v for k, v in tables.items() if k != TABLE})
+    pd.testing.assert_frame_equal(card[cols], memory[cols])
+    assert not_looked_up(card, tables[TABLE]) == []

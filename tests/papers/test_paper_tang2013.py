@@ -15,6 +15,7 @@ from schedlab.papers import Env, load, trace_jobs
 from schedlab.papers.runner import run_paper
 from schedlab.papers.tang2013.config import SUBSTITUTE
 from schedlab.papers.tang2013.tabulate import ATTRIBUTION_TABLES
+from schedlab.report.scorecard import value_row
 
 REPO = Path(__file__).resolve().parents[2]
 T = load("tang2013")
@@ -118,7 +119,7 @@ def test_scorecard_takes_the_burst_and_month_averages_from_the_tables(repo, monk
                                            ("SP2", "adapt-bf", (7.0, 5.0)),
                                            (SUBSTITUTE, "bf1_w1", (3.0, 0.0)))
                         for h, q in zip((0.0, 0.5), qs, strict=True)])
-    th = pd.DataFrame({"log": ["SP2", SUBSTITUTE], "our_month_average_min": [900.0, 900.0],
+    th = pd.DataFrame({"log": ["SP2", SUBSTITUTE], "our_run_average_min": [900.0, 900.0],
                        "our_whole_month_average_min": [400.0, 100.0]})
     tables = {name: pd.DataFrame() for name in T.outputs(s).tables} | {
         "monitors": mon, "thresholds": th}
@@ -127,3 +128,28 @@ def test_scorecard_takes_the_burst_and_month_averages_from_the_tables(repo, monk
                                  SUBSTITUTE: {"bf1_w1": 3.0}}
     assert captured["month_average"] == {"SP2": 400.0, SUBSTITUTE: 100.0}
     assert captured["base_readings"] is tables["attribution_base"]
+
+
+def test_scorecard_looks_the_causes_up_in_the_readings_table(repo, monkeypatch):
+    """A deviating row's cause and evidence come from the assembly's readings table
+    (report.attribution.TABLE), by the row's key: a reading there explains it; without one the
+    row keeps the gap marker."""
+    import schedlab.papers.tang2013.scoring as sc
+    from schedlab.report.attribution import TABLE, attribution_frame
+
+    row = value_row("tang2013", "Table 3", "average wait", "SP2 BF=1/W=1", 77.4, 120.0, "min")
+    monkeypatch.setattr(sc, "scorecard_rows", lambda *a, **k: [dict(row)])
+    s = T.settings({}, env())
+    th = pd.DataFrame({"log": ["SP2", SUBSTITUTE], "our_whole_month_average_min": [400.0, 100.0]})
+    tables = {name: pd.DataFrame() for name in T.outputs(s).tables} | {
+        "monitors": pd.DataFrame(columns=["log", "point", "hours", "queue_depth_min"]),
+        "thresholds": th}
+    reading = {**{k: row[k] for k in ("paper", "item", "quantity", "condition")},
+               "reading": "job selection records", "cause": "the first 5000 jobs",
+               "value": 80.0, "baseline": 120.0, "holds": None,
+               "source": "tang2013/tables/attribution_runs"}
+    [r] = T.scorecard(s, tables | {TABLE: attribution_frame([reading])}).to_dict("records")
+    assert (r["explained"], r["cause"]) == ("explained", "the first 5000 jobs")
+    assert r["evidence"].startswith("tang2013/tables/attribution_runs: job selection records")
+    [r] = T.scorecard(s, tables | {TABLE: attribution_frame([])}).to_dict("records")
+    assert r["cause"] == "not yet attributed"

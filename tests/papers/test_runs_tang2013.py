@@ -14,13 +14,15 @@ from schedlab.papers.tang2013.config import SUBSTITUTE, LogSpec
 from schedlab.papers.tang2013.runs import (
     month_average_threshold_min,
     qd_threshold_min,
+    run_average_threshold_min,
     run_sweep_point,
 )
 from schedlab.papers.tang2013.workload import workload
 
 
 def test_qd_threshold_auto_rounds_the_baseline_average():
-    base = pd.DataFrame({"queue_depth_min": [0.0, 300.0, 600.0, 700.0]})  # mean 400
+    base = pd.DataFrame({"hours": [0.0, 0.5, 1.0, 1.5],
+                         "queue_depth_min": [0.0, 300.0, 600.0, 700.0]})  # mean 400
     assert qd_threshold_min(base, CFG) == 400.0
     fixed = dataclasses.replace(CFG, tuning={**CFG.tuning, "qd_threshold_min": 1000})
     assert qd_threshold_min(base, fixed) == 1000.0
@@ -44,11 +46,25 @@ def test_run_sweep_point_small_workload():
 
 
 def test_paper_thresholds_are_the_defaults():
-    base = pd.DataFrame({"queue_depth_min": [0.0, 800.0, 1000.0]})  # our own average: 600
+    base = pd.DataFrame({"hours": [0.0, 0.5, 1.0],
+                         "queue_depth_min": [0.0, 800.0, 1000.0]})  # our own average: 600
     assert qd_threshold_min(base, CFG, "SP2") == 400.0      # §4.4.1, stated
     assert qd_threshold_min(base, CFG, "BGP") == 1000.0     # §4.4.1, stated
     assert qd_threshold_min(base, CFG, SUBSTITUTE) == 600.0  # no published value: auto
     assert month_average_threshold_min(base, CFG) == 600.0
+
+
+def test_auto_threshold_is_the_whole_months_average_not_the_whole_runs():
+    """§4.4.1 "set based on the whole month's average" on a two-month run (SP2's first 5000
+    jobs): ``auto`` is the first 30 days' mean (400 min), not the whole run's (900 min, the
+    attribution reading run_average)."""
+    hours = [h / 2 for h in range(2 * 60 * 24)]   # 60 days of 30-min samples
+    series = pd.DataFrame({"hours": hours,
+                           "queue_depth_min": [400.0 if h < 720 else 1400.0 for h in hours]})
+    assert qd_threshold_min(series, CFG, SUBSTITUTE) == 400.0
+    assert run_average_threshold_min(series, CFG) == 900.0
+    one_month = series[series["hours"] < 720]
+    assert run_average_threshold_min(one_month, CFG) == month_average_threshold_min(one_month, CFG)
 
 
 def test_workload_selection_readings():

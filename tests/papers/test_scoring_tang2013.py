@@ -126,14 +126,14 @@ def test_threshold_basis_is_the_whole_months_average():
     """§4.4.1 "set based on the whole month's average": a run whose queue is 400 min deep in
     its first 30 days and 1400 min after averages 900 min over the whole run (differs from the
     paper's 400) but 400 over its month (matches)."""
-    from schedlab.papers.tang2013.tabulate import whole_month_average_min
+    from schedlab.papers.tang2013.runs import month_average_threshold_min
     hours = [h / 2 for h in range(2 * 60 * 24)]   # 60 days of 30-min samples
     series = pd.DataFrame({"hours": hours,
                            "queue_depth_min": [400.0 if h < 720 else 1400.0 for h in hours]})
-    assert whole_month_average_min(series, CFG) == 400.0
+    assert month_average_threshold_min(series, CFG) == 400.0
     assert round(series["queue_depth_min"].mean() / 100) * 100 == 900
     series.loc[series["hours"] < 24, "queue_depth_min"] = 40000.0
-    assert whole_month_average_min(series, CFG) > 1000.0
+    assert month_average_threshold_min(series, CFG) > 1000.0
 
 
 def test_fig4_is_checked_with_the_sp2_wording():

@@ -127,3 +127,15 @@ def test_a_stated_cause_is_not_overwritten_by_the_lookup():
     stated = data_gap(row(), "another machine's log", "the Intrepid log")
     [r] = attribute_rows([stated], attribution_frame([reading("a", 6000.0)]))
     assert r["explained"] == "data" and r["cause"] == "another machine's log"
+
+
+def test_not_looked_up_names_rows_whose_evidence_cites_a_table_without_a_reading():
+    from schedlab.report.attribution import not_looked_up
+
+    row = {"paper": "p", "item": "T2", "quantity": "wait", "condition": "KTH"}
+    card = pd.DataFrame([row | {"evidence": "p/tables/attr: x -> 1"},
+                         row | {"condition": "BLUE", "evidence": "needs the C90 log"}])
+    table = attribution_frame([row | {"reading": "x", "cause": "c", "value": 1.0,
+                                      "baseline": 2.0, "holds": None, "source": "p/tables/attr"}])
+    assert not_looked_up(card, table) == []
+    assert not_looked_up(card, table.iloc[0:0]) == ["T2 | wait | KTH"]

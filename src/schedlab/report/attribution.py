@@ -22,6 +22,10 @@ A paper's attribution experiments (Talby's ``attr_*`` tables, Tang's ``attributi
 ``source``
     the table it comes from, ``<paper>/tables/<name>``.
 
+Each paper's assembly writes that frame as the table :data:`TABLE` (the readings of its scorecard
+rows) and its scorecard looks the rows up in it (:func:`readings_in`); :func:`not_looked_up`
+names a row whose evidence cites a table but has no reading there.
+
 :func:`attribute_rows` fills each deviating row's ``cause``, ``evidence`` and ``explained`` from
 that frame by key, with the status computed from the numbers
 (:func:`schedlab.report.scorecard.reading_status`): the best reading that explains the row
@@ -34,13 +38,16 @@ be tested for want of data.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pandas as pd
 
 from .scorecard import DEVIATING, NOT_ATTRIBUTED, reading_status, with_cause
 
+#: The table of every paper that holds its long frame, as the scorecard looks it up
+#: (``results/<paper>/tables/attribution_readings.parquet``).
+TABLE = "attribution_readings"
 KEY = ["paper", "item", "quantity", "condition"]
 COLUMNS = [*KEY, "reading", "cause", "value", "baseline", "holds", "source"]
 
@@ -142,6 +149,23 @@ def attribute(row: dict[str, Any], readings: pd.DataFrame) -> dict[str, Any]:
 
 def _claim_verdict(r: Mapping[str, Any]) -> str:
     return "" if pd.isna(r["holds"]) else ("holds" if r["holds"] else "fails")
+
+
+def readings_in(tables: Mapping[str, pd.DataFrame], build: Callable[[], pd.DataFrame]
+                ) -> pd.DataFrame:
+    """The paper's long frame as its assembly wrote it (``tables[TABLE]``), or ``build()`` for
+    tables assembled without it (a scorecard computed from tables in memory)."""
+    return tables[TABLE] if TABLE in tables else build()
+
+
+def not_looked_up(card: pd.DataFrame, table: pd.DataFrame) -> list[str]:
+    """The rows of ``card`` whose evidence cites an attribution table (``<paper>/tables/``) but
+    whose key has no reading in ``table`` (the paper's :data:`TABLE`): evidence written as prose,
+    not looked up. Each as ``item | quantity | condition``."""
+    keys = set(map(tuple, table[KEY].astype(str).to_numpy())) if len(table) else set()
+    return [f"{r['item']} | {r['quantity']} | {r['condition']}" for r in card.to_dict("records")
+            if "/tables/" in str(r.get("evidence", ""))
+            and tuple(str(r[k]) for k in KEY) not in keys]
 
 
 def attribute_rows(rows: Iterable[dict[str, Any]], attributions: pd.DataFrame

@@ -31,9 +31,9 @@ from .moldable import single_target_experiments, whole_workload_run
 from .plots import FIGURES, NAS_FIGURE, figures
 from .points import extra_targets, logs, points, run_point
 from .runs import run_single_workload, run_sweep, run_sweep_point
-from .scoring import scorecard
+from .scoring import scorecard, tables
 from .stats import geomean, geomean_ci, shares
-from .tabulate import TABLES, build_tables, outputs, table13, table14, table18, tables
+from .tabulate import TABLES, build_tables, outputs, table13, table14, table18
 from .workload import Workload, pick_targets, synthetic_workload, workload_from_tables
 
 title = "Cirne 2001 — Using moldability to improve the performance of supercomputer jobs"

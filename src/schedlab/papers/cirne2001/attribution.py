@@ -1,7 +1,8 @@
 """Cirne 2001: attribution of unstated choices — the single-target experiments (§5.1) run under
 each reading of a choice the thesis leaves open (config ``attribution.readings``: the moldability
 model's ``condition_on_request`` and ``kind``, the arrival-rate reading, the workload size, the
-experiments' same-time order), on the same seeds, side by side with Table 13 (docs/papers/cirne2001.md).
+experiments' same-time order), on the same seeds, side by side with Tables 13 and 14
+(docs/papers/cirne2001.md).
 """
 
 from __future__ import annotations
@@ -16,7 +17,11 @@ from ...sim.options import SimOptions
 from ..settings import deep_merge
 from .config import PAPER, Settings
 from .runs import run_single_workload
-from .stats import geomean
+from .stats import geomean, shares
+
+#: Table 14's adaptive requests and outcomes against the user's request.
+TABLE14_REQUESTS = ("best", "sa")
+TABLE14_OUTCOMES = ("better", "same", "worse")
 
 
 def run_attribution_workload(s: Settings, reading: str, w: int,
@@ -54,11 +59,14 @@ def run_attribution_workload(s: Settings, reading: str, w: int,
 def attribution_table(frames: dict[str, pd.DataFrame], published: dict[str, Any]
                       ) -> pd.DataFrame:
     """Per reading: experiments, workloads, geometric means of user / SA / best turn-around,
-    SA/user, best/user, SA/best (paired: the geometric mean of per-experiment ratios), fraction of
-    targets with c_min = 1 and with D < 500,000 s, each beside the thesis (Table 13, §5.3.1,
-    Figure 59)."""
+    SA/user, best/user, SA/best (paired: the geometric mean of per-experiment ratios), Table 14's
+    shares of experiments where best / SA did better, the same or worse than the user's request
+    (``t14_<request>_<outcome>_pct``), fraction of targets with c_min = 1 and with D < 500,000 s,
+    each beside the thesis (Table 13, Table 14, §5.3.1, Figure 59; a share the thesis does not
+    print is NaN)."""
     rows = []
     p13 = published["table13_geomean_tt_s"]
+    p14 = published["table14_share_pct"]
     for reading, df in frames.items():
         if df.empty:
             continue
@@ -69,6 +77,8 @@ def attribution_table(frames: dict[str, pd.DataFrame], published: dict[str, Any]
             "sa_over_user": geomean(df["sa_tt"] / df["user_tt"]),
             "best_over_user": geomean(df["best_tt"] / df["user_tt"]),
             "sa_over_best": geomean(df["sa_tt"] / df["best_tt"]),
+            **{f"t14_{req}_{oc}_pct": v for req in TABLE14_REQUESTS
+               for oc, v in shares(df[f"{req}_tt"], df["user_tt"]).items()},
             "c_min_1_fraction": float((df["c_min"] == 1).mean()),
             "D_below_500k_fraction": float((df["D_static"] < 5e5).mean()),
         })
@@ -77,6 +87,8 @@ def attribution_table(frames: dict[str, pd.DataFrame], published: dict[str, Any]
                  "sa_over_user": p13["sa"] / p13["user"],
                  "best_over_user": p13["best"] / p13["user"],
                  "sa_over_best": p13["sa"] / p13["best"],
+                 **{f"t14_{req}_{oc}_pct": float(p14.get(req, {}).get(oc, float("nan")))
+                    for req in TABLE14_REQUESTS for oc in TABLE14_OUTCOMES},
                  "c_min_1_fraction": published["generator"]["c_min_1_fraction"],
                  "D_below_500k_fraction": published["fig59_D_below_500k_fraction"]})
     return pd.DataFrame(rows)

@@ -4,8 +4,9 @@ reading does to each deviating scorecard row it bears on, from the tables the de
 * ``tables/attribution`` — the single-target experiments (§5.1) under each reading of a choice the
   thesis leaves open (the moldability model, the arrival rate, the same-time order, the
   compression of conservative backfilling: ``compress_one_pass``, ``compress_pyss``), on the same
-  seeds as its ``as_configured`` reading: Table 13's geometric means and ratios, Figure 59's share
-  of targets below D = 500,000 s;
+  seeds as its ``as_configured`` reading: Table 13's geometric means and ratios, Table 14's shares
+  (best / SA better, the same or worse than the user's request), Figure 59's share of targets
+  below D = 500,000 s;
 * ``tables/attribution_load`` — the readings of the synthetic machine's load (arrival rate,
   accuracies above 1), each over the first 1,000 jobs of its workloads (the default's size) and
   over the whole 10,000 (the thesis' size, §5.1): Table 13's user turn-around, Figure 59's share;
@@ -14,7 +15,7 @@ reading does to each deviating scorecard row it bears on, from the tables the de
 The attribution runs are smaller than the scorecard's (50 experiments per reading, or other
 workloads), so a reading's effect is carried over to the row as measured against its own
 ``as_configured`` baseline on the same seeds: times and ratios by the factor reading /
-as_configured, shares of targets by the difference. The reading's text gives that factor or
+as_configured, shares of targets and of experiments by the difference. The reading's text gives that factor or
 difference and the experiment it comes from; only one reading changes at a time (a combination of
 two, e.g. 10,000 jobs and the load reading together, is in the docs, not a reading here).
 """
@@ -30,6 +31,7 @@ import pandas as pd
 from ...report.attribution import attribution_frame, needs_run
 from ...report.scorecard import DEVIATING, NOT_ATTRIBUTED
 from ...report.vocabulary import within
+from .attribution import TABLE14_OUTCOMES, TABLE14_REQUESTS
 from .config import PAPER
 
 #: The cause each reading tests (one sentence), by reading key.
@@ -76,6 +78,11 @@ def _scaled(rep: float, reading: float, base: float) -> tuple[float, str]:
 def _shifted(rep: float, reading: float, base: float) -> tuple[float, str]:
     d = reading - base
     return min(1.0, max(0.0, rep + d)), f"{d:+.3f}"
+
+
+def _shifted_points(rep: float, reading: float, base: float) -> tuple[float, str]:
+    d = reading - base
+    return min(100.0, max(0.0, rep + d)), f"{d:+.1f} points"
 
 
 def _readings(table: pd.DataFrame | None, col: str, base_col: str | None = None
@@ -132,6 +139,9 @@ def cause_frame(rows: Iterable[Mapping[str, Any]], tables: Mapping[str, pd.DataF
             if req == "user":
                 each(row, load, "user_gm_tt_first_1000_s", LOAD, _scaled, "first 1,000 jobs, ")
                 size(row, "user_gm_tt_s", "user_gm_tt_first_1000_s", _scaled)
+        share = _TABLE14.get((item, quantity))
+        if share is not None:
+            each(row, att, share, ATTRIBUTION, _shifted_points, "50 paired experiments, ")
         ratio = _RATIOS.get((item, quantity))
         if ratio is not None:
             each(row, att, ratio, ATTRIBUTION, _scaled, "50 paired experiments, ")
@@ -164,6 +174,8 @@ _TIMES = {("Table 13", f"geometric mean turn-around, {r} request"): r
     ("Table 18", "geometric mean turn-around, user_static"): "user"}
 _RATIOS = {("Table 13", f"ratio {a}/{b} of geometric means"): f"{a}_over_{b}"
            for a, b in (("sa", "user"), ("best", "user"), ("sa", "best"))}
+_TABLE14 = {("Table 14", f"{r}: jobs with {o} turn-around"): f"t14_{r}_{o}_pct"
+            for r in TABLE14_REQUESTS for o in TABLE14_OUTCOMES}
 _FIG59 = ("§6.1 Figure 59", "fraction of targets meeting D < 500,000 s (static workload)")
 _EXPECTED = ("§5.2", "expected share with adaptive == user, sum(1/nu)/J")
 _WITHIN = ("Table 13", "SA within 10% of the best request")

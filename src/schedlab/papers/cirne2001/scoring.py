@@ -6,16 +6,19 @@ named functions of :mod:`schedlab.papers.cirne2001.checks`.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ...report.attribution import attribute_rows
+from ...report.attribution import TABLE, attribute_rows, readings_in
 from ...report.scorecard import claim_row, our_check, scorecard_frame, tolerance_for, value_row
 from ...report.vocabulary import PHRASES, increases_as, similar
+from .. import Inputs
 from . import checks as K
 from . import findings as F
+from . import tabulate
 from .causes import cause_frame, untried
 from .config import PAPER, Settings
 from .nas import REQUESTS
@@ -33,7 +36,24 @@ def _ci_note(t: pd.DataFrame, req: str, fmt: str = ".0f") -> str:
     return "" if math.isnan(lo) else f"95% CI [{lo:{fmt}}, {hi:{fmt}}]"
 
 
-def scorecard(s: Settings, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Published vs reproduced (:func:`_rows`), each deviating row's cause looked up in the
+    attribution readings (the assembly's :data:`~schedlab.report.attribution.TABLE`)."""
+    rows = _rows(s, tables)
+    found = readings_in(tables, lambda: cause_frame(rows, tables))
+    return scorecard_frame(untried(attribute_rows(rows, found)))
+
+
+def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]],
+           inputs: Inputs) -> dict[str, pd.DataFrame]:
+    """The assembled tables (:func:`.tabulate.tables`) and the attribution readings of the
+    scorecard rows (:data:`~schedlab.report.attribution.TABLE`, :func:`.causes.cause_frame`),
+    which the scorecard looks up."""
+    out = tabulate.tables(s, runs, inputs)
+    return out | {TABLE: cause_frame(_rows(s, out), out)}
+
+
+def _rows(s: Settings, tables: Mapping[str, pd.DataFrame]) -> list[dict[str, Any]]:
     """Published vs reproduced (Tables 13, 14, 16, 18; Figures 39-66 claims). Claims are checked by
     the named functions of :mod:`schedlab.papers.cirne2001.checks`; tolerances come from config
     ``tolerance:`` (a number or {default, <item>: value})."""
@@ -171,7 +191,7 @@ def scorecard(s: Settings, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     rows += F.sweep_rows(sw, cond)
     rows += nas_rows(tables["table16"], tables["table16_by_kind"],
                            tables["nas_experiments"], s)
-    return scorecard_frame(untried(attribute_rows(rows, cause_frame(rows, tables))))
+    return rows
 
 #: §5.3's decile trends of SA's relative turn-around (item, factor, decreasing, what):
 #: "increases as L grows" (§5.3.1), "less effective ... for small values of A", "decreases as

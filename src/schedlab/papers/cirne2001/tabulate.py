@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import ConfigError
+from ...report.attribution import TABLE
 from .. import Outputs
 from .attribution import attribution_table
 from .config import PAPER, Settings
@@ -262,7 +263,8 @@ def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]], inputs: 
 
 def outputs(s: Settings) -> Outputs:
     """Every table of :data:`TABLES` (``attribution`` and ``attribution_load`` when their readings
-    run), every figure of :data:`.plots.FIGURES` (and Figure 57 when §5.4 runs)."""
+    run; the readings of the scorecard rows, :data:`~schedlab.report.attribution.TABLE`), every
+    figure of :data:`.plots.FIGURES` (and Figure 57 when §5.4 runs)."""
     return Outputs(tables=(*TABLES, *(("attribution",) if attribution_runs(s) else ()),
-                           *(("attribution_load",) if load_readings(s) else ())),
+                           *(("attribution_load",) if load_readings(s) else ()), TABLE),
                    figures=(*FIGURES, *((NAS_FIGURE,) if nas_logs(s) else ())))

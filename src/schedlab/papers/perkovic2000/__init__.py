@@ -24,8 +24,8 @@ from __future__ import annotations
 from .config import Settings, settings
 from .plots import figures
 from .points import extra_targets, logs, points, run_point
-from .scoring import scorecard
-from .tabulate import outputs, tables
+from .scoring import scorecard, tables
+from .tabulate import outputs
 
 title = "Perković & Keleher 2000 — Randomization, speculation, and adaptation in batch schedulers"
 summary = ("Perković & Keleher 2000: randomization, speculation and adaptation in backfilling "

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...report.attribution import attribute_rows
+from ...report.attribution import TABLE, attribute_rows, attribution_frame, readings_in
 from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
 from ...report.vocabulary import (
     PHRASES,
@@ -25,6 +25,8 @@ from ...report.vocabulary import (
     slightly,
 )
 from ...sim.schedulers.queue_orders import ORDERS
+from .. import Inputs
+from . import tabulate
 from .causes import reading_rows, untried
 from .checks import (
     lower,
@@ -423,11 +425,10 @@ def section8_rows(summary: pd.DataFrame, machine: int, pub: dict[str, Any], note
     return scorecard_frame(rows)
 
 
-def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """The paper's rows: Tables 1-3, Figures 3-9, §4, §5, §7.1 and §8 (:func:`paper_rows`,
-    :func:`section8_rows`), then Figure 3's §4-5 rows on each extra machine size; each deviating
-    row's cause looked up in the attribution table when it ran on the whole log
-    (:func:`.causes.reading_rows`)."""
+def _card(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The paper's rows before attribution: Tables 1-3, Figures 3-9, §4, §5, §7.1 and §8
+    (:func:`paper_rows`, :func:`section8_rows`), then Figure 3's §4-5 rows on each extra machine
+    size."""
     v = views(s, tables)
     pub, tol = s.published, s.tolerance
     parts = [paper_rows(tables["table1"], tables["table2"], v.table3, v.frames, pub,
@@ -439,9 +440,35 @@ def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         rows = fig3_rows(figure_frames(v.default, m)["fig3"], pub, v.note(m), tol)
         parts.append(scorecard_frame([{**r, "condition": f"{r['condition']} ({m} nodes)",
                                        "headline": False} for r in rows]))
-    card = pd.concat(parts, ignore_index=True)
-    if "attribution" not in tables or not v.whole_log:
+    return pd.concat(parts, ignore_index=True)
+
+
+def attribution_readings(s: Settings, tables: Mapping[str, pd.DataFrame],
+                         rows: list[dict[str, Any]] | None = None) -> pd.DataFrame:
+    """The long frame of the attribution table's readings for the scorecard ``rows`` (those of
+    ``tables`` when not given; :func:`.causes.reading_rows`): empty without the attribution
+    table or when the runs did not cover the whole log."""
+    if "attribution" not in tables or not views(s, tables).whole_log:
+        return attribution_frame([])
+    return reading_rows(tables["attribution"],
+                        _card(s, tables).to_dict("records") if rows is None else rows)
+
+
+def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The paper's rows (:func:`_card`); each deviating row's cause looked up in the attribution
+    readings (the assembly's :data:`~schedlab.report.attribution.TABLE`) when the attribution
+    table ran on the whole log."""
+    card = _card(s, tables)
+    if "attribution" not in tables or not views(s, tables).whole_log:
         return card
     rows = card.to_dict("records")
-    return scorecard_frame(untried(attribute_rows(rows, reading_rows(tables["attribution"],
-                                                                     rows))))
+    found = readings_in(tables, lambda: attribution_readings(s, tables, rows))
+    return scorecard_frame(untried(attribute_rows(rows, found)))
+
+
+def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]],
+           inputs: Inputs) -> dict[str, pd.DataFrame]:
+    """The assembled tables (:func:`.tabulate.tables`) and the attribution readings of the
+    scorecard rows (:data:`~schedlab.report.attribution.TABLE`), which the scorecard looks up."""
+    out = tabulate.tables(s, runs, inputs)
+    return out | {TABLE: attribution_readings(s, out)}

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...report.attribution import TABLE
 from .. import Inputs, Outputs, trace_jobs
 from .attribution import attribution_row, published_attribution_row
 from .config import Settings, readings
@@ -198,10 +199,10 @@ def figure_names(s: Settings) -> tuple[str, ...]:
 
 
 def outputs(s: Settings) -> Outputs:
-    """Tables (``attribution`` when readings run), figures, and the trace (Table 1 reads its
-    lines)."""
+    """Tables (``attribution`` when readings run; the readings of the scorecard rows, empty
+    without it), figures, and the trace (Table 1 reads its lines)."""
     return Outputs(tables=("summary", "table1", "table2", "table3", "section8",
-                           *(("attribution",) if readings(s) else ())),
+                           *(("attribution",) if readings(s) else ()), TABLE),
                    figures=figure_names(s), inputs=(trace_jobs(s.trace),))
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...report.attribution import attribute_rows
+from ...report.attribution import TABLE, attribute_rows
 from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
 from ...report.vocabulary import in_all_of, similar
 from .causes import c90_gaps, other_factor, readings, untried
@@ -497,20 +497,35 @@ def random_by_far_the_worst(d: pd.DataFrame, item: str, metric: str, cond: str,
 
 
 def build_scorecard(table1: pd.DataFrame, cuts: pd.DataFrame, sims: pd.DataFrame,
-                    analysis: pd.DataFrame, published: dict[str, Any], cfg: Settings
-                    ) -> pd.DataFrame:
+                    analysis: pd.DataFrame, published: dict[str, Any], cfg: Settings,
+                    found: pd.DataFrame | None = None) -> pd.DataFrame:
     """Table 1 values and every claim, checked on the default service order (docs/design.md §3);
-    each deviating row's cause looked up in the readings of :mod:`.causes` (the other service
-    orders, the other M/G/h factor), the C90-number rows no reading explains marked ``data``."""
+    each deviating row's cause looked up in ``found`` (the long frame of :func:`attribution`;
+    computed when not given), the C90-number rows no reading explains marked ``data``."""
+    rows = _rows(table1, cuts, sims, analysis, published, cfg)
+    if found is None:
+        found = attribution(rows, cuts, sims, analysis, cfg)
+    return scorecard_frame(untried(c90_gaps(attribute_rows(rows, found))))
+
+
+def _rows(table1: pd.DataFrame, cuts: pd.DataFrame, sims: pd.DataFrame, analysis: pd.DataFrame,
+          published: dict[str, Any], cfg: Settings) -> list[dict[str, Any]]:
     rows = _table1_rows(table1, published["table1"], cfg.tolerance)
-    order = cfg.service_orders[0]
-    rows += claim_rows(sims, cuts, analysis, cfg, order)
+    rows += claim_rows(sims, cuts, analysis, cfg, cfg.service_orders[0])
     rows += cutoff_claim_rows(cuts, sims, cfg)
     rows.append(claim_row(PAPER, "Figs 2-11, §1.4, §3.2-§4.4", "the paper's numbers for the PSC "
                           "C90 / J90 logs", "PSC C90 and J90 logs", None,
                           not_run_reason="data unavailable offline", note=C90_ONLY))
+    return rows
+
+
+def attribution(rows: list[dict[str, Any]], cuts: pd.DataFrame, sims: pd.DataFrame,
+                analysis: pd.DataFrame, cfg: Settings) -> pd.DataFrame:
+    """The long frame of the readings of ``rows`` (:func:`.causes.readings`): every claim under
+    the other service orders, the analysis rows under the other M/G/h factor."""
     factor = cfg.mgh_factor
     other = "paper" if factor == "standard" else "standard"
+    order = cfg.service_orders[0]
     p2 = _sel(sims, experiment="poisson", service_order=order, hosts=2)
     alt = analysis_rows(p2, other_factor(analysis, cfg.slowdown, factor),
                         f"{cfg.trace}, {subset_label(cfg.subset)}", other)
@@ -520,8 +535,15 @@ def build_scorecard(table1: pd.DataFrame, cuts: pd.DataFrame, sims: pd.DataFrame
                                  f"{where}; 2 hosts, Poisson, service order {o}",
                                  cfg.confidence)]
               for o in cfg.service_orders[1:]}
-    frame = readings(rows, others, alt, f"M/G/h factor {MGH_FORMULA[other].split(' (')[0]}")
-    return scorecard_frame(untried(c90_gaps(attribute_rows(rows, frame))))
+    return readings(rows, others, alt, f"M/G/h factor {MGH_FORMULA[other].split(' (')[0]}")
+
+
+def attribution_readings(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The assembly's table :data:`~schedlab.report.attribution.TABLE`: :func:`attribution` of
+    the scorecard rows of ``tables``."""
+    sims = experiment_rows(s, tables)
+    rows = _rows(tables["table1"], tables["cutoffs"], sims, tables["analysis"], s.published, s)
+    return attribution(rows, tables["cutoffs"], sims, tables["analysis"], s)
 
 
 def service_order_attribution(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: pd.DataFrame,
@@ -542,4 +564,4 @@ def service_order_attribution(sims: pd.DataFrame, cuts: pd.DataFrame, analysis: 
 def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Table 1 values and every claim (:func:`build_scorecard`) from the assembled tables."""
     return build_scorecard(tables["table1"], tables["cutoffs"], experiment_rows(s, tables),
-                           tables["analysis"], s.published, s)
+                           tables["analysis"], s.published, s, tables.get(TABLE))

@@ -32,8 +32,8 @@ from .config import Settings, settings
 from .months import month_labels, month_seconds
 from .plots import figures
 from .points import extra_targets, logs, points, run_point
-from .scoring import scorecard
-from .tabulate import outputs, tables
+from .scoring import scorecard, tables
+from .tabulate import outputs
 
 title = ("Talby & Feitelson 2005 — Improving and stabilizing parallel computer performance "
          "using adaptive backfilling")

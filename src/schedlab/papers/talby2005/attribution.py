@@ -29,6 +29,8 @@ Tables (written under ``results/talby2005/tables`` by the pipeline, shown in the
 * ``attr_log_version``: every reading on the cleaned log as it is, with its removed flurries
   modelled back (the raw log, :mod:`.flurries`) and with exact estimates
   (:func:`variant_table`).
+* ``attr_monthly``: the monthly means of every run (:func:`monthly_table`): §2.3's catastrophic
+  months and §3.1's oracle under each reading.
 """
 
 from __future__ import annotations
@@ -350,6 +352,21 @@ def slack_fit(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Settings,
     return df
 
 
+def monthly_table(runs: Mapping[tuple[str, str, str], pd.DataFrame],
+                  readings: Mapping[str, Mapping[str, Any]], min_jobs: int = 1) -> pd.DataFrame:
+    """``attr_monthly``: the monthly means of every scheduler run (columns log, reading,
+    cancelled, role, month, jobs, wait, bsld), from which §2.3's catastrophic months and §3.1's
+    oracle are recomputed under each reading (:func:`.causes.monthly_readings`)."""
+    parts = [monthly_from_sums(sums, min_jobs).assign(
+                 log=log, reading=reading, cancelled=cancelled,
+                 role=reading_role(reading, readings))
+             for (log, reading, cancelled), sums in sorted(runs.items())
+             if {"month", "wait_sum"} <= set(sums.columns)]
+    cols = ["log", "reading", "cancelled", "role", "month", "jobs", "wait", "bsld"]
+    return (pd.concat(parts, ignore_index=True)[cols] if parts
+            else pd.DataFrame(columns=cols))
+
+
 def build(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Settings,
           min_jobs: int = 1) -> dict[str, pd.DataFrame]:
     """All attribution tables from the runs (see module docstring)."""
@@ -361,7 +378,8 @@ def build(runs: Mapping[tuple[str, str, str], pd.DataFrame], cfg: Settings,
            "attr_cancelled": cancelled_table(rdf, at["cancelled_readings"]),
            "attr_slack": slack_table(rdf, cfg.cancelled),
            "attr_slack_fit": slack_fit(runs, cfg, min_jobs),
-           "attr_log_version": variant_table(rdf, cfg)}
+           "attr_log_version": variant_table(rdf, cfg),
+           "attr_monthly": monthly_table(runs, readings, min_jobs)}
     out["attr_table3"], out["attr_table3_fit"] = table3_tables(runs, cfg, min_jobs)
     # which log version every number comes from (config main_version: clean | raw)
     return {k: (v.assign(log_version=cfg.main_version) if len(v) else v) for k, v in out.items()}

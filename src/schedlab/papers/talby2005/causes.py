@@ -11,7 +11,9 @@ Sources, each changing one reading against the main run (the scorecard's):
 * ``attr_table3`` -> Table 3 (months won by Flex and Maui, Maui against Flex, the 70% / 75%
   claims): the month cut, Flex's slack factor, Maui's reading;
 * ``attr_slack_fit`` -> Table 4 (monthly Flex-Maui gaps, the "consistently very high" claim):
-  Flex's slack factor.
+  Flex's slack factor;
+* ``attr_monthly`` -> §2.3's catastrophic months and §3.1's oracle: every one-change reading of
+  ``attr_runs``, from its monthly means.
 
 A reading whose experiment does not start from the row's own value (its main run differs from the
 scorecard's) is left out: it changed more than the one reading.
@@ -27,10 +29,11 @@ import numpy as np
 import pandas as pd
 
 from ...report.attribution import attribution_frame, starting_from
-from .attribution import main_reading, reading_role, slack_of
+from .attribution import SCHEDULERS, main_reading, reading_role, slack_of
 from .checks import PAPER, gaps_consistently_high, pooled_share_about, shares_about
 from .config import Settings
 from .grid import split_rule
+from .months import ORACLE, monthly_claims
 
 SRC = "talby2005/tables/"
 #: The cause each kind of reading tests (becomes the row's cause when it explains it).
@@ -201,9 +204,67 @@ def table4_readings(fit: pd.DataFrame, cfg: Settings) -> list[dict[str, Any]]:
     return out
 
 
+GENERIC = (CAUSES["cancelled"], CAUSES["flurries"], CAUSES["exact_estimates"],
+           CAUSES["separate_months"])
+
+
+def monthly_readings(monthly: pd.DataFrame, cfg: Settings) -> list[dict[str, Any]]:
+    """§2.3's catastrophic months and §3.1's oracle (:func:`.months.monthly_claims`) under every
+    one-change reading of ``attr_monthly``: a scheduler's reading replaces that scheduler's months;
+    a reading of the log or the jobs (cancelled jobs, flurries, estimates, month cut) replaces
+    every scheduler's, and counts only where all four ran under it."""
+    if not len(monthly):
+        return []
+    pub, readings = cfg.published, cfg.attribution["readings"]
+    logs = list(pub["table1"])
+    mains = {role: main_reading(readings, cfg, role) for role in SCHEDULERS}
+    frames: dict[tuple[str, str], pd.DataFrame] = {}
+    changes: dict[tuple[str, str], dict[str, dict[str, pd.DataFrame]]] = {}
+    for (log, reading, cancelled, role), g in monthly.groupby(
+            ["log", "reading", "cancelled", "role"], sort=True):
+        if role not in mains:
+            continue
+        g = g.assign(scheduler=role)
+        if reading == mains[role] and cancelled == cfg.cancelled:
+            frames[(log, role)] = g
+            continue
+        change = _one_change(reading, cancelled, mains[role], cfg)
+        if change is not None:
+            changes.setdefault(change, {}).setdefault(log, {})[role] = g
+    main_logs = [lg for lg in logs if all((lg, r) in frames for r in SCHEDULERS)]
+    if not main_logs:
+        return []
+
+    def long(replace: Mapping[str, Mapping[str, pd.DataFrame]]) -> pd.DataFrame:
+        return pd.concat([replace.get(lg, {}).get(r, frames[(lg, r)])
+                          for lg in main_logs for r in SCHEDULERS], ignore_index=True)
+
+    claims = pub["claims"]
+    base = monthly_claims(long({}), logs, claims)
+    out = []
+    for (text, cause), by_log in changes.items():
+        if cause in GENERIC:
+            by_log = {lg: rs for lg, rs in by_log.items() if set(rs) == set(SCHEDULERS)}
+        if not by_log:
+            continue
+        found = monthly_claims(long(by_log), logs, claims)
+        roles = {r for rs in by_log.values() for r in rs}
+        for (quantity, cond), (value, check) in found.items():
+            changed = cond in by_log or (cond == "every log" and set(main_logs) <= set(by_log))
+            if quantity != ORACLE and not roles & {"maui", "flex"}:
+                changed = False  # another scheduler's reading: Maui against Flex unchanged
+            if value is None or not changed or base[(quantity, cond)][0] is None:
+                continue
+            out.append({"paper": PAPER, "item": "§3.1" if quantity == ORACLE else "§2.3",
+                        "quantity": quantity, "condition": cond, "reading": text,
+                        "cause": cause, "value": value, "baseline": base[(quantity, cond)][0],
+                        "holds": check.holds, "source": SRC + "attr_monthly"})
+    return out
+
+
 BUILDERS: Mapping[str, Callable[[pd.DataFrame, Mapping[str, Any]], list[dict[str, Any]]]] = {
     "attr_runs": table2_readings, "attr_table3": table3_readings,
-    "attr_slack_fit": table4_readings}
+    "attr_slack_fit": table4_readings, "attr_monthly": monthly_readings}
 
 
 def attribution_rows(tables: Mapping[str, pd.DataFrame], cfg: Settings,

@@ -8,18 +8,22 @@
 * **Gap** (Table 4): in a month won by scheduler A over B (A's mean wait strictly lower), the gap is
   ``(wait_B - wait_A) / wait_A`` in percent, i.e. relative to the winner. Months whose winner has a
   zero mean wait have an unbounded gap and are left out (counted in ``zero_winner_months``).
+* **Catastrophic months** (§2.3, :func:`worst_month`) and the **oracle** that runs each month's
+  winner (§3.1, :func:`oracle_gain`), both from the monthly means.
 * **Monthly sums** (:func:`month_sums`): per month the job count and the sums of wait and bounded
   slowdown, from which every mean of Tables 2-3 is exact (the attribution runs keep only these).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ...sim.metrics import RELATIVE_MONTH_S, relative_month_labels
+from .checks import catastrophic_month, oracle_gain_in_range, worst_month_times_yearly
 
 MONTH_SUM_COLUMNS = ("month", "jobs", "wait_sum", "bsld_sum")
 
@@ -104,3 +108,81 @@ def month_sums(jobs: pd.DataFrame) -> pd.DataFrame:
                           "month", sort=True)
     out = pd.DataFrame({"jobs": g.size(), "wait_sum": g["wait"].sum(), "bsld_sum": g["bsld"].sum()})
     return out.reset_index()[list(MONTH_SUM_COLUMNS)]
+
+
+def yearly_mean(monthly: pd.DataFrame, scheduler: str, metric: str = "wait") -> float:
+    """A scheduler's mean over its run from its monthly means (weighted by each month's jobs)."""
+    m = monthly[monthly["scheduler"] == scheduler]
+    jobs = m["jobs"].to_numpy(dtype=float)
+    return float(np.sum(jobs * m[metric].to_numpy(dtype=float)) / jobs.sum()) if jobs.sum() \
+        else float("nan")
+
+
+def worst_month(monthly: pd.DataFrame, a: str = "maui", b: str = "flex") -> dict[str, Any]:
+    """§2.3's catastrophic months of ``a`` against ``b`` in one log's monthly means (``monthly``):
+    the gaps ``a`` minus ``b`` per month in hours (``gaps_h``), the number of years the months
+    cover (``years``, months / 12), and the month of the largest gap with ``a``'s mean wait then
+    (``month``, ``wait``) beside ``a``'s yearly mean (``yearly``)."""
+    wide = monthly.pivot(index="month", columns="scheduler", values="wait")
+    gaps = ((wide[a] - wide[b]) / 3600.0).dropna()
+    worst = str(gaps.idxmax()) if len(gaps) else ""
+    return {"gaps_h": gaps.to_numpy(dtype=float), "years": len(wide) / 12.0, "month": worst,
+            "wait": float(wide.loc[worst, a]) if worst else float("nan"),
+            "yearly": yearly_mean(monthly, a)}
+
+
+def oracle_gain(monthly: pd.DataFrame, schedulers: Sequence[str]) -> float:
+    """§3.1's "if we could predict in advance which scheduler will win each month": the gain
+    (percent) of running each month's winner (the lowest monthly mean wait of ``schedulers``)
+    over the best single scheduler of the run, both as means over the run weighted by each
+    month's jobs. The months are read as they ran: each scheduler's month starts from its own
+    queue, as in the paper's monthly table (an oracle switching schedulers would inherit
+    another's)."""
+    wide = monthly.pivot(index="month", columns="scheduler", values="wait")[list(schedulers)]
+    jobs = monthly.pivot(index="month", columns="scheduler", values="jobs")[list(schedulers)]
+    wide = wide.dropna()
+    if not len(wide):
+        return float("nan")
+    n = jobs.loc[wide.index].max(axis=1).to_numpy(dtype=float)
+    oracle = float(np.sum(n * wide.min(axis=1).to_numpy(dtype=float)) / n.sum())
+    best = min(yearly_mean(monthly, s) for s in schedulers)
+    return (best - oracle) / best * 100.0 if best else float("nan")
+
+
+#: The scorecard quantities of §2.3's catastrophic months and §3.1's oracle (rows and readings).
+CATASTROPHIC = "about one month per year, Maui's mean wait 2-4 hours longer than Flex's"
+WORST_TIMES = "Maui's worst month against Flex: its mean wait about three times its yearly mean"
+ORACLE = "each month's winner predicted in advance improves performance by 30-40%"
+
+
+def monthly_claims(monthly: pd.DataFrame, logs: Sequence[str], claims: Mapping[str, Any]
+                   ) -> dict[tuple[str, str], tuple[float | None, Any]]:
+    """§2.3's and §3.1's claims on the monthly means of every log (``monthly``: long, columns
+    log, scheduler, month, jobs, wait), by (quantity, condition): (reproduced value, check) —
+    :data:`CATASTROPHIC` per log of ``logs``, :data:`WORST_TIMES` and :data:`ORACLE` over every
+    log (None and None when a log is missing). ``claims``: the paper's numbers
+    (``published.claims``)."""
+    per_log = {log: monthly[monthly["log"] == log] for log in logs
+               if len(monthly) and (monthly["log"] == log).any()}
+    worst = {log: worst_month(d) for log, d in per_log.items()}
+    hours = claims["catastrophic_gap_hours"]
+    out: dict[tuple[str, str], tuple[float | None, Any]] = {}
+    for log in logs:
+        w = worst.get(log)
+        out[(CATASTROPHIC, log)] = (
+            (float(np.sum(w["gaps_h"] >= hours[0]) / w["years"]),
+             catastrophic_month(w["gaps_h"], w["years"], claims["catastrophic_months_per_year"],
+                                hours)) if w else (None, None))
+    every = set(logs) <= set(worst)
+    out[(WORST_TIMES, "every log")] = (
+        (float(np.mean([w["wait"] / w["yearly"] for w in worst.values()])),
+         worst_month_times_yearly({k: w["wait"] for k, w in worst.items()},
+                                  {k: w["yearly"] for k, w in worst.items()},
+                                  claims["catastrophic_times_yearly"])) if every else (None, None))
+    scheds = sorted(set(monthly["scheduler"])) if len(monthly) else []
+    gains = {log: oracle_gain(d, scheds) for log, d in per_log.items()}
+    low, high = claims["oracle_gain_percent"]
+    out[(ORACLE, "every log")] = ((float(np.mean(list(gains.values()))),
+                                   oracle_gain_in_range(gains, low, high)) if every
+                                  else (None, None))
+    return out

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...report.attribution import TABLE
 from ...traces.swf import SWFHeader
 from .. import Inputs, Outputs, trace_jobs
 from . import attribution
@@ -156,14 +157,14 @@ def _gain_table(ad: pd.DataFrame, summaries: Mapping[tuple[str, str, str, str], 
 TABLES = ("table1", "table2", "monthly", "table3", "table4", "adaptive", "table5", "table6",
           "table7", "table8", "attr_runs", "attr_easy_maui", "attr_easy_maui_fit",
           "attr_cancelled", "attr_slack", "attr_slack_fit", "attr_log_version", "attr_table3",
-          "attr_table3_fit")
+          "attr_table3_fit", "attr_monthly")
 
 
 def outputs(s: Settings) -> Outputs:
     """Every table and figure; the assembly also reads the parsed trace of every (log, version)
     run (Table 1, Table 7's workload features)."""
     traces = sorted({trace_jobs(trace_of(s, p.log, p.version)) for p in grid(s)})
-    return Outputs(tables=TABLES, figures=FIGURES, inputs=tuple(traces))
+    return Outputs(tables=(*TABLES, TABLE), figures=FIGURES, inputs=tuple(traces))
 
 
 def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]],

@@ -40,8 +40,8 @@ from .gains import config_table, relative_gains
 from .plots import fig_metrics, figures
 from .points import extra_targets, logs, points, run_point
 from .runs import fair_start_options, qd_threshold_min, run_sweep_point, simulate_point
-from .scoring import scorecard
-from .tabulate import outputs, tables
+from .scoring import scorecard, tables
+from .tabulate import outputs
 from .workload import workload
 
 title = ("Tang, Ren, Lan & Desai 2013 — Toward balanced and sustainable job scheduling for "

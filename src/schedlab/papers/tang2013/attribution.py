@@ -15,6 +15,7 @@ from .runs import (
     fair_start_options,
     month_average_threshold_min,
     qd_threshold_min,
+    run_average_threshold_min,
     run_sweep_point,
     simulate_point,
 )
@@ -73,11 +74,13 @@ def attribution_runs(jobs: pd.DataFrame, spec: LogSpec, cfg: Settings, selection
                      ) -> list[dict]:
     """The attribution grid of one job selection: every configuration of ``spec.table`` with
     the configured threshold (``threshold = "paper"``), and the BF-tuning schemes again with our
-    own month average (``"month_average"``; the static rows are shared), each under every
-    fair-start reading (:func:`attribution_rows`)."""
+    own whole-month average (``"month_average"``, §4.4.1's reading) and the whole run's average
+    (``"run_average"``; the static rows are shared), each under every fair-start reading
+    (:func:`attribution_rows`)."""
     _, base_series, _ = run_sweep_point(jobs, spec, BASE, cfg)
     ths = {"paper": qd_threshold_min(base_series, cfg, spec.label),
-           "month_average": month_average_threshold_min(base_series, cfg)}
+           "month_average": month_average_threshold_min(base_series, cfg),
+           "run_average": run_average_threshold_min(base_series, cfg)}
     rows: list[dict] = []
     for name, th in ths.items():
         for point in cfg.configurations.values():
@@ -88,7 +91,7 @@ def attribution_runs(jobs: pd.DataFrame, spec: LogSpec, cfg: Settings, selection
                                      {"selection": selection, "threshold": name})
     static = [r for r in rows if r["threshold"] == "paper"
               and r["point"] not in ("adapt-bf", "adapt-2d")]
-    rows += [{**r, "threshold": "month_average"} for r in static]
+    rows += [{**r, "threshold": name} for name in ths if name != "paper" for r in static]
     return rows
 
 

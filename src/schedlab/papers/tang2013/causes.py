@@ -5,7 +5,7 @@ rows"), so that every deviating Table 3 row (SP2) gets its cause and evidence by
 Sources, each changing one reading against the scorecard's run:
 
 * ``attribution_runs``: "the first 5000 jobs" (job selection), the adaptive threshold (the
-  paper's 400 min or our own month average), the fair start time's reading (§4.2), and the
+  paper's 400 min, our own whole-month average or the whole run's), the fair start time's reading (§4.2), and the
   readings of "unfair" (later than the fair start by more than m minutes, whole minutes);
 * ``attribution_base``: the base schedule's readings (Steps 5-6, the scheduling interval, the
   running jobs' ends, the loss-of-capacity readings).
@@ -43,8 +43,8 @@ QUANTITY = {"avg_wait_min": "average wait", "unfair_jobs": "unfair jobs",
             "loc_pct": "loss of capacity"}
 CAUSES = {
     "selection": "the job set: the paper's 'first 5000 jobs' may count records or runnable jobs",
-    "threshold": "the adaptive threshold: the paper's stated 400 min or the month average it was "
-                 "'rounded by'",
+    "threshold": "the adaptive threshold: the paper's stated 400 min, the whole month's average "
+                 "it was 'rounded by', or the whole run's",
     "fair_start": "the fair start time (§4.2): the paper does not say which runtimes, order, "
                   "policy and backfilling its probe uses",
     "unfair": "what counts as unfair: the paper's 'started after its fair start time' at the "

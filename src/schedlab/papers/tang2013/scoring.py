@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import pandas as pd
 
-from ...report.attribution import attribute_rows, data_gap
+from ...report.attribution import TABLE, attribute_rows, data_gap, readings_in
 from ...report.scorecard import AT_MOST_CLOSE, claim_row, scorecard_frame, value_row
+from .. import Inputs
+from . import tabulate
 from .base_readings import EASY_READING
 from .causes import attribution_rows
 from .checks import (
@@ -375,18 +378,33 @@ def _claims(cfg, spec, summary, tab, gains, maxqd, note0, gains_published=None) 
     return out
 
 
-def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """The contract's scorecard: :func:`scorecard_rows` on the paper's tables (the maxima of
-    Figs. 5-6 from ``monitors``, the whole-month averages from ``thresholds``)."""
+def _rows(s: Settings, tables: Mapping[str, pd.DataFrame]) -> list[dict[str, Any]]:
+    """:func:`scorecard_rows` on the paper's tables (the maxima of Figs. 5-6 from ``monitors``,
+    the whole-month averages from ``thresholds``), before attribution."""
     specs = list(s.log_specs)
     th = tables["thresholds"].set_index("log")
     maxqd = {spec.label: {p: float(d["queue_depth_min"].max()) for p, d in
                           monitored_series(tables["monitors"], spec.label).items()}
              for spec in specs}
-    rows = scorecard_rows(
+    return scorecard_rows(
         s, specs, tables["sweep"], {spec.label: tables[table_name(spec)] for spec in specs},
         tables["gains"], tables["table4"], maxqd,
         {spec.label: float(th.loc[spec.label, "our_whole_month_average_min"]) for spec in specs},
         tables.get("attribution_base"), tables.get("gains_published"))
-    # every deviating row's cause from the attribution tables (.causes)
-    return scorecard_frame(attribute_rows(rows, attribution_rows(tables, s, rows)))
+
+
+def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The contract's scorecard: the rows of :func:`_rows`, every deviating row's cause looked
+    up in the attribution readings (the assembly's :data:`~schedlab.report.attribution.TABLE`)."""
+    rows = _rows(s, tables)
+    found = readings_in(tables, lambda: attribution_rows(tables, s, rows))
+    return scorecard_frame(attribute_rows(rows, found))
+
+
+def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]],
+           inputs: Inputs) -> dict[str, pd.DataFrame]:
+    """The assembled tables (:func:`.tabulate.tables`) and the attribution readings of the
+    scorecard rows (:data:`~schedlab.report.attribution.TABLE`, :func:`.causes.attribution_rows`),
+    which the scorecard looks up."""
+    out = tabulate.tables(s, runs, inputs)
+    return out | {TABLE: attribution_rows(out, s, _rows(s, out))}

@@ -16,13 +16,14 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from ...report.attribution import TABLE
 from .. import Inputs, Outputs
 from .attribution import attribution_table, unfair_margins_table, unfair_table
 from .base_readings import base_attribution_table
 from .config import BASE, MONITORED, LogSpec, Settings, log_of
 from .gains import all_gains, config_table, published_table, scores
 from .points import ATTRIBUTION_LOG, attribution_id, sweep_id
-from .runs import month_average_threshold_min, qd_threshold_min
+from .runs import month_average_threshold_min, qd_threshold_min, run_average_threshold_min
 from .workload import JOB_SELECTIONS
 
 #: The attribution tables (issue 22; also the target ``tang2013_attribution``).
@@ -44,25 +45,10 @@ def outputs(s: Settings) -> Outputs:
     """The tables and figures of settings ``s``; the assembly reads only the points."""
     specs = list(s.log_specs)
     return Outputs(
-        tables=(*[table_name(spec) for spec in specs], *COMMON_TABLES, *ATTRIBUTION_TABLES),
+        tables=(*[table_name(spec) for spec in specs], *COMMON_TABLES, *ATTRIBUTION_TABLES,
+                TABLE),
         figures=(*[f"{spec.figures[k]}_{spec.label}" for spec in specs for k in LOG_FIGURES],
                  "fig11_radar", "fig12_gains"))
-
-
-#: §4.4.1's "whole month": the first 30 days of a run (BG/P's run is June 2010; SP2's first 5000
-#: jobs span two months, of which the threshold reads the first).
-MONTH_HOURS = 30 * 24.0
-
-
-def whole_month_average_min(base_series: pd.DataFrame, cfg: Settings,
-                            hours: float = MONTH_HOURS) -> float:
-    """§4.4.1: "This is set based on the whole month's average" (BG/P), "400 min, which is
-    rounded by the whole month average" (SP2): the mean of the 30-min queue-depth samples of
-    the BF = 1 / W = 1 run over its first month (``hours`` from time zero), rounded to
-    ``tuning.qd_round_min`` (at least one step)."""
-    step = float(cfg.tuning["qd_round_min"])
-    month = base_series[base_series["hours"] < hours]["queue_depth_min"]
-    return max(step, step * round(float(month.mean()) / step))
 
 
 def monitors(label: str, series: Mapping[str, pd.DataFrame], hours: float) -> pd.DataFrame:
@@ -106,8 +92,8 @@ def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]],
         pkey = "BGP" if spec.table == "Table 2" else "SP2"
         th_rows.append({"log": lab, "threshold_used_min": qd_threshold_min(base, cfg, lab),
                         "paper_threshold_min": cfg.published["qd_threshold_min"][pkey],
-                        "our_month_average_min": month_average_threshold_min(base, cfg),
-                        "our_whole_month_average_min": whole_month_average_min(base, cfg),
+                        "our_run_average_min": run_average_threshold_min(base, cfg),
+                        "our_whole_month_average_min": month_average_threshold_min(base, cfg),
                         "mean_queue_depth_bf1_w1_min": float(base["queue_depth_min"].mean())})
         mon.append(monitors(lab, series, hours))
     out["sweep"] = summary
