@@ -29,6 +29,7 @@ from schedlab.papers.perkovic2000.scoring import (
 from schedlab.papers.perkovic2000.sweep import GROUPS
 from schedlab.report import scorecard as S
 from schedlab.report.claims import inventory_path, load_inventory
+from schedlab.report.vocabulary import PhraseCheck
 
 ORDERS = ["P", "R", "1/L", "P/L", "R/L"]
 NG_GOOD = {"BF": 10.0, "BF-NG": 11.0, "P": 9.0, "P-NG": 8.0, "R": 8.0, "R-NG": 7.0, "1/L": 6.0,
@@ -49,19 +50,25 @@ CASES = [
     (checks.ng_better_except_arrival, checks.ng_better_except_arrival(NG_ALL, ORDERS)),
     (checks.smallest_is, checks.smallest_is(IMP, "LW")),
     (checks.smallest_is, checks.smallest_is({**IMP, "LN": 0.05}, "LW")),
-    (checks.mean_below, checks.mean_below([0.5, 0.9, 1.2], 1.0)),
-    (checks.mean_below, checks.mean_below([0.9, 1.3], 1.0)),
+    # §7.1 / Figure 7 (l. 180): "Improvements on bounded slowdown and delay are large"
+    (checks.improvements_large, checks.improvements_large([0.5, 0.7, 0.9])),
+    # a mean improvement (0.87 < 1), but not a large one
+    (checks.improvements_large, checks.improvements_large([0.5, 0.9, 1.2])),
 ]
 EXPECTED = [True, False, True, False, True, False, False, True, False, True, False]
 
 
+def _holds(r):
+    return r.holds if isinstance(r, PhraseCheck) else r
+
+
 def test_cases_give_the_expected_outcomes():
-    assert [bool(r) for _, r in CASES] == EXPECTED
-    assert all(isinstance(r, bool) for _, r in CASES)
+    assert [_holds(r) for _, r in CASES] == EXPECTED
+    assert all(isinstance(_holds(r), bool) for _, r in CASES)
 
 
 def test_every_check_is_covered_both_ways():
-    cases = [(fn, r) for fn, r in CASES]
+    cases = [(fn, _holds(r)) for fn, r in CASES]
     assert S.uncovered_checks("perkovic2000", cases) == []
 
 
@@ -70,11 +77,14 @@ def test_every_check_is_covered_both_ways():
     (checks.strictly_increasing, ({"BF": 1.0}, ["R/L-NG", "BF"])),
     (checks.ng_better_except_arrival, ({"BF": 1.0, "BF-NG": 2.0}, ORDERS)),
     (checks.smallest_is, ({"SN": 0.1, "LW": math.nan}, "LW")),
-    (checks.mean_below, ([], 1.0)),
 ])
 def test_missing_quantities_give_none(fn, args):
     """None = could not be checked; the scorecard turns it into `fails` (not a silent holds)."""
     assert fn(*args) is None
+
+
+def test_no_ratio_gives_no_verdict():
+    assert checks.improvements_large([]).holds is None
 
 
 def test_scorecard_rows_use_the_checks_and_config_tolerances():
