@@ -17,8 +17,11 @@ def _table(wait: list[float], unfair: list[float]) -> pd.DataFrame:
 
 CASES = [
     # BF 1 -> 0.5 takes 80 of the 90-min drop / only 10 of it
-    (t.bf_half_gives_most_wait_drop, True, (100.0, 20.0, 10.0)),
-    (t.bf_half_gives_most_wait_drop, False, (100.0, 90.0, 10.0)),
+    # Fig. 3a (l. 206): "drops significantly as BF is tuned from 1 to 0.5 and then stays at the
+    # same level when BF decreases further"
+    (t.bf_half_gives_most_wait_drop, True, (100.0, 40.0, {0.25: 38.0, 0.0: 42.0})),
+    (t.bf_half_gives_most_wait_drop, False, (100.0, 90.0, {0.25: 88.0, 0.0: 90.0})),  # no drop
+    (t.bf_half_gives_most_wait_drop, False, (100.0, 40.0, {0.25: 20.0, 0.0: 18.0})),  # no stay
     # Fig. 4a-b: wait/slowdown fall toward SJF (a trend)
     (t.falls_toward_sjf, True, ([1.0, 0.75, 0.5, 0.25, 0.0], [77, 60, 56, 57, 50])),
     (t.falls_toward_sjf, False, ([1.0, 0.75, 0.5, 0.25, 0.0], [50, 60, 56, 70, 77])),
@@ -89,7 +92,8 @@ def test_every_check_fails_and_holds_somewhere():
 
 
 def test_missing_quantities_are_none():
-    assert t.bf_half_gives_most_wait_drop(100.0, float("nan"), 10.0) is None
+    assert t.bf_half_gives_most_wait_drop(100.0, float("nan"), {0.25: 10.0}).holds is None
+    assert t.bf_half_gives_most_wait_drop(100.0, 40.0, {}).holds is None
     assert t.unfair_rises_toward_sjf([1.0], [3]).holds is None
     assert t.burst_below(float("nan"), 1.0) is None
     assert t.fcfs_plus_backfilling((67.3, 4.4), (float("nan"), float("nan"))) is None
