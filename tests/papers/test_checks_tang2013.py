@@ -29,8 +29,13 @@ CASES = [
     # series fails
     (t.unfair_rises_toward_sjf, True, ([1.0, 0.75, 0.5, 0.25, 0.0], [10, 40, 35, 80, 90])),
     (t.unfair_rises_toward_sjf, False, ([1.0, 0.75, 0.5, 0.25, 0.0], [10, 40, 5, 12, 8])),
-    (t.loc_falls_with_window, True, ({1.0: [5.0, 4.0], 0.5: [4.8, 3.2], 0.0: [3.0, 3.5]},)),
-    (t.loc_falls_with_window, False, ({1.0: [5.0, 4.0], 0.5: [3.2, 4.8]},)),
+    # Figs. 3d-4d (l. 215): "when BF is no less than 0.5, the loss of capacity shows a decreasing
+    # trend as the window size increases" (BF = 0 is not claimed)
+    (t.loc_falls_with_window, True, ({1.0: {1: 5.0, 2: 4.6, 3: 4.7, 4: 4.1}, 0.5: {1: 4.8, 2: 3.2},
+                                      0.0: {1: 3.0, 2: 3.5}},)),
+    (t.loc_falls_with_window, False, ({1.0: {1: 5.0, 2: 4.0}, 0.5: {1: 3.2, 2: 4.8}},)),
+    # last below first but no decreasing trend (Spearman 0)
+    (t.loc_falls_with_window, False, ({1.0: {1: 5.0, 2: 6.0, 3: 7.0, 4: 8.0, 5: 4.0}},)),
     (t.enhanced_lower_wait, True, (77.4, [68.4, 55.8, 52.5])),
     (t.enhanced_lower_wait, False, (77.4, [68.4, 80.0, 52.5])),
     (t.enhanced_raise_unfair, True, (14, [38, 45, 67])),
@@ -94,6 +99,7 @@ def test_every_check_fails_and_holds_somewhere():
 def test_missing_quantities_are_none():
     assert t.bf_half_gives_most_wait_drop(100.0, float("nan"), {0.25: 10.0}).holds is None
     assert t.bf_half_gives_most_wait_drop(100.0, 40.0, {}).holds is None
+    assert t.loc_falls_with_window({1.0: {1: 5.0}}).holds is None
     assert t.unfair_rises_toward_sjf([1.0], [3]).holds is None
     assert t.burst_below(float("nan"), 1.0) is None
     assert t.fcfs_plus_backfilling((67.3, 4.4), (float("nan"), float("nan"))) is None
