@@ -62,10 +62,14 @@ CASES = [
         iv([(0.3, 0.2, 0.4), (0.09, 0.08, 0.1)]))),                 # hi 0.1 is not below 1/10
     (C.ranges_about, C.ranges_about(iv([(4.3, 4.0, 4.6), (9.0, 8.0, 10.0)]), 4, 10)),
     (C.ranges_about, C.ranges_about(iv([(2.0, 1.8, 2.2), (9.0, 8.0, 10.0)]), 4, 10)),
+    # §4.3: "SITA-U-opt is not far from SITA-U-fair": the Host-1 load fractions similar at every
+    # load (0.25 / 0.20 = 1.25 is beyond the 1.15 band)
+    (C.fractions_similar, C.fractions_similar({0.5: 0.25, 0.8: 0.38}, {0.5: 0.24, 0.8: 0.40})),
+    (C.fractions_similar, C.fractions_similar({0.5: 0.25, 0.8: 0.38}, {0.5: 0.20, 0.8: 0.40})),
 ]
 EXPECTED = [True, False, False, True, False, False, True, False, False, False,
             True, False, True, False, True, False, True, False, True, False,
-            True, False, True, False, True, False, True, False, True, False]
+            True, False, True, False, True, False, True, False, True, False, True, False]
 
 
 def _holds(v):
@@ -107,6 +111,7 @@ def test_missing_intervals_cannot_be_checked(check):
 
 
 def test_other_missing_inputs():
+    assert C.fractions_similar({0.5: 0.25}, {0.8: 0.40}).holds is None
     assert C.load_fraction_follows_rule([0.5], [], 0.1) is None
     assert C.underloads_host1([np.nan]) is None
     assert C.identical_results(None, pd.Series([1.0])) is None

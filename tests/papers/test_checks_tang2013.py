@@ -17,8 +17,11 @@ def _table(wait: list[float], unfair: list[float]) -> pd.DataFrame:
 
 CASES = [
     # BF 1 -> 0.5 takes 80 of the 90-min drop / only 10 of it
-    (t.bf_half_gives_most_wait_drop, True, (100.0, 20.0, 10.0)),
-    (t.bf_half_gives_most_wait_drop, False, (100.0, 90.0, 10.0)),
+    # Fig. 3a (l. 206): "drops significantly as BF is tuned from 1 to 0.5 and then stays at the
+    # same level when BF decreases further"
+    (t.bf_half_gives_most_wait_drop, True, (100.0, 40.0, {0.25: 38.0, 0.0: 42.0})),
+    (t.bf_half_gives_most_wait_drop, False, (100.0, 90.0, {0.25: 88.0, 0.0: 90.0})),  # no drop
+    (t.bf_half_gives_most_wait_drop, False, (100.0, 40.0, {0.25: 20.0, 0.0: 18.0})),  # no stay
     # Fig. 4a-b: wait/slowdown fall toward SJF (a trend)
     (t.falls_toward_sjf, True, ([1.0, 0.75, 0.5, 0.25, 0.0], [77, 60, 56, 57, 50])),
     (t.falls_toward_sjf, False, ([1.0, 0.75, 0.5, 0.25, 0.0], [50, 60, 56, 70, 77])),
@@ -26,8 +29,13 @@ CASES = [
     # series fails
     (t.unfair_rises_toward_sjf, True, ([1.0, 0.75, 0.5, 0.25, 0.0], [10, 40, 35, 80, 90])),
     (t.unfair_rises_toward_sjf, False, ([1.0, 0.75, 0.5, 0.25, 0.0], [10, 40, 5, 12, 8])),
-    (t.loc_falls_with_window, True, ({1.0: [5.0, 4.0], 0.5: [4.8, 3.2], 0.0: [3.0, 3.5]},)),
-    (t.loc_falls_with_window, False, ({1.0: [5.0, 4.0], 0.5: [3.2, 4.8]},)),
+    # Figs. 3d-4d (l. 215): "when BF is no less than 0.5, the loss of capacity shows a decreasing
+    # trend as the window size increases" (BF = 0 is not claimed)
+    (t.loc_falls_with_window, True, ({1.0: {1: 5.0, 2: 4.6, 3: 4.7, 4: 4.1}, 0.5: {1: 4.8, 2: 3.2},
+                                      0.0: {1: 3.0, 2: 3.5}},)),
+    (t.loc_falls_with_window, False, ({1.0: {1: 5.0, 2: 4.0}, 0.5: {1: 3.2, 2: 4.8}},)),
+    # last below first but no decreasing trend (Spearman 0)
+    (t.loc_falls_with_window, False, ({1.0: {1: 5.0, 2: 6.0, 3: 7.0, 4: 8.0, 5: 4.0}},)),
     (t.enhanced_lower_wait, True, (77.4, [68.4, 55.8, 52.5])),
     (t.enhanced_lower_wait, False, (77.4, [68.4, 80.0, 52.5])),
     (t.enhanced_raise_unfair, True, (14, [38, 45, 67])),
@@ -71,8 +79,10 @@ CASES = [
     (t.window_helps_fcfs, False, ({1: 245.2, 4: 221.6},)),
     (t.burst_below, True, (0.1, 1 / 8)),
     (t.burst_below, False, (0.56, 1 / 8)),   # issue 16: 0.56 against the paper's "1/8"
-    (t.cost_grows_with_window, True, ([1.0, 2.0, 2.0, 5.0, 9.0],)),
-    (t.cost_grows_with_window, False, ([1.0, 2.0, 1.5, 5.0, 9.0],)),
+    # Table 4 (l. 342): "increases substantially as the window size gets larger"
+    (t.cost_grows_with_window, True, ([1.0, 2.0, 1.5, 5.0, 9.0],)),   # a trend, one step down
+    (t.cost_grows_with_window, False, ([1.0, 1.05, 1.1, 1.1, 1.2],)),  # grows, not substantially
+    (t.cost_grows_with_window, False, ([9.0, 5.0, 2.0, 2.0, 1.0],)),   # falls
     (t.fcfs_plus_backfilling, True, ((67.307633, 4.428072), (67.307633, 4.428072))),
     (t.fcfs_plus_backfilling, False, ((67.307633, 4.428072), (67.31, 4.428072))),
 ]
@@ -89,7 +99,10 @@ def test_every_check_fails_and_holds_somewhere():
 
 
 def test_missing_quantities_are_none():
-    assert t.bf_half_gives_most_wait_drop(100.0, float("nan"), 10.0) is None
+    assert t.bf_half_gives_most_wait_drop(100.0, float("nan"), {0.25: 10.0}).holds is None
+    assert t.bf_half_gives_most_wait_drop(100.0, 40.0, {}).holds is None
+    assert t.loc_falls_with_window({1.0: {1: 5.0}}).holds is None
+    assert t.cost_grows_with_window([]).holds is None
     assert t.unfair_rises_toward_sjf([1.0], [3]).holds is None
     assert t.burst_below(float("nan"), 1.0) is None
     assert t.fcfs_plus_backfilling((67.3, 4.4), (float("nan"), float("nan"))) is None

@@ -136,3 +136,14 @@ def test_in_all_of_names_the_cases_phrase_and_its_source():
     assert V.in_all_of({"BF": V.less_than(None, 2.0)}).holds is None
     with pytest.raises(ValueError, match="several phrases"):
         V.in_all_of({"a": V.similar(1.0, 1.0), "b": V.slightly(1.1, 1.0)})
+
+
+def test_all_of_holds_only_when_every_part_holds():
+    drop, stays = V.significantly(40.0, 100.0, above=False), V.similar(38.0, 40.0)
+    both = V.all_of(drop, stays)
+    assert both.holds is True and both.phrase == "significantly" and both.source == "ours"
+    assert stays.detail in both.detail
+    assert V.all_of(drop, V.similar(20.0, 40.0)).holds is False
+    assert V.all_of(drop, V.similar(None, 40.0)).holds is None
+    assert V.all_of(V.less_than(1.0, 2.0)).source == "paper"
+    assert V.all_of(V.less_than(1.0, 2.0), V.similar(1.0, 1.0)).source == "ours"

@@ -62,7 +62,8 @@ PHRASES: Mapping[str, Phrase] = _table(
            "the stated direction holds strictly and the two are 'similar': "
            "1 < ratio <= T", 1 + TOLERANCE, "ours",
            "a difference in the stated direction that is still inside the 'similar' band"),
-    Phrase("significantly", ("significantly", "considerably", "by far", "greatly", "much"),
+    Phrase("significantly", ("significantly", "considerably", "by far", "greatly", "much",
+                             "substantially"),
            "the stated direction holds by a factor of at least T: ratio >= T", 1 + 2 * TOLERANCE,
            "ours", "what the verdict rules call 'differs' (beyond twice the tolerance); the papers "
            "run no significance tests, so the word is read as a size, not a p-value"),
@@ -252,6 +253,18 @@ def in_all_of(checks: Mapping[str, PhraseCheck]) -> PhraseCheck:
                      if c.holds is False)
     return _result(key, outer.holds, f"in every case ({outer.detail.split(': ', 1)[1]})"
                    f"{failed}"[:600], next(iter(checks.values())).threshold if checks else None)
+
+
+def all_of(first: PhraseCheck, *rest: PhraseCheck) -> PhraseCheck:
+    """One sentence stating several things ("drops significantly ... and then stays at the same
+    level"): holds when every part holds (None when a part could not be checked); the row names
+    the first part's phrase and threshold, and its threshold is ours when any part's is."""
+    parts = (first, *rest)
+    holds = (None if any(c.holds is None for c in parts)
+             else all(bool(c.holds) for c in parts))
+    source = "ours" if any(c.source == "ours" for c in parts) else first.source
+    return PhraseCheck(first.phrase, holds, first.threshold, source,
+                       "; and ".join(c.detail for c in parts))
 
 
 def for_most(outcomes: Mapping[str, bool | None] | Sequence[bool | None]) -> PhraseCheck:

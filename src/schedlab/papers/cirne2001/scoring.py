@@ -14,7 +14,7 @@ import pandas as pd
 
 from ...report.attribution import TABLE, attribute_rows, readings_in
 from ...report.scorecard import claim_row, our_check, scorecard_frame, tolerance_for, value_row
-from ...report.vocabulary import PHRASES, increases_as, similar
+from ...report.vocabulary import PHRASES
 from .. import Inputs
 from . import checks as K
 from . import findings as F
@@ -211,7 +211,7 @@ def trend_rows(bd: pd.DataFrame, scale: str) -> list[dict[str, Any]]:
     for item, factor, decreasing, what in TRENDS:
         x, y = K.bins_of(bd, factor) if len(bd) else (np.array([]), np.array([]))
         rows.append(claim_row(PAPER, item, what, f"{scale}; {len(x)} bins",
-                              increases_as(x, y, decreasing=decreasing),
+                              K.rises_with(x, y, decreasing=decreasing), check=K.rises_with,
                               note="over the decile bins of the factor"))
     return rows
 
@@ -242,9 +242,10 @@ def high_load_rows(exp: pd.DataFrame, scale: str) -> list[dict[str, Any]]:
                        + q),
         claim_row(PAPER, "§6.1 Figure 59", "little difference below D = 500,000 s (share of "
                   "targets below it, adaptive vs static)", scale,
-                  similar(1 - hi_ad, 1 - hi_st) if len(st) else similar(None, None),
+                  K.similar_values(1 - hi_ad, 1 - hi_st) if len(st) else
+                  K.similar_values(None, None),
                   reproduced=(1 - hi_ad) / (1 - hi_st) if hi_st < 1 else None,
-                  unit="adaptive/static"),
+                  unit="adaptive/static", check=K.similar_values),
     ]
 
 

@@ -15,23 +15,28 @@ from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value
 from ...report.vocabulary import (
     PHRASES,
     about,
-    for_most,
-    in_all,
-    in_all_of,
-    increases_as,
-    less_than,
-    significantly,
     similar,
-    slightly,
 )
 from ...sim.schedulers.queue_orders import ORDERS
 from .. import Inputs
 from . import tabulate
 from .causes import reading_rows, untried
 from .checks import (
+    all_below,
+    all_lower,
+    all_positive,
+    improvements_large,
+    increases_with,
+    less_than_bound,
     lower,
-    mean_below,
+    lower_for_most,
     ng_better_except_arrival,
+    significantly_above,
+    significantly_below,
+    similar_for_most,
+    similar_values,
+    slightly_above,
+    slightly_below_in_all,
     smallest_is,
     strictly_increasing,
 )
@@ -132,8 +137,8 @@ def combined_rows(f9: pd.DataFrame, pub: dict[str, Any], note_run: str, tol: flo
     where = "half-size + widening + speculation"
     return [
         claim_row(PAPER, "Abstract / Figure 9", "bounded slowdown less than 15% of conservative "
-                  "backfilling (best algorithm)", where, less_than(low, bound), bound, low,
-                  unit="ratio", headline=True,
+                  "backfilling (best algorithm)", where, less_than_bound(low, bound), bound, low,
+                  unit="ratio", headline=True, check=less_than_bound,
                   note="headline (abstract): all techniques together; " + note_run),
         value_row(PAPER, "§7.1 / Figure 9", "best bounded slowdown relative to BF",
                   f"{where}, best algorithm", bound, low, unit="ratio",
@@ -198,13 +203,13 @@ def every_group_improves(f4: pd.DataFrame, note: str) -> dict:
     arrival order"), so the sentence cannot include it."""
     imp = (f4[~f4["algorithm"].isin(["BF", "BF-NG"])].groupby(["group", "algorithm"])
            ["bounded_slowdown_improvement"].mean())
-    cases = {f"{g} {a}": (None if math.isnan(v) else bool(v > 0)) for (g, a), v in imp.items()}
+    cases = {f"{g} {a}": float(v) for (g, a), v in imp.items()}
     missing = [g for g in GROUPS if g not in imp.index.get_level_values(0)]
-    cases |= {f"{g} (no runs)": None for g in missing}
+    cases |= {f"{g} (no runs)": math.nan for g in missing}
     return claim_row(PAPER, "§5 / Figure 4", "every algorithm improves on BF in every shape group",
-                     "each algorithm and group", in_all(cases),
+                     "each algorithm and group", all_positive(cases),
                      reproduced=float(imp.min()) if len(imp) else None,
-                     unit="smallest improvement", note=note)
+                     unit="smallest improvement", note=note, check=all_positive)
 
 
 def spec_test_runs_slightly_decrease(f6: pd.DataFrame, note: str) -> dict:
@@ -215,13 +220,14 @@ def spec_test_runs_slightly_decrease(f6: pd.DataFrame, note: str) -> dict:
     Reproduced: the largest high/low ratio over the algorithms."""
     m = f6.groupby(["algorithm", "percentage"])["bounded_slowdown"].mean().unstack()
     lo, hi = m.columns.min(), m.columns.max()
-    per = {str(a): slightly(float(m.loc[a, hi]), float(m.loc[a, lo]), above=False)
-           for a in m.index}
     ratio = (m[hi] / m[lo]).max() if len(m) else math.nan
     return claim_row(PAPER, "§6.2 / Figure 6", "in all algorithms, with test runs the bounded "
                      "slowdown slightly decreases with higher speculation percentage",
-                     f"each algorithm, percentage {hi:g} vs {lo:g}", in_all_of(per),
-                     reproduced=float(ratio), unit="max ratio high / low", note=note)
+                     f"each algorithm, percentage {hi:g} vs {lo:g}",
+                     slightly_below_in_all({str(a): m.loc[a, hi] for a in m.index},
+                                           {str(a): m.loc[a, lo] for a in m.index}),
+                     reproduced=float(ratio), unit="max ratio high / low", note=note,
+                     check=slightly_below_in_all)
 
 
 def _claims(frames: dict[str, pd.DataFrame], note_base: str, note: str) -> list[dict]:
@@ -233,8 +239,9 @@ def _claims(frames: dict[str, pd.DataFrame], note_base: str, note: str) -> list[
         rows.append(claim_row(PAPER, item, q, cond, check(*args), pub, rep, note=n, check=check,
                               headline=headline))
 
-    def said(item: str, q: str, cond: str, result: Any, rep: float | None) -> None:
-        rows.append(claim_row(PAPER, item, q, cond, result, reproduced=rep, note=note))
+    def said(item: str, q: str, cond: str, check, args: tuple, rep: float | None) -> None:
+        rows.append(claim_row(PAPER, item, q, cond, check(*args), reproduced=rep, note=note,
+                              check=check))
 
     bsd = _by_algorithm(frames["fig3"], "bounded_slowdown")
     claim("§5 / Figure 3", "R has lower bounded slowdown than P", "with guarantees", lower,
@@ -260,23 +267,23 @@ def _claims(frames: dict[str, pd.DataFrame], note_base: str, note: str) -> list[
     if f5["percentage"].nunique() > 1:
         m = f5.groupby("percentage")["bounded_slowdown"].mean()
         said("§6.2 / Figure 5", "bounded slowdown smaller with smaller speculation percentage",
-             "mean over algorithms, by percentage", increases_as(list(m.index), list(m)),
+             "mean over algorithms, by percentage", increases_with, (list(m.index), list(m)),
              float(m.iloc[0] / m.iloc[-1]))
     if len(f5):
         r5 = float(f5["bounded_slowdown_ratio"].mean())
         said("§6.2 / Figure 5", "speculative backfilling significantly decreases bounded "
              "slowdown (vs the same algorithm without)", "mean ratio over algorithms and "
-             "percentages", significantly(r5, 1.0, above=False), r5)
+             "percentages", significantly_below, (r5, 1.0), r5)
     f6 = frames["fig6"]
     if len(f6):
         r6 = float(f6["bounded_slowdown_ratio"].mean())
         said("§6.2 / Figure 6", "test runs significantly improve speculative backfilling",
              "mean bounded-slowdown ratio over algorithms and percentages",
-             significantly(r6, 1.0, above=False), r6)
+             significantly_below, (r6, 1.0), r6)
         if f6["percentage"].nunique() > 1:
             g = f6.groupby("percentage")["bounded_slowdown_improvement"].mean()
             said("§6.2 / Figure 6", "test runs help most at large speculation percentages",
-                 "mean improvement by percentage", increases_as(list(g.index), list(g)),
+                 "mean improvement by percentage", increases_with, (list(g.index), list(g)),
                  float(g.iloc[-1]))
             rows.append(spec_test_runs_slightly_decrease(f6, note))
             rows.append(little_sensitive_for_most(f6, note))
@@ -285,15 +292,15 @@ def _claims(frames: dict[str, pd.DataFrame], note_base: str, note: str) -> list[
         sub = f7[f7["experiment"] == exp]
         if len(sub):
             claim("§7.1 / Figure 7", f"{exp}-size: bounded slowdown improves vs BF",
-                  "mean ratio over algorithms", mean_below,
-                  (sub["bounded_slowdown_ratio"].tolist(), 1.0),
+                  "mean ratio over algorithms", improvements_large,
+                  (sub["bounded_slowdown_ratio"].tolist(),),
                   rep=float(sub["bounded_slowdown_ratio"].mean()))
             claim("§7.1 / Figure 7", f"{exp}-size: delay improves vs BF",
-                  "mean ratio over algorithms", mean_below, (sub["delay_ratio"].tolist(), 1.0),
+                  "mean ratio over algorithms", improvements_large, (sub["delay_ratio"].tolist(),),
                   rep=float(sub["delay_ratio"].mean()))
             rr = float(sub["response_ratio"].mean())
             said("§7.1 / Figure 7", f"{exp}-size: average response time significantly increases "
-                 "vs BF", "mean ratio over algorithms", significantly(rr, 1.0), rr)
+                 "vs BF", "mean ratio over algorithms", significantly_above, (rr, 1.0), rr)
     # §7.1's greedy finding is about a variant we do not run ("Overall best greedy algorithm (one
     # with quarter-size instead of double-size alternative and with restrictions for long jobs)");
     # Figure 8's regular/half/double greedy runs are shown, not scored (claim inventory s7.1-greedy)
@@ -303,7 +310,7 @@ def _claims(frames: dict[str, pd.DataFrame], note_base: str, note: str) -> list[
         w = _by_algorithm(f9[f9["experiment"] == "half_widen"], "bounded_slowdown")
         better = {k: bool(w[k] < h[k]) for k in w if k in h}
         said("§7.1 / Figure 9", "start-time widening improves half-sizing for most algorithms",
-             "fraction of algorithms improved", for_most(better),
+             "fraction of algorithms improved", lower_for_most, (w, h),
              float(np.mean(list(better.values()))) if better else None)
         rows += widening_rows(f9, note)
     return rows
@@ -322,9 +329,9 @@ def more_reduction_for_slower(base: pd.DataFrame, f7: pd.DataFrame, note: str) -
     gain = [half[a] / quarter[a] for a in algos]
     return claim_row(PAPER, "§7.1 / Figure 7", "more parallelism reduction helps otherwise slower "
                      "algorithms more", "quarter vs half gain against the base bounded slowdown, "
-                     "across algorithms", increases_as(x, gain),
+                     "across algorithms", increases_with(x, gain),
                      reproduced=float(np.max(gain)) if gain else None,
-                     unit="largest half / quarter ratio", note=note)
+                     unit="largest half / quarter ratio", note=note, check=increases_with)
 
 
 def priority_random_vs_shortest_first(bsd: Mapping[str, float], note: str) -> list[dict]:
@@ -333,8 +340,8 @@ def priority_random_vs_shortest_first(bsd: Mapping[str, float], note: str) -> li
     ``slightly`` above 1/L's (ours), R's below 1/L's (with guarantees, Figure 3)."""
     p, sf, r = (bsd.get(k, math.nan) for k in ("P", "1/L", "R"))
     return [claim_row(PAPER, "§5 / Figure 3", "priority (P) slightly worse than shortest-first "
-                      "(1/L)", "with guarantees, bounded slowdown", slightly(p, sf, above=True),
-                      reproduced=p / sf, unit="ratio P / 1/L", note=note),
+                      "(1/L)", "with guarantees, bounded slowdown", slightly_above(p, sf),
+                      reproduced=p / sf, unit="ratio P / 1/L", note=note, check=slightly_above),
             claim_row(PAPER, "§5 / Figure 3", "randomized (R) better than shortest-first (1/L)",
                       "with guarantees, bounded slowdown", lower(bsd, "R", "1/L"),
                       reproduced=r / sf, unit="ratio R / 1/L", check=lower, note=note)]
@@ -346,12 +353,14 @@ def little_sensitive_for_most(f6: pd.DataFrame, note: str) -> dict:
     percentages are 'similar' (ours), for more than half of the algorithms (``for_most``, ours)."""
     m = f6.groupby(["algorithm", "percentage"])["bounded_slowdown"].mean().unstack()
     per = {str(a): similar(float(m.loc[a].max()), float(m.loc[a].min())) for a in m.index}
-    out = for_most({a: c.holds for a, c in per.items()})
+    out = similar_for_most({str(a): m.loc[a].max() for a in m.index},
+                           {str(a): m.loc[a].min() for a in m.index})
     return claim_row(PAPER, "§6.2 / Figure 6", "with test runs, performance little sensitive to "
                      "the speculation percentage for most algorithms",
                      "each algorithm, largest vs smallest bounded slowdown over the percentages",
                      out, reproduced=float(np.mean([c.holds for c in per.values()]))
                      if per else None, unit="fraction of algorithms 'similar'",
+                     check=similar_for_most,
                      note="each algorithm: 'similar' (ours); not similar: " +
                           (", ".join(a for a, c in per.items() if c.holds is False) or "none")
                           + f"; {note}")
@@ -369,23 +378,22 @@ def widening_rows(f9: pd.DataFrame, note: str) -> list[dict]:
         return float(d[col].mean()) if len(d) else math.nan
 
     h, w = (_by_algorithm(f9[f9["experiment"] == e], "response") for e in ("half", "half_widen"))
-    ng = {a: bool(w[a] < h[a]) if a in h and a in w else None
-          for a in sorted(set(h) | set(w)) if a.endswith("-NG")}
+    ng = [a for a in sorted(set(h) | set(w)) if a.endswith("-NG")]
     return [
         claim_row(PAPER, "§7.1 / Figure 9", "start-time widening gives significant improvements "
                   "over half-sizing", "mean bounded slowdown over algorithms",
-                  significantly(mean("half"), mean("half_widen")),
+                  significantly_above(mean("half"), mean("half_widen")),
                   reproduced=mean("half_widen") / mean("half"), unit="ratio widen / half",
-                  note=note),
+                  note=note, check=significantly_above),
         claim_row(PAPER, "§7.1 / Figure 9", "start-time widening reduces the average response "
                   "time of the no-guarantee algorithms", "every -NG algorithm, half-size",
-                  in_all(ng), note=note),
+                  all_lower(w, h, ng), note=note, check=all_lower),
         claim_row(PAPER, "§7.1 / Figure 9", "with speculation, start-time widening improves "
                   "little or makes slightly worse", "mean bounded slowdown over algorithms, "
                   "half-size + speculation with vs without widening",
-                  similar(mean("half_widen_spec"), mean("half_spec")),
+                  similar_values(mean("half_widen_spec"), mean("half_spec")),
                   reproduced=mean("half_widen_spec") / mean("half_spec"),
-                  unit="ratio with / without widening", note=note),
+                  unit="ratio with / without widening", note=note, check=similar_values),
     ]
 
 
@@ -415,9 +423,9 @@ def section8_rows(summary: pd.DataFrame, machine: int, pub: dict[str, Any], note
                   note=f"BF alone: {q_bf:.0f}; " + note),
         claim_row(PAPER, "§8", "fewer than 20,000 jobs delayed in the queue",
                   "every base algorithm (the paper names none)",
-                  in_all_of({str(a): less_than(float(v), bound) for a, v in per.items()}),
+                  all_below({str(a): v for a, v in per.items()}, bound),
                   bound, float(per.max()) if len(per) else None,
-                  unit="jobs (most delayed)", not_run_reason=reason,
+                  unit="jobs (most delayed)", not_run_reason=reason, check=all_below,
                   note=(f"fewest delayed: {fewest} ({per.min():.0f}); BF: {delayed:.0f}; "
                         if len(base) else "") + "§4's 61% started immediately implies ~30,900 "
                        "delayed of 79,302 under BF, so the two statements disagree; " + note),

@@ -220,3 +220,12 @@ def ranges_about(ci: pd.DataFrame | None, low: float, high: float) -> V.PhraseCh
         return V.about(None, low)
     return V.in_all_of({f"lowest (about {low:g})": V.about(float(r.min()), low),
                         f"highest (about {high:g})": V.about(float(r.max()), high)})
+
+
+@claim_check(PAPER)
+def fractions_similar(opt: dict[float, float], fair: dict[float, float]) -> V.PhraseCheck:
+    """§4.3, Fig 5 / 13: "Secondly observe that SITA-U-opt is not far from SITA-U-fair": the
+    Host-1 load fractions of the two cutoffs (``opt``, ``fair``: load -> fraction) are 'similar'
+    (vocabulary, ours) at every load both have; no load in common cannot be checked."""
+    per = {f"{x:g}": V.similar(float(opt[x]), float(fair[x])) for x in opt if x in fair}
+    return V.in_all_of(per) if per else V.similar(None, 1.0)
