@@ -13,12 +13,26 @@ from robustness_cards import P, card, cards
 from schedlab.errors import ConfigError
 from schedlab.io import read_parquet, write_parquet
 from schedlab.report import robustness as R
-from schedlab.report.scorecard import claim_row
+from schedlab.report.scorecard import claim_row, scorecard_frame
 
 
 def test_claim_key_names_the_row_as_the_inventories_do():
     assert R.claim_key("Table 3", "EASY < CONS") == "Table 3 | EASY < CONS"
     assert R.claim_key("Table 3", "EASY < CONS", "SP2") == "Table 3 | EASY < CONS | SP2"
+    assert R.claim_key("Fig 2", "q", "CTC-SP2-1996-3.1-cln, 8 processors", ["CTC-SP2-1996-3.1-cln"]) \
+        == "Fig 2 | q | <log>, 8 processors"
+
+
+def test_a_condition_naming_the_log_is_one_claim_across_logs():
+    """Schroeder's conditions begin with the log's registry name: the same claim on two logs is
+    one row of the heatmap, not two half-empty ones."""
+    def named(log: str) -> pd.DataFrame:
+        return scorecard_frame([claim_row(P, "Fig 2", "Random worst", f"{log}, 2 hosts", True)])
+
+    m = R.build_matrix([R.Card(P, "A+B", True, named("A-1"), ("A-1", "B-1")),
+                        R.Card(P, "HPC2N", False, named("HPC2N"))])
+    assert list(m["claim"]) == ["Fig 2 | Random worst | <log>, 2 hosts"] * 2
+    assert R.size(m) == (1, 2)
 
 
 def test_claim_rows_leave_out_value_rows_and_our_checks():

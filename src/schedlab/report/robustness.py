@@ -9,8 +9,10 @@ on each registry log marked ``study: true`` gives one verdict per claim and log.
 One long frame, :data:`COLUMNS`: ``paper, claim, log, own_log, verdict, value, checked, note``.
 
 * ``claim`` is the row's key as the claim inventories write it: ``item | quantity`` or
-  ``item | quantity | condition`` (:func:`claim_key`). A row whose key differs on another log (a
-  condition naming the log) is another claim: its cells on the other logs are absent.
+  ``item | quantity | condition`` (:func:`claim_key`), the registry name of the log the row ran on
+  written :data:`LOG` in the condition (Schroeder's conditions begin with it). A row whose key still
+  differs on another log (a condition naming the log otherwise) is another claim: its cells on the
+  other logs are absent.
 * ``log`` is the studied log, or for ``own_log`` rows the paper's own log(s) (its contract's
   ``logs(s)``, joined with ``+``).
 * ``verdict`` is the scorecard's, unchanged. A claim whose inputs do not exist on a log keeps the
@@ -59,10 +61,25 @@ class Card:
     log: str
     own_log: bool
     scorecard: pd.DataFrame
+    #: the registry logs the scorecard ran on (an own card may have several; ``log`` joins them)
+    logs: tuple[str, ...] = ()
+
+    @property
+    def log_names(self) -> tuple[str, ...]:
+        """The registry names to replace in a claim's condition: ``logs``, else ``(log,)``."""
+        return self.logs or (self.log,)
 
 
-def claim_key(item: str, quantity: str, condition: str = "") -> str:
-    """``item | quantity`` or ``item | quantity | condition``: the row's name in the inventories."""
+#: What a log's registry name becomes in a claim's condition (:func:`claim_key`).
+LOG = "<log>"
+
+
+def claim_key(item: str, quantity: str, condition: str = "", logs: Sequence[str] = ()) -> str:
+    """``item | quantity`` or ``item | quantity | condition``: the row's name in the inventories,
+    each of the card's ``logs`` named in the condition replaced by :data:`LOG` (so that a claim
+    whose condition names the log it ran on is one claim across logs)."""
+    for log in sorted(logs, key=len, reverse=True):
+        condition = condition.replace(log, LOG)
     return " | ".join([item, quantity, condition] if condition else [item, quantity])
 
 
@@ -84,7 +101,8 @@ def card_rows(card: Card) -> pd.DataFrame:
     notes = c["note"].fillna("").astype(str)
     return pd.DataFrame({
         "paper": card.paper,
-        "claim": [claim_key(*k) for k in zip(c["item"], c["quantity"], c["condition"], strict=True)],
+        "claim": [claim_key(*k, logs=card.log_names)
+                  for k in zip(c["item"], c["quantity"], c["condition"], strict=True)],
         "log": card.log, "own_log": card.own_log,
         "verdict": c["verdict"].astype(str).to_numpy(),
         "value": c["reproduced"].astype("float64").to_numpy(),
@@ -211,7 +229,7 @@ def collect(results: Path, pairs: Iterable[tuple[str, str]], own_logs: Mapping[s
     cards, missing = [], []
     for paper, logs in own_logs.items():
         sc, _ = read_parquet(results / paper / "scorecard.parquet")
-        cards.append(Card(paper, "+".join(logs), True, sc))
+        cards.append(Card(paper, "+".join(logs), True, sc, tuple(logs)))
     for log, paper in pairs:
         if paper not in own_logs:
             continue
