@@ -88,8 +88,12 @@ def test_a_claim_twice_on_one_log_is_an_error():
     ("holds", ["holds", "fails"], "mixed"),
     ("holds", ["fails", "fails"], "own log only"),
     ("holds", [], "not checked elsewhere"),
-    ("fails", ["holds", "holds"], "not on own log"),
-    (None, ["holds"], "not on own log"),
+    ("fails", ["holds", "fails"], "elsewhere only"),
+    (None, ["holds"], "elsewhere only"),
+    ("fails", ["fails", "fails"], "fails everywhere"),
+    ("fails", [], "not on own log"),
+    ("not_run", ["fails"], "not on own log"),
+    (None, [], "not on own log"),
 ])
 def test_reading(own, studies, expected):
     assert R.reading(own, studies) == expected
@@ -106,7 +110,7 @@ def test_counts_hold_on_and_reading_per_claim():
     # not checkable on either log: counted as unchecked, not as failing
     assert (cc["logs"], cc["checked"], cc["holds_on"], cc["reading"]) == \
         (2, 0, "0/0", "not checked elsewhere")
-    assert (d["own"], d["reading"]) == ("fails", "not on own log")
+    assert (d["own"], d["reading"]) == ("fails", "elsewhere only")
 
 
 def test_aggregation_reads_a_verdict_changed_on_one_log():

@@ -23,6 +23,7 @@ def test_cell_label(verdict, checked, label):
 def test_column_name_marks_the_own_log():
     assert V.column_name("SDSC", True) == "SDSC (own)"
     assert V.column_name("SDSC", False) == "SDSC"
+    assert V.column_name("KTH+SDSC+BLUE", True) == "own: 3 logs"
 
 
 def matrix():
@@ -32,7 +33,7 @@ def matrix():
 def test_heatmap_cells_take_the_verdict_colours_and_the_own_log_is_marked():
     page = V.heatmap_html(matrix(), P, COLORS)
     assert page.count("<tr>") == 3   # a header and two claims
-    heads = re.findall(r'<th class="(own|log)">([^<]*)</th>', page)
+    heads = re.findall(r'<th class="(own|log)" title="[^"]*">([^<]*)</th>', page)
     assert heads == [("own", "SDSC-SP2 (own)"), ("log", "KTH")]
     cells = re.findall(r'<td class="cell( own)?( nc)?" style="background:(#\w+)" title="[^"]*">'
                        r"([^<]*)</td>", page)

@@ -47,7 +47,11 @@ READINGS = {
     "mixed": "holds on the paper's log and on some studied logs, fails on others",
     "own log only": "holds on the paper's log, fails on every studied log where it was checked",
     "not checked elsewhere": "holds on the paper's log; no studied log could check it",
-    "not on own log": "the paper's log does not reproduce it (or has no row for it)",
+    "elsewhere only": "does not hold on the paper's log (or has no row there), holds on some "
+                      "studied log",
+    "fails everywhere": "fails on the paper's log and on every studied log where it was checked",
+    "not on own log": "does not hold on the paper's log (or has no row there); no studied log "
+                      "checked it",
 }
 #: The file a study's scorecard sits beside: the study's completion marker, written last.
 STUDY_DONE = "done.json"
@@ -140,11 +144,13 @@ def build_matrix(cards: Iterable[Card]) -> pd.DataFrame:
 def reading(own: str | None, study_verdicts: Sequence[str]) -> str:
     """A claim's reading (:data:`READINGS`) from its verdict on the paper's own log (None: no row)
     and its verdicts on the studied logs where it was checked (``holds``/``fails``)."""
+    holds = sum(v == "holds" for v in study_verdicts)
     if own != "holds":
-        return "not on own log"
+        if holds:
+            return "elsewhere only"
+        return "fails everywhere" if study_verdicts and own == "fails" else "not on own log"
     if not study_verdicts:
         return "not checked elsewhere"
-    holds = sum(v == "holds" for v in study_verdicts)
     if holds == len(study_verdicts):
         return "general"
     return "own log only" if holds == 0 else "mixed"

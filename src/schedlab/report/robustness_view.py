@@ -30,8 +30,12 @@ def cell_label(verdict: str, checked: bool) -> str:
 
 
 def column_name(log: str, own: bool) -> str:
-    """A column's heading: the log, marked ``(own)`` for the paper's own log(s)."""
-    return f"{log} (own)" if own else log
+    """A column's heading: the log, marked ``(own)`` for the paper's own log; ``own: N logs`` for
+    a paper with several (their names are in the heatmap's tooltip and the parquet)."""
+    if not own:
+        return log
+    n = log.count("+") + 1
+    return f"{log} (own)" if n == 1 else f"own: {n} logs"
 
 
 Column = tuple[str, bool]
@@ -53,8 +57,8 @@ def paper_grid(m: pd.DataFrame, paper: str) -> tuple[list[Column], list[dict[Any
 def heatmap_html(m: pd.DataFrame, paper: str, colors: Mapping[str, str]) -> str:
     """One paper's claims x logs as an HTML table, cells in the verdict ``colors``."""
     cols, grid = paper_grid(m, paper)
-    head = "".join(f'<th class="{"own" if own else "log"}">{html.escape(column_name(log, own))}</th>'
-                   for log, own in cols)
+    head = "".join(f'<th class="{"own" if own else "log"}" title="{html.escape(log)}">'
+                   f"{html.escape(column_name(log, own))}</th>" for log, own in cols)
     body = []
     for r in grid:
         tds = []
