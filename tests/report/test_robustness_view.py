@@ -46,14 +46,21 @@ def test_section_gives_the_size_and_a_heatmap_per_paper():
     page = V.robustness_section(matrix(), COLORS, {P: "Talby & Feitelson 2005"})
     assert 'id="robustness"' in page and "2 claims × 2 log columns; studied logs: KTH." in page
     assert page.count('<table class="robustness"') == 1
-    assert "<h3>Talby &amp; Feitelson 2005</h3>" in page
+    assert ("<details><summary><b>Talby &amp; Feitelson 2005</b>: 2 claims: 1 own log only, "
+            "1 not checked elsewhere</summary>") in page
+
+
+def test_reading_line_counts_claims_by_reading():
+    m = R.build_matrix(cards({"a": True, "b": True, "c": False},
+                             {"KTH": {"a": True, "b": False, "c": True}}))
+    assert V.reading_line(m, P) == "3 claims: 1 general, 1 own log only, 1 elsewhere only"
 
 
 def test_terminal_table_lists_claims_by_log():
     text = V.format_terminal(matrix())
     lines = text.splitlines()
     assert lines[0] == "robustness matrix: 2 claims x 2 log columns"
-    assert lines[2] == P
+    assert lines[2] == f"{P} (2 claims: 1 own log only, 1 not checked elsewhere)"
     assert "SDSC-SP2 (own)" in lines[3] and "KTH" in lines[3]
     assert re.search(r"§4 \| a \| all logs\s+holds\s+fails\s+0/1\s+own log only", text)
     assert re.search(r"§4 \| b \| all logs\s+holds\s+n/c\s+0/0\s+not checked elsewhere", text)
@@ -77,3 +84,4 @@ def test_report_shows_the_matrix_after_the_summary_once_it_is_built(tmp_path):
     assert page.index('id="summary"') < page.index('id="robustness"') < page.index("<nav>")
     assert '<table class="robustness" data-paper="talby2005">' in page
     assert "Talby" in page[page.index('id="robustness"'):page.index("<nav>")]
+    assert '<a href="#robustness">robustness</a>' in page

@@ -2,7 +2,8 @@
 
 After the summary, when ``results/robustness.parquet`` exists, a heatmap per paper of its claims on
 every studied log (:mod:`schedlab.report.robustness_view`). For every paper it shows the scorecard
-(published vs reproduced, relative error, verdict, note), grouped by the paper's table/figure, every reproduced table and every figure (PNG shown, PDF linked).
+(published vs reproduced, relative error, verdict, note), grouped by the paper's table/figure,
+every reproduced table and every figure (PNG shown, PDF linked).
 A last section, "Studies on other logs", shows for every studied log (config ``study_traces``) its
 characteristics and each paper's study applied to it (``results/studies/<trace>/<study>/``: the
 title, notes and settings of ``done.json``, its tables and figures; :mod:`schedlab.trace_studies`).
@@ -438,6 +439,7 @@ def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenanc
     paper's claim coverage from ``covs``; the ``robustness`` section's HTML after the summary)."""
     covs = covs or {}
     nav = "".join(f'<a href="#{p.key}">{html.escape(p.key)}</a>' for p in papers)
+    nav += '<a href="#robustness">robustness</a>' if robustness else ""
     if studied is not None:
         nav += '<a href="#studies">studies on other logs</a>'
     prov = "".join(f"<li>{html.escape(k)}: {html.escape(str(v))}</li>" for k, v in provenance.items())

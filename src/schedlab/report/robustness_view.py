@@ -84,7 +84,8 @@ _CSS = ("<style>table.robustness td.cell{color:#fff;text-align:center;font-weigh
 
 def robustness_section(m: pd.DataFrame, colors: Mapping[str, str],
                        titles: Mapping[str, str] | None = None) -> str:
-    """The report's section: the matrix's size, the legend, a heatmap per paper."""
+    """The report's section: the matrix's size, the legend, and per paper a line of its readings
+    (:func:`reading_line`) that opens on its heatmap."""
     claims, logs = size(m)
     studied = sorted(set(m.loc[~m["own_log"], "log"]))
     readings = "".join(f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>"
@@ -99,10 +100,18 @@ def robustness_section(m: pd.DataFrame, colors: Mapping[str, str],
              f'<ul class="note">{readings}</ul>']
     for paper in dict.fromkeys(m["paper"]):
         title = (titles or {}).get(paper, paper)
-        parts.append(f"<h3>{html.escape(title)}</h3>")
-        parts.append(heatmap_html(m, paper, colors))
+        parts.append(f"<details><summary><b>{html.escape(title)}</b>: "
+                     f"{html.escape(reading_line(m, paper))}</summary>")
+        parts.append(heatmap_html(m, paper, colors) + "</details>")
     parts.append("</section>")
     return "\n".join(parts)
+
+
+def reading_line(m: pd.DataFrame, paper: str) -> str:
+    """One paper's claims counted by reading, e.g. ``41 claims: 17 general, 3 own log only``."""
+    counts = claim_counts(m[m["paper"] == paper])["reading"].value_counts()
+    parts = [f"{int(counts[r])} {r}" for r in READINGS if r in counts]
+    return f"{int(counts.sum())} claims: " + ", ".join(parts)
 
 
 def format_terminal(m: pd.DataFrame, width: int = 48) -> str:
@@ -118,5 +127,5 @@ def format_terminal(m: pd.DataFrame, width: int = 48) -> str:
             [[r["claim"] if len(r["claim"]) <= width else r["claim"][: width - 1] + "…",
               *(cell_label(*r[col][:2]) for col in cols), r["holds_on"], r["reading"]]
              for r in grid], columns=["claim", *names, "holds on", "reading"])
-        out += ["", paper, table.to_string(index=False)]
+        out += ["", f"{paper} ({reading_line(m, paper)})", table.to_string(index=False)]
     return "\n".join(out)
