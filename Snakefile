@@ -37,6 +37,7 @@ for _paper in PAPERS_RUN:
 
 include: "workflow/rules/papers.smk"
 include: "workflow/rules/studies.smk"
+include: "workflow/rules/robustness.smk"
 
 
 # Keep this include last: the report reads the paper target rules defined above.

@@ -1,11 +1,12 @@
-# The reproduction report: every paper target and every study on the logs marked `study: true`
-# (studies.smk), then results/scorecard.parquet and results/report/index.html. Included after the
-# paper rule files (it reads their target rules).
+# The reproduction report: every paper target, every study on the logs marked `study: true`
+# (studies.smk) and the robustness matrix (robustness.smk), then results/scorecard.parquet and
+# results/report/index.html. Included after the paper rule files (it reads their target rules).
 
 rule report:
     input:
         paper_outputs,
         studies=STUDY_OUTPUTS,
+        robustness="results/robustness.parquet",
         studied_traces=expand(
             "results/traces/{trace}/{kind}.parquet", trace=STUDY_TRACES, kind=["clean", "jobs"]
         ),

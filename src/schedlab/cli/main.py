@@ -50,7 +50,7 @@ def number(kind: type = float, *, minimum: float | None = None, above: float | N
 
 #: Modules that contribute sub-commands; each defines ``register(subparsers)``.
 SUBCOMMAND_MODULES: tuple[str, ...] = ("schedlab.cli.main", "schedlab.cli.sim", "schedlab.cli.report",
-                                       "schedlab.models.cli")
+                                       "schedlab.cli.robustness", "schedlab.models.cli")
 
 
 def print_rows(rows: list[tuple[str, str]]) -> None:

@@ -17,24 +17,31 @@ if TYPE_CHECKING:
 VERDICTS = ("match", "close", "differs", "holds", "fails", "not_run")
 
 
-def read_scorecard(path: Path) -> pd.DataFrame:
-    """A scorecard parquet, checked: a file, parquet, with the needed columns and some rows."""
+def read_frame(path: Path, columns: list[str], what: str, target: str) -> pd.DataFrame:
+    """A results parquet (``what``, built by ``snakemake <target>``), checked: a file, parquet,
+    with ``columns``."""
     from ..io import CorruptFileError, read_parquet
-    from ..report.scorecard import COLUMNS as SCORECARD_COLUMNS
 
     if not path.exists():
-        raise ConfigError(f"{path}: no scorecard yet; build it with `snakemake {path}`")
+        raise ConfigError(f"{path}: no {what} yet; build it with `snakemake {path}`")
     if path.is_dir():
-        raise ConfigError(f"--file {path}: is a directory, not a scorecard .parquet file")
+        raise ConfigError(f"--file {path}: is a directory, not a {what} .parquet file")
     try:
-        sc, _ = read_parquet(path)
+        df, _ = read_parquet(path)
     except CorruptFileError as e:
         raise ConfigError(f"--file {path}: not a parquet file ({e.reason})") from e
-    missing = [c for c in SCORECARD_COLUMNS if c not in sc.columns]
+    missing = [c for c in columns if c not in df.columns]
     if missing:
-        raise ConfigError(f"--file {path}: not a scorecard: missing column(s) "
-                          f"{', '.join(missing)} (a scorecard is built by `snakemake "
-                          "results/scorecard.parquet`)")
+        raise ConfigError(f"--file {path}: not a {what}: missing column(s) "
+                          f"{', '.join(missing)} (a {what} is built by `snakemake {target}`)")
+    return df
+
+
+def read_scorecard(path: Path) -> pd.DataFrame:
+    """A scorecard parquet, checked: a file, parquet, with the needed columns and some rows."""
+    from ..report.scorecard import COLUMNS as SCORECARD_COLUMNS
+
+    sc = read_frame(path, SCORECARD_COLUMNS, "scorecard", "results/scorecard.parquet")
     if sc.empty:
         raise ConfigError(f"--file {path}: the scorecard has no rows")
     return sc

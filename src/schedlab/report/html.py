@@ -1,7 +1,9 @@
 """The reproduction report: one static HTML page per run, readable without the code.
 
-For every paper it shows the scorecard (published vs reproduced, relative error, verdict, note),
-grouped by the paper's table/figure, every reproduced table and every figure (PNG shown, PDF linked).
+After the summary, when ``results/robustness.parquet`` exists, a heatmap per paper of its claims on
+every studied log (:mod:`schedlab.report.robustness_view`). For every paper it shows the scorecard
+(published vs reproduced, relative error, verdict, note), grouped by the paper's table/figure,
+every reproduced table and every figure (PNG shown, PDF linked).
 A last section, "Studies on other logs", shows for every studied log (config ``study_traces``) its
 characteristics and each paper's study applied to it (``results/studies/<trace>/<study>/``: the
 title, notes and settings of ``done.json``, its tables and figures; :mod:`schedlab.trace_studies`).
@@ -29,6 +31,7 @@ from ..traces.lookup import trace_characteristics
 from ..traces.swf import SWFHeader, SWFTrace
 from .claims import Coverage, coverage, coverage_table, load_inventories
 from .compare import item_of_table, items_with_numbers, side_by_side
+from .robustness_view import robustness_section
 from .scorecard import (
     COLUMNS,
     EXPLAINED_RULES,
@@ -431,11 +434,12 @@ def not_run_section(overall: pd.DataFrame) -> str:
 
 def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenance: dict,
                 studied: Sequence[StudiedTrace] | None = None,
-                covs: Mapping[str, Coverage] | None = None) -> str:
+                covs: Mapping[str, Coverage] | None = None, robustness: str = "") -> str:
     """The whole page (the "Studies on other logs" section when ``studied`` is not None; each
-    paper's claim coverage from ``covs``)."""
+    paper's claim coverage from ``covs``; the ``robustness`` section's HTML after the summary)."""
     covs = covs or {}
     nav = "".join(f'<a href="#{p.key}">{html.escape(p.key)}</a>' for p in papers)
+    nav += '<a href="#robustness">robustness</a>' if robustness else ""
     if studied is not None:
         nav += '<a href="#studies">studies on other logs</a>'
     prov = "".join(f"<li>{html.escape(k)}: {html.escape(str(v))}</li>" for k, v in provenance.items())
@@ -447,6 +451,7 @@ def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenanc
 <style>{_CSS}</style></head><body>
 <h1>schedlab reproduction report</h1>
 {summary_section(overall, covs)}
+{robustness}
 <nav>{nav}</nav>
 <ul class="note">{prov}</ul>
 {body}
@@ -482,7 +487,10 @@ def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_s
             if src.exists():
                 dest_dir.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(src, dest_dir / src.name)
-    write_text(out_html, render_html(found, overall, provenance, studied, covs))
+    rob = results_dir / "robustness.parquet"  # the matrix (rule robustness), when built
+    robustness = robustness_section(read_parquet(rob)[0], VERDICT_COLORS, {
+        p: paper_title(p) for p in PAPERS}) if rob.is_file() else ""
+    write_text(out_html, render_html(found, overall, provenance, studied, covs, robustness))
 
 
 def claim_coverage(claims_dir: Path, papers: Sequence[str], sc: pd.DataFrame

@@ -88,6 +88,8 @@ OUR_CHECKS = "our checks"
 #: The ``check`` of a value row capped at ``close``: the paper's number cannot be recovered from
 #: its own tables, so a match would be chance (:func:`value_row` ``at_most_close``).
 AT_MOST_CLOSE = "at most close"
+#: The note a claim row starts with when its check could not be evaluated (``holds=None``).
+UNCHECKABLE = "could not be checked: a quantity is missing"
 
 VERDICT_RULES = {
     "match": "numeric: |relative error| ≤ the row's tolerance (default 15%)",
@@ -236,7 +238,7 @@ def claim_row(paper: str, item: str, quantity: str, condition: str,
     if not_run_reason is not None:
         verdict, note = "not_run", _join(not_run_reason, note)
     elif holds is None:
-        verdict, note = "fails", _join("could not be checked: a quantity is missing", note)
+        verdict, note = "fails", _join(UNCHECKABLE, note)
     elif holds and opposite_signs(published, reproduced):
         verdict, note = "fails", _join("published and reproduced have opposite signs", note)
     else:

@@ -1,0 +1,24 @@
+"""Snakemake adapter: the robustness matrix from the papers' and the studies' scorecards (rule
+robustness) -> results/robustness.parquet."""
+
+from pathlib import Path
+
+from schedlab import __version__
+from schedlab.io import write_parquet
+from schedlab.pipeline import smk
+from schedlab.report.robustness import build_matrix, collect, size
+
+
+def main(sm):
+    log = smk.log_to(sm)
+    own_logs = {p: list(logs) for p, logs in sm.params.own_logs.items()}
+    cards, missing = collect(Path("results"), [tuple(p) for p in sm.params.pairs], own_logs)
+    m = build_matrix(cards)
+    claims, logs = size(m)
+    write_parquet(sm.output[0], m, {"schedlab_version": __version__, "claims": claims,
+                                    "log_columns": logs, "studies_without_scorecard": missing})
+    log(f"robustness matrix: {claims} claims x {logs} log columns ({len(m)} cells); "
+        f"{len(missing)} studies without a scorecard: {', '.join(missing) or 'none'}")
+
+
+smk.run(main, snakemake)

@@ -1,0 +1,31 @@
+# The robustness matrix (docs/robustness.md; schedlab.report.robustness): every paper's claim rows on
+# its own log(s) and, by its study, on every studied log -> results/robustness.parquet (the report's
+# "Robustness" section; `schedlab robustness`). Cheap (it reads scorecards), so a default target.
+# ROBUSTNESS_PAIRS is the one place naming which (log, paper) studies exist: the logs of
+# `study_traces()` (common.smk) x the study modules (studies.smk). Each study's scorecard is read
+# from beside its done.json (results/studies/<log>/<paper>/), a study without one is listed in the
+# log; a new `study: true` registry entry is a new column with no code.
+from schedlab.report.robustness import matrix_inputs
+
+ROBUSTNESS_PAIRS = [(t, s) for t in STUDY_TRACES for s in STUDY_MODULES]
+ROBUSTNESS_INPUTS = matrix_inputs(ROBUSTNESS_PAIRS, PAPERS_RUN)
+
+
+rule robustness:
+    input:
+        own=ROBUSTNESS_INPUTS["own"],
+        studies=ROBUSTNESS_INPUTS["studies"],
+    output:
+        "results/robustness.parquet",
+    params:
+        pairs=[list(p) for p in ROBUSTNESS_PAIRS],
+        own_logs={p: list(PAPER_MODULES[p].logs(PAPER_SETTINGS[p])) for p in PAPERS_RUN},
+    conda:
+        "../envs/schedlab.yaml"
+    log:
+        "logs/robustness.log",
+    script:
+        "../../scripts/robustness.py"
+
+
+ALL_TARGETS.append("results/robustness.parquet")
