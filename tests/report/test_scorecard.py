@@ -128,6 +128,14 @@ def test_summary_headlines_and_order():
     assert h["headline"].all()
 
 
+def test_no_headline_row_gives_no_headlines():
+    """A scorecard without a headline row (a study's, a new paper's) has an empty headline list,
+    not an error from ordering no rows."""
+    sc = scorecard_frame([value_row("a", "T", "q", "c", 1.0, 1.0)])
+    h = S.headlines(sc)
+    assert h.empty and list(h.columns) == list(sc.columns)
+
+
 def test_frame_types_and_unknown_verdict():
     sc = scorecard_frame([value_row("a", "T", "q", "c", 1.0, 1.0)])
     assert list(sc.columns) == S.COLUMNS

@@ -464,5 +464,6 @@ def headlines(sc: pd.DataFrame) -> pd.DataFrame:
 def sort_rows(sc: pd.DataFrame) -> pd.DataFrame:
     """Rows in paper order with ``not_run`` rows last (stable otherwise)."""
     order = {p: i for i, p in enumerate(dict.fromkeys(sc["paper"]))}
-    key = sc["paper"].map(order) * 2 + (sc["verdict"] == "not_run").astype(int)
+    # typed: on no rows, map() keeps the column's string dtype, which cannot be added to integers
+    key = sc["paper"].map(order).astype("int64") * 2 + (sc["verdict"] == "not_run").astype("int64")
     return sc.iloc[key.argsort(kind="stable")]
