@@ -36,7 +36,6 @@ for _paper in PAPERS_RUN:
 
 
 include: "workflow/rules/papers.smk"
-include: "workflow/rules/studies.smk"
 
 
 # Keep this include last: the report reads the paper target rules defined above.

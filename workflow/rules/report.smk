@@ -1,5 +1,5 @@
 # The reproduction report: every paper target and every study on the logs marked `study: true`
-# (studies.smk), then results/scorecard.parquet and results/report/index.html. Included after the
+# (papers.smk), then results/scorecard.parquet and results/report/index.html. Included after the
 # paper rule files (it reads their target rules).
 
 rule report:
