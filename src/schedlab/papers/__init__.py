@@ -44,14 +44,16 @@ Each paper package ``schedlab.papers.<paper>`` (pure functions; file I/O is the 
     one line: what the study log replaces (the report shows it above the study's tables).
 
 A study is the paper's own points at the ``study`` scale of its settings (``quick`` with config
-``quick``) on another registered log (:func:`study_settings`): the same rules, runs, tables, figures and scorecard under
-``results/studies/<log>/<paper>/`` (:func:`paper_dir`) and a ``done.json`` when assembled. The
-logs studied are config ``study_traces`` (``marked``: the registry entries with ``study: true``
-that are at hand); :func:`study_pairs` lists every (log, paper) of a config. The study's overrides
-are config ``studies: {<paper>: {...}}`` (the keys of the paper's overrides).
+``quick``) on another registered log (:func:`study_settings`): the same rules, runs, tables,
+figures and scorecard under ``results/studies/<log>/<paper>/`` (:func:`paper_dir`) and a
+``done.json`` when assembled. The logs studied are config ``study_traces`` (``marked``: the
+registry entries with ``study: true`` that are at hand); :func:`study_pairs` lists every (log,
+paper) of a config. The study's overrides are config ``studies: {<paper>: {...}}`` (the keys of
+the paper's overrides).
 
 The rule family (``workflow/rules/papers.smk``) defines, for every paper run, ``<paper>_point``
-(one job per point), ``<paper>_assemble`` (tables, figures, scorecard) and the target ``<paper>``.
+(one job per point), ``<paper>_assemble`` (tables, figures, scorecard) and the target ``<paper>``;
+for every study the same two rules named ``study_<log>_<paper>_...`` and the target ``studies``.
 A step no point can express stays in ``workflow/rules/<paper>.smk`` (e.g. Cirne's fitted models).
 
 Every package has the same step modules (:data:`MODULES`; ``__init__`` only binds the contract's names

@@ -1,7 +1,8 @@
 """The file side of the paper contract (:mod:`schedlab.papers`): run one point, assemble a paper.
 
-The rule family in ``workflow/rules/papers.smk`` (a paper's own run and its studies) calls these through ``scripts/paper_point.py`` and
-``scripts/paper_assemble.py``; :func:`run_paper` runs a whole paper in-process (tests, notebooks).
+The rule family in ``workflow/rules/papers.smk`` (a paper's own runs and its studies) calls these
+through ``scripts/paper_point.py`` and ``scripts/paper_assemble.py``; :func:`run_paper` runs a whole
+paper (or a study) in-process (tests, notebooks).
 A point's frames are written beside its ``done.json`` (``results/<paper>/runs/<id>/``), the
 ``done.json`` last, so a point is complete exactly when its ``done.json`` exists. The ``done.json``
 records each frame's size and sha256, and a frame is checked against them before it is read: a frame

@@ -6,7 +6,7 @@
 one-line :class:`~schedlab.errors.ConfigError` naming the key, with the closest known key for a typo.
 Per-paper overrides (``papers: {<paper>: {...}}``) may use the keys of that paper's
 ``config/papers/<paper>*.yaml`` plus ``quick`` and ``scale``; each value is checked against the
-paper's schema.
+paper's schema. The studies' overrides (``studies: {<paper>: {...}}``) are checked the same way.
 
 Each paper's settings file ``config/papers/<name>.yaml`` has a schema
 ``workflow/schemas/papers/<name>.schema.yaml`` (unknown keys rejected at every level, option values

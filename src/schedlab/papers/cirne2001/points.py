@@ -120,7 +120,9 @@ def fitted_model(fits: Path, base: dict[str, Any] | None) -> dict[str, Any]:
 
 def _model(s: Settings, inputs: Inputs) -> dict[str, Any] | None:
     """The synthetic workloads' model: the settings' or, in a study, fitted from its log."""
-    return fitted_model(inputs.path(fits_dir(s.fitted_log)), s.model) if s.fitted_log else s.model
+    if s.fitted_log is None:
+        return s.model
+    return fitted_model(inputs.path(fits_dir(s.fitted_log)), s.model)
 
 
 def extra_targets(s: Settings) -> tuple[str, ...]:
@@ -129,16 +131,19 @@ def extra_targets(s: Settings) -> tuple[str, ...]:
 
 
 def _single(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
-    return {"experiments": run_single_workload(s, int(point.spec["workload"]), _model(s, inputs))[0]}
+    w = int(point.spec["workload"])
+    return {"experiments": run_single_workload(s, w, _model(s, inputs))[0]}
 
 
 def _sweep(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
-    return {"runs": run_sweep(s, point.spec["param"], int(point.spec["workload"]), _model(s, inputs))[0]}
+    w = int(point.spec["workload"])
+    return {"runs": run_sweep(s, point.spec["param"], w, _model(s, inputs))[0]}
 
 
 def _attribution(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
-    return {"experiments": run_attribution_workload(s, point.spec["reading"],
-                                                    int(point.spec["workload"]), _model(s, inputs))[0]}
+    w = int(point.spec["workload"])
+    return {"experiments": run_attribution_workload(s, point.spec["reading"], w,
+                                                    _model(s, inputs))[0]}
 
 
 def _load(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
