@@ -108,7 +108,7 @@ def test_every_output_name_as_a_trace_name(repo, tmp_path):
     src = tmp_path / "t.swf"
     src.write_text(SWF_TEXT)
     entry = {"file": "t.swf", "kind": "other", "description": "named like an output",
-             "path": str(src), "study": True}
+             "path": str(src), "study": True, "machine_size": 8}
 
     wd = scratch_workflow(repo, tmp_path / "all", dict.fromkeys(names, entry))
     _, r = _summary(wd)
