@@ -526,7 +526,7 @@ def check(extra: dict) -> dict:
     ({"papers": {"talby2005": {"min_month_job": 2}}},
      "config papers.talby2005: unknown key 'min_month_job' (did you mean 'min_month_jobs'?)"),
     ({"papers": {"talby": {}}}, "config papers: unknown key 'talby' (did you mean 'talby2005'?)"),
-    ({"studies": {"tang": {}}}, "config studies: unknown paper 'tang' (did you mean 'tang2013'?)"),
+    ({"studies": {"tang": {}}}, "config studies: unknown key 'tang' (did you mean 'tang2013'?)"),
     ({"studies": {"talby2005": {"min_month_job": 2}}},
      "config studies.talby2005: unknown key 'min_month_job' (did you mean 'min_month_jobs'?)"),
     ({"quick": "yes"}, "config quick: 'yes' is not of type 'boolean'"),

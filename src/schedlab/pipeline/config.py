@@ -29,7 +29,6 @@ import jsonschema
 import yaml
 
 from ..errors import ConfigError
-from ..papers import PAPERS
 from ..papers.settings import SCALES
 from ..traces.registry import (
     Registry,
@@ -181,11 +180,6 @@ def check_paper_overrides(papers: Mapping[str, Any] | None, config_dir: Path,
     for paper, overrides in (papers or {}).items():
         if overrides is None:
             continue
-        if paper not in PAPERS:
-            close = difflib.get_close_matches(str(paper), PAPERS, n=1, cutoff=0.5)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ConfigError(f"config {key}: unknown paper {paper!r}{hint}; known: "
-                              f"{', '.join(PAPERS)}")
         if not isinstance(overrides, dict):
             raise ConfigError(f"config {key}.{paper}: expected a mapping, got {overrides!r}")
         # key -> (root schema, property schema); the root keeps a file schema's $refs resolvable
