@@ -36,7 +36,6 @@ for _paper in PAPERS_RUN:
 
 
 include: "workflow/rules/papers.smk"
-include: "workflow/rules/studies.smk"
 include: "workflow/rules/robustness.smk"
 
 

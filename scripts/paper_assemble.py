@@ -1,4 +1,5 @@
-"""Snakemake adapter: one paper's tables, figures and scorecard from its points (rule <paper>_assemble)."""
+"""Snakemake adapter: one paper's (or one study's) tables, figures and scorecard from its points
+(rule <run>_assemble)."""
 
 import time
 from pathlib import Path
@@ -13,10 +14,11 @@ def main(sm):
     paper = sm.params.paper
     t0 = time.process_time()
     module = load(paper)
+    out = Path(next(f for f in sm.output if f.endswith("scorecard.parquet"))).parent
     tables = assemble(module, paper, module.Settings.from_dict(sm.params.settings),
                       dict(zip(sm.params.points, sm.input.runs, strict=True)), {f: f for f in sm.input.files},
-                      Path("results") / paper)
-    log(f"{paper}: {len(tables)} tables, {time.process_time() - t0:.1f} CPU-s")
+                      out, sm.params.log)
+    log(f"{out}: {len(tables)} tables, {time.process_time() - t0:.1f} CPU-s")
 
 
 smk.run(main, snakemake)

@@ -1,4 +1,4 @@
-"""Snakemake adapter: one experiment point of one paper (rule <paper>_point)."""
+"""Snakemake adapter: one experiment point of one paper or study (rule <run>_point)."""
 
 import time
 

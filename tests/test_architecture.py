@@ -21,7 +21,7 @@ MAX_LINES = 600
 TESTS = SRC.parent / "tests"
 #: Test files of tests/papers named after a module of schedlab.papers, not of one paper.
 SHARED_PAPER_TESTS = {"test_contract.py", "test_engine_options.py", "test_settings.py",
-                      "test_template.py"}
+                      "test_studies.py", "test_template.py"}
 #: Test file stems that name no module of a paper: the whole paper through the runner, and the
 #: golden schedules saved from an earlier implementation.
 WHOLE_PAPER_TESTS = {"paper", "golden"}

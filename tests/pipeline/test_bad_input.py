@@ -526,7 +526,9 @@ def check(extra: dict) -> dict:
     ({"papers": {"talby2005": {"min_month_job": 2}}},
      "config papers.talby2005: unknown key 'min_month_job' (did you mean 'min_month_jobs'?)"),
     ({"papers": {"talby": {}}}, "config papers: unknown key 'talby' (did you mean 'talby2005'?)"),
-    ({"trace_studies": {"tang": {}}}, "config trace_studies: unknown key 'tang'"),
+    ({"studies": {"tang": {}}}, "config studies: unknown key 'tang' (did you mean 'tang2013'?)"),
+    ({"studies": {"talby2005": {"min_month_job": 2}}},
+     "config studies.talby2005: unknown key 'min_month_job' (did you mean 'min_month_jobs'?)"),
     ({"quick": "yes"}, "config quick: 'yes' is not of type 'boolean'"),
 ])
 def test_config_errors_name_key_and_closest(extra, message):
@@ -552,21 +554,18 @@ def test_every_used_config_key_is_declared():
     check({"papers": {"cirne2001": {"scale": "paper"}}, "accept_trace_changes": ["A"],
            "clean": {"remove_flurries": True},
            "cirne2001_sa": str(REPO / "config" / "papers" / "cirne2001_sa.yaml"),
-           "trace_studies": {"talby2005": {"months": 24}}, "study_traces": ["lublin_256"]})
+           "studies": {"perkovic2000": {"max_jobs": 2000}}, "study_traces": ["lublin_256"]})
     with pytest.raises(ConfigError, match=r"x.yaml: cannot read paper settings"):
         check({"cirne2001_sa": "x.yaml"})  # a custom Cirne SA file is read and checked up front
 
 
-def test_study_setting_wrong_type_in_quick_mode():
-    from schedlab.trace_studies import load, study_settings
-
-    # quick's default for months is null (no limit): the type comes from the other variants
-    with pytest.raises(ConfigError, match=r"config trace_studies.talby2005.months: 'x' is not an "
-                                          "integer"):
-        study_settings(load("talby2005"), "quick", {"months": "x"})
-    assert study_settings(load("talby2005"), "quick", {"months": "3"})["months"] == 3
-    with pytest.raises(ConfigError, match=r"reference_logs: 'KTH' is not a list"):
-        study_settings(load("talby2005"), "quick", {"reference_logs": "KTH"})
+def test_study_overrides_are_checked_and_coerced_as_the_papers_are():
+    """config ``studies.<paper>`` goes through the papers' one check (schema, text coerced)."""
+    c = check({"studies": {"perkovic2000": {"max_jobs": "3000"}}})
+    assert c["studies"]["perkovic2000"]["max_jobs"] == 3000
+    with pytest.raises(ConfigError, match=r"^config studies.perkovic2000.max_jobs: 'x' is not of "
+                                          "type"):
+        check({"studies": {"perkovic2000": {"max_jobs": "x"}}})
 
 
 def test_custom_registry_skips_papers_with_one_warning_line(tmp_path):
@@ -619,10 +618,11 @@ def test_snakemake_config_errors_are_one_line(wf):
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert error_lines(r) == ["schedlab: error: config: unknown key 'trace_mirorr' (did you mean "
                               "'trace_mirror'?)"]
-    r = dry_run(wf, "--config", 'trace_studies={"talby2005": {"months": "x"}}', "quick=True")
+    r = dry_run(wf, "--config", 'studies={"perkovic2000": {"max_jobs": "x"}}', "quick=True")
     assert r.returncode == 2
-    assert error_lines(r) == ["schedlab: error: config trace_studies.talby2005.months: 'x' is not "
-                              "an integer"]
+    assert len(error_lines(r)) == 1
+    assert error_lines(r)[0].startswith("schedlab: error: config studies.perkovic2000.max_jobs: "
+                                        "'x' is not of type")
     r = dry_run(wf, "--config", 'papers={"tang2013": {"fair_start": {"runtime": "actul"}}}')
     assert r.returncode == 2
     assert error_lines(r) == ["schedlab: error: config papers.tang2013.fair_start.runtime: 'actul' "
@@ -661,16 +661,6 @@ def test_months_relative_without_unix_start_time():
     assert month_seconds("M03", None) == pytest.approx(365.25 / 12 * day)
     assert list(sim_month_labels(pd.Series([0, 40 * day]), None, None)) == ["M01", "M02"]
     assert "no UnixStartTime" in RELATIVE_MONTHS_NOTE and "M01" in RELATIVE_MONTHS_NOTE
-
-
-def test_talby_study_notes_say_why_months_are_relative():
-    from schedlab.trace_studies import talby2005
-    from schedlab.traces.swf import SWFHeader
-
-    inputs = SimpleNamespace(header=SWFHeader.parse(["; MaxProcs: 8"]))
-    assert "no UnixStartTime" in talby2005.run_notes(inputs)
-    inputs = SimpleNamespace(header=SWFHeader.parse(["; UnixStartTime: 1000"]))
-    assert talby2005.run_notes(inputs) == ""
 
 
 def test_parse_trace_records_sha256_of_a_path_trace(tmp_path, monkeypatch):

@@ -108,7 +108,7 @@ def test_every_output_name_as_a_trace_name(repo, tmp_path):
     src = tmp_path / "t.swf"
     src.write_text(SWF_TEXT)
     entry = {"file": "t.swf", "kind": "other", "description": "named like an output",
-             "path": str(src), "study": True}
+             "path": str(src), "study": True, "machine_size": 8}
 
     wd = scratch_workflow(repo, tmp_path / "all", dict.fromkeys(names, entry))
     _, r = _summary(wd)
@@ -407,21 +407,15 @@ def test_unbounded_numbers_are_refused_in_one_line(extra, message):
     assert message in str(e.value) and "\n" not in str(e.value), str(e.value)
 
 
-def test_every_numeric_study_setting_is_bounded():
-    from schedlab.trace_studies import LIMITS, STUDIES, load, study_settings
+def test_study_overrides_are_bounded_by_the_paper_schemas():
+    """config ``studies`` is checked against the paper's schema: every number has a range."""
+    from schedlab.pipeline.config import check_config
 
-    for study in STUDIES:
-        for variant in load(study).DEFAULTS.values():
-            for key, value in variant.items():
-                items = value if isinstance(value, list) else [value]
-                if any(isinstance(x, int | float) and not isinstance(x, bool) for x in items):
-                    assert key in LIMITS, f"{study}: setting {key} has no range"
-    with pytest.raises(ConfigError, match=r"^config trace_studies.talby2005.months: 1000000000000 "
-                                          r"is outside \[1, 1,200\]$"):
-        study_settings(load("talby2005"), "default", {"months": 10**12})
-    with pytest.raises(ConfigError, match=r"schroeder2004.loads: inf is not a finite number"):
-        study_settings(load("schroeder2004"), "default", {"loads": [0.5, float("inf")]})
-    assert study_settings(load("talby2005"), "default", {"months": "24"})["months"] == 24
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    with pytest.raises(ConfigError, match=r"^config studies.perkovic2000.max_jobs: 1000000000000 "
+                                          "is greater than the maximum"):
+        check_config(config | {"studies": {"perkovic2000": {"max_jobs": 10**12}}},
+                     REPO / "workflow/schemas/config.schema.yaml", REPO / "config/papers")
 
 
 @pytest.mark.slow

@@ -137,7 +137,7 @@ def test_quick_flag_accepts_lower_case_true(workflow_copy):
 @pytest.mark.slow
 def test_study_traces_choose_the_logs_of_the_per_log_studies(workflow_copy):
     def studied(*config: str) -> set[str]:
-        r = snakemake(workflow_copy, "-n", "--cores", "1", "trace_studies", *config)
+        r = snakemake(workflow_copy, "-n", "--cores", "1", "studies", *config)
         return set(re.findall(r"results/studies/([^/\s]+)/", r.stdout + r.stderr))
 
     # default: the logs marked `study: true` that are present (HPC2N, in the mirror)
@@ -146,3 +146,27 @@ def test_study_traces_choose_the_logs_of_the_per_log_studies(workflow_copy):
     assert studied("--config", "traces=[lublin_256]") == {"HPC2N-2002-2.2-cln"}
     # a list studies exactly those logs, marked or not
     assert studied("--config", "study_traces=[lublin_256]") == {"lublin_256"}
+
+
+@pytest.mark.slow
+def test_a_new_log_marked_study_gets_every_papers_study_with_no_code(repo, tmp_path):
+    """One registry entry with ``study: true`` (a local file): the DAG of target ``studies`` holds
+    each paper's point and assembly rules of its study (schedlab.papers.study_pairs)."""
+    from scratch_workflow import scratch_workflow
+
+    src = tmp_path / "MySite-2024-1.swf"
+    src.write_text("; MaxProcs: 32\n; UnixStartTime: 1000000000\n" + "".join(
+        f"{i} {i * 100} 0 {50 + i} 4 -1 -1 4 600 -1 1 {i % 4} 1 -1 1 -1 -1 -1\n"
+        for i in range(1, 41)))
+    wd = scratch_workflow(repo, tmp_path, {"MySite-2024-1": {
+        "file": "MySite-2024-1.swf", "path": str(src), "kind": "raw", "machine_size": 32,
+        "description": "a new site's log", "study": True}})
+    r = snakemake(wd, "-n", "--cores", "1", "studies", "--config", "quick=true")
+    out = r.stdout + r.stderr
+    stats = {line.split()[0] for line in out.splitlines() if line.startswith("study_")}
+    from schedlab.papers import PAPERS
+
+    for paper in PAPERS:
+        assert {f"study_MySite_2024_1_{paper}_point", f"study_MySite_2024_1_{paper}_assemble"} \
+            <= stats, sorted(stats)
+        assert f"results/studies/MySite-2024-1/{paper}/done.json" in out

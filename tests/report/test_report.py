@@ -69,7 +69,8 @@ STUDY_SWF = "; MaxProcs: 16\n; UnixStartTime: 1000000000\n" + "".join(
 
 def make_study_results(root):
     """A log marked for study as the pipeline leaves it: its parsed and cleaned tables, and one
-    study's outputs (a table, a figure, done.json)."""
+    paper's study outputs (a table, a figure, a scorecard with a value and a claim row,
+    done.json)."""
     trace = parse_swf_text(STUDY_SWF, "Syn-1.swf")
     for kind in ("jobs", "clean"):
         write_parquet(root / "traces" / "Syn-1" / f"{kind}.parquet", trace.jobs,
@@ -81,9 +82,14 @@ def make_study_results(root):
     fig, ax = new_figure()
     ax.plot([0, 1], [1, 0])
     save_figure(fig, base / "figures" / "monthly_wait")
+    write_parquet(base / "scorecard.parquet", scorecard_frame([
+        value_row("talby2005", "Table 2", "mean wait KTH", "EASY", 6806.0, 12.5, "s"),
+        claim_row("talby2005", "§2.3", "Flex beats EASY month by month", "clean log", True,
+                  check="flex_beats_easy")]))
     (base / "done.json").write_text(json.dumps({
-        "title": "Talby study title", "notes": "what to know", "variant": "quick",
-        "settings": {"max_jobs": 5}, "tables": ["table2"], "figures": ["monthly_wait"]}))
+        "paper": "talby2005", "log": "Syn-1", "title": "Talby study title",
+        "role": "what the study log replaces", "settings": {"scale": "quick"},
+        "tables": ["table2"], "figures": ["monthly_wait"]}))
 
 
 LONG = "x" * 180  # an unbreakable word, as long file names in notes are
@@ -137,7 +143,10 @@ def test_studies_section(tmp_path):
     assert "Studies on other logs" in section and '<a href="#studies">' in page
     assert section.index("Log Syn-1") < section.index("Talby study title") < section.index(
         "Log Other-2")
-    assert "what to know" in section and "max_jobs=5" in section
+    assert "The study log replaces what the study log replaces." in section
+    assert "at scale quick" in section
+    assert "Claims on this log (1 holds)" in section and "Flex beats EASY month by month" in section
+    assert "mean wait KTH" not in section  # a value row: the paper's number is no target here
     assert "Table: table2" in section and "6,806" in section and "9.75" in section
     assert "jobs (cleaned log)" in section and ">16<" in section  # processors from the header
     assert "No study has been run on this log yet" in section  # Other-2 has no outputs
@@ -246,8 +255,8 @@ def test_report_in_headless_chromium(tmp_path):
     assert attrs.get("figures-loaded") == "3"  # every figure really loaded in the browser
     # the summary's counts and headline tables, three scorecards, Figure 2 and Tables 2-5 of the
     # third paper published beside reproduced (two tables each), table1, the studied log's
-    # characteristics + its study's table2, and the not-run rows
-    assert int(attrs.get("tables", 0)) == 2 + 3 + 2 + 8 + 1 + 2 + 1
+    # characteristics + its study's claims and table2, and the not-run rows
+    assert int(attrs.get("tables", 0)) == 2 + 3 + 2 + 8 + 1 + 3 + 1
     # The first screen (1280 x 800) shows the summary: its top and its headline table start there,
     # and every headline claim's cause is on it (25 headline rows: 24 + Schroeder's one).
     assert 0 <= float(attrs["summary-top"]) < 800 and 0 < float(attrs["headlines-top"]) < 800

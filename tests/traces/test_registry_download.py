@@ -87,6 +87,12 @@ def test_entry_needs_url_or_path(tmp_path):
         load_registry(make_registry(tmp_path, {"T": e}))
 
 
+def test_a_study_log_needs_its_machine_size(tmp_path):
+    with pytest.raises(RegistryError, match="entry 'T': 'machine_size' is a required property"):
+        load_registry(make_registry(tmp_path, {"T": entry(study=True)}))
+    assert load_registry(make_registry(tmp_path, {"T": entry(study=True, machine_size=8)}))["T"].study
+
+
 def test_unknown_trace_name(tmp_path):
     reg = load_registry(make_registry(tmp_path, {"T": entry()}))
     with pytest.raises(RegistryError, match="no trace named 'U'"):

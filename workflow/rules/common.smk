@@ -26,7 +26,7 @@ except SchedlabError as _e:
 TRACE_NAMES = REGISTRY.names()
 # config `sim:` holds the engine options (schedlab.sim.options.SimOptions, e.g. tie_rule) of every
 # engine simulation: the baseline runs (sim.smk), the papers' runs (papers.smk: each paper's
-# settings resolve its settings file's `sim:` pins over them) and the trace studies. They reach the
+# settings resolve its settings file's `sim:` pins over them, and so do their studies). They reach the
 # jobs as params (data), so changing them reruns what depends on them.
 try:
     SIM_OPTIONS = SimOptions.from_mapping(
@@ -89,21 +89,20 @@ def selected_traces():
     return registry_names(sel)
 
 
-def study_traces():
-    """The logs of the per-log studies (config `study_traces`; independent of `traces`)."""
-    sel = config.get("study_traces", "marked")
-    if sel == "marked":
-        return [n for n in TRACE_NAMES if REGISTRY[n].study and trace_is_local(n)]
-    return registry_names(sel)
-
-
 def paper_outputs(wildcards):
     """Everything the included paper targets produce (a paper without a rule file is skipped)."""
     defined = {r.name for r in workflow.rules}
     return [f for key in PAPER_KEYS if key in defined for f in getattr(rules, key).input]
 
 
-def point_input(paper):
-    """The input files of a paper's point jobs (papers.smk), by wildcards: the point's files and
-    the ``done.json`` of the points it needs (``PAPER_POINTS``)."""
-    return lambda wc: papers_point_input(paper, PAPER_POINTS[paper][wc.point])
+def study_run(log, paper):
+    """The run name of ``paper``'s study on ``log`` (papers.smk; a rule-name prefix)."""
+    name = re.sub(r"\W", "_", log)
+    return f"study_{name}_{paper}"
+
+
+def point_input(run):
+    """The input files of a run's point jobs (papers.smk), by wildcards: the point's files and
+    the ``done.json`` of the points it needs (``PAPER_RUNS``, ``PAPER_POINTS``)."""
+    paper, log, _ = PAPER_RUNS[run]
+    return lambda wc: papers_point_input(paper, PAPER_POINTS[run][wc.point], log)

@@ -1,5 +1,5 @@
 # The reproduction report: every paper target, every study on the logs marked `study: true`
-# (studies.smk) and the robustness matrix (robustness.smk), then results/scorecard.parquet and
+# (papers.smk) and the robustness matrix (robustness.smk), then results/scorecard.parquet and
 # results/report/index.html. Included after the paper rule files (it reads their target rules).
 
 rule report:

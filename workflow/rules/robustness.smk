@@ -1,13 +1,12 @@
 # The robustness matrix (docs/robustness.md; schedlab.report.robustness): every paper's claim rows on
 # its own log(s) and, by its study, on every studied log -> results/robustness.parquet (the report's
 # "Robustness" section; `schedlab robustness`). Cheap (it reads scorecards), so a default target.
-# ROBUSTNESS_PAIRS is the one place naming which (log, paper) studies exist: the logs of
-# `study_traces()` (common.smk) x the study modules (studies.smk). Each study's scorecard is read
-# from beside its done.json (results/studies/<log>/<paper>/), a study without one is listed in the
-# log; a new `study: true` registry entry is a new column with no code.
+# The (log, paper) studies are papers.smk's STUDY_PAIRS (schedlab.papers.study_pairs). Each
+# study's scorecard is read from beside its done.json (results/studies/<log>/<paper>/), a study
+# without one is listed in the log; a new `study: true` registry entry is a new column with no code.
 from schedlab.report.robustness import matrix_inputs
 
-ROBUSTNESS_PAIRS = [(t, s) for t in STUDY_TRACES for s in STUDY_MODULES]
+ROBUSTNESS_PAIRS = list(STUDY_PAIRS)
 ROBUSTNESS_INPUTS = matrix_inputs(ROBUSTNESS_PAIRS, PAPERS_RUN)
 
 

@@ -36,9 +36,24 @@ Each paper package ``schedlab.papers.<paper>`` (pure functions; file I/O is the 
 ``scorecard(s, tables) -> DataFrame``
     the paper's rows of the scorecard (:mod:`schedlab.report.scorecard`):
     ``results/<paper>/scorecard.parquet``.
+``with_log(s, log: str, env: Env) -> Settings``
+    the settings ``s`` with the registry log ``log`` in the place of the paper's own log(s): the
+    paper's study of that log (a paper reading several logs gives the study log one role and
+    drops the others; :data:`study_role` says which).
+``study_role: str``
+    one line: what the study log replaces (the report shows it above the study's tables).
+
+A study is the paper's own points at the ``study`` scale of its settings (``quick`` with config
+``quick``) on another registered log (:func:`study_settings`): the same rules, runs, tables,
+figures and scorecard under ``results/studies/<log>/<paper>/`` (:func:`paper_dir`) and a
+``done.json`` when assembled. The logs studied are config ``study_traces`` (``marked``: the
+registry entries with ``study: true`` that are at hand); :func:`study_pairs` lists every (log,
+paper) of a config. The study's overrides are config ``studies: {<paper>: {...}}`` (the keys of
+the paper's overrides).
 
 The rule family (``workflow/rules/papers.smk``) defines, for every paper run, ``<paper>_point``
-(one job per point), ``<paper>_assemble`` (tables, figures, scorecard) and the target ``<paper>``.
+(one job per point), ``<paper>_assemble`` (tables, figures, scorecard) and the target ``<paper>``;
+for every study the same two rules named ``study_<log>_<paper>_...`` and the target ``studies``.
 A step no point can express stays in ``workflow/rules/<paper>.smk`` (e.g. Cirne's fitted models).
 
 Every package has the same step modules (:data:`MODULES`; ``__init__`` only binds the contract's names
@@ -51,11 +66,11 @@ skeleton to copy for a new paper (docs/development.md).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 import pandas as pd
 
@@ -75,9 +90,13 @@ __all__ = [
     "Point",
     "Switches",
     "load",
+    "paper_dir",
     "point_done",
     "point_input",
     "run_by",
+    "study_logs",
+    "study_pairs",
+    "study_settings",
     "switches",
     "trace_jobs",
 ]
@@ -161,20 +180,75 @@ def run_by(runners: Mapping[str, Runner], key: str, paper: str, s: Any, point: P
     return runners[name](s, point, inputs)
 
 
-def point_done(paper: str, point_id: str) -> str:
-    """The pipeline path of a finished point's ``done.json`` (``results/<paper>/runs/<id>/``)."""
-    return f"results/{paper}/runs/{point_id}/done.json"
+def paper_dir(paper: str, log: str | None = None) -> str:
+    """The pipeline folder of a paper's outputs: ``results/<paper>``, or of its study on ``log``:
+    ``results/studies/<log>/<paper>``."""
+    return f"results/{paper}" if log is None else f"results/studies/{log}/{paper}"
 
 
-def point_input(paper: str, point: Point) -> dict[str, list[str]]:
-    """The inputs of rule ``<paper>_point`` for ``point``: its ``files`` and the ``done.json`` of
-    the points it ``needs``."""
-    return {"files": list(point.inputs), "needs": [point_done(paper, n) for n in point.needs]}
+def point_done(paper: str, point_id: str, log: str | None = None) -> str:
+    """The pipeline path of a finished point's ``done.json`` (``<paper_dir>/runs/<id>/``)."""
+    return f"{paper_dir(paper, log)}/runs/{point_id}/done.json"
+
+
+def point_input(paper: str, point: Point, log: str | None = None) -> dict[str, list[str]]:
+    """The inputs of a point's rule: its ``files`` and the ``done.json`` of the points it
+    ``needs`` (of the paper's own run, or of its study on ``log``)."""
+    return {"files": list(point.inputs),
+            "needs": [point_done(paper, n, log) for n in point.needs]}
+
+
+class Registry(Protocol):
+    """What the studies read of the trace registry (:class:`schedlab.traces.registry.Registry`)."""
+
+    def names(self) -> list[str]: ...
+    def __contains__(self, name: object) -> bool: ...
+    def __getitem__(self, name: str) -> Any: ...
+
+
+def study_logs(config: Mapping[str, Any], registry: Registry, env: Env) -> list[str]:
+    """The logs studied (config ``study_traces``): ``marked`` (the default) = every registry
+    entry with ``study: true`` that is at hand (``env.trace_local``); or a list of registry names
+    (marked or not; an unknown name is an error)."""
+    sel = config.get("study_traces", "marked")
+    if sel == "marked":
+        return [n for n in registry.names() if registry[n].study and env.trace_local(n)]
+    unknown = [n for n in sel if n not in registry]
+    if unknown:
+        raise ConfigError(f"config study_traces: {', '.join(map(str, unknown))} not in the "
+                          "registry")
+    return list(sel)
+
+
+def study_pairs(config: Mapping[str, Any], registry: Registry, env: Env,
+                papers: Sequence[str] = PAPERS) -> list[tuple[str, str]]:
+    """Every (log, paper) study of a pipeline config: each studied log (:func:`study_logs`) by
+    each of ``papers`` (default: every paper), in log then report order. Their outputs:
+    ``results/studies/<log>/<paper>/scorecard.parquet`` and ``done.json``."""
+    return [(log, p) for log in study_logs(config, registry, env) for p in papers]
+
+
+def study_config(config: Mapping[str, Any], paper: str) -> dict[str, Any]:
+    """The pipeline config a paper's study is resolved from: the overrides ``papers.<paper>``
+    replaced by config ``studies.<paper>``, at scale ``study`` (``quick`` with config
+    ``quick``) unless they name another."""
+    papers = dict(config.get("papers") or {})
+    scale = "quick" if config.get("quick") else "study"
+    papers[paper] = {"scale": scale} | dict((config.get("studies") or {}).get(paper) or {})
+    return {**config, "papers": papers}
+
+
+def study_settings(module: ModuleType, paper: str, config: Mapping[str, Any], env: Env,
+                   log: str) -> Any:
+    """The settings of ``paper``'s study on ``log``: its settings at scale ``study`` (with config
+    ``studies.<paper>``) and ``log`` in the place of its own (``with_log``)."""
+    return module.with_log(module.settings(study_config(config, paper), env), log, env)
 
 
 #: The names a paper package exposes (the contract above).
 CONTRACT: tuple[str, ...] = ("title", "summary", "Settings", "settings", "logs", "extra_targets",
-                             "points", "run_point", "outputs", "tables", "figures", "scorecard")
+                             "points", "run_point", "outputs", "tables", "figures", "scorecard",
+                             "with_log", "study_role")
 #: The modules every paper package has (the contract's steps).
 MODULES: tuple[str, ...] = ("config", "points", "tabulate", "plots", "checks", "scoring")
 

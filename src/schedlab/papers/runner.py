@@ -1,7 +1,8 @@
 """The file side of the paper contract (:mod:`schedlab.papers`): run one point, assemble a paper.
 
-The rule family in ``workflow/rules/papers.smk`` calls these through ``scripts/paper_point.py`` and
-``scripts/paper_assemble.py``; :func:`run_paper` runs a whole paper in-process (tests, notebooks).
+The rule family in ``workflow/rules/papers.smk`` (a paper's own runs and its studies) calls these
+through ``scripts/paper_point.py`` and ``scripts/paper_assemble.py``; :func:`run_paper` runs a whole
+paper (or a study) in-process (tests, notebooks).
 A point's frames are written beside its ``done.json`` (``results/<paper>/runs/<id>/``), the
 ``done.json`` last, so a point is complete exactly when its ``done.json`` exists. The ``done.json``
 records each frame's size and sha256, and a frame is checked against them before it is read: a frame
@@ -37,9 +38,14 @@ from .settings import PaperSettings
 DONE = "done.json"
 
 
-def point_dir(results: str | Path, paper: str, point_id: str) -> Path:
-    """``results/<paper>/runs/<point_id>``."""
-    return Path(results) / paper / "runs" / point_id
+def out_dir(results: str | Path, paper: str, log: str | None = None) -> Path:
+    """``results/<paper>``, or ``results/studies/<log>/<paper>`` for a study."""
+    return Path(results) / (paper if log is None else Path("studies", log, paper))
+
+
+def point_dir(results: str | Path, paper: str, point_id: str, log: str | None = None) -> Path:
+    """``<out_dir>/runs/<point_id>``."""
+    return out_dir(results, paper, log) / "runs" / point_id
 
 
 class PointFrames(Mapping[str, pd.DataFrame]):
@@ -103,9 +109,11 @@ def run_point(module: ModuleType, paper: str, s: PaperSettings, point: Point,
 
 def assemble(module: ModuleType, paper: str, s: PaperSettings,
              runs: Mapping[str, str | Path], files: Mapping[str, str | Path],
-             out: str | Path) -> dict[str, pd.DataFrame]:
+             out: str | Path, log: str | None = None) -> dict[str, pd.DataFrame]:
     """Tables, figures and scorecard of ``paper`` from its points' ``done.json`` (by point id);
-    checks the names against ``outputs(s)`` (the rule's declared outputs)."""
+    checks the names against ``outputs(s)`` (the rule's declared outputs). A study (``log``
+    given) also writes ``done.json`` last: the paper, the log, the study log's role and the
+    names of the tables and figures."""
     # plotting imports matplotlib and seaborn (~0.9 CPU-s): only the assembly draws, not every point
     from ..report.plotting import save_figure
 
@@ -124,6 +132,9 @@ def assemble(module: ModuleType, paper: str, s: PaperSettings,
     for name, fig in figures.items():
         save_figure(fig, out / "figures" / name)
     write_parquet(out / "scorecard.parquet", card, prov | {"table": "scorecard"})
+    if log is not None:
+        write_json(out / DONE, prov | {"log": log, "title": module.title, "role": module.study_role,
+                                       "tables": list(tables), "figures": list(figures)})
     return tables
 
 
@@ -142,9 +153,10 @@ def _check_names(paper: str, what: str, got: Mapping[str, Any], declared: tuple[
 
 
 def run_paper(module: ModuleType, paper: str, s: PaperSettings, results: str | Path,
-              root: str | Path = ".") -> dict[str, pd.DataFrame]:
+              root: str | Path = ".", log: str | None = None) -> dict[str, pd.DataFrame]:
     """Every point in dependency order, then the assembly, in this process (no Snakemake): for
-    tests and notebooks. Input files are taken relative to ``root``."""
+    tests and notebooks. Input files are taken relative to ``root``. With ``log``: the study of
+    that log (``s`` from :func:`schedlab.papers.study_settings`), under ``results/studies/``."""
     points = {p.id: p for p in module.points(s)}
     done: dict[str, Path] = {}
 
@@ -156,15 +168,15 @@ def run_paper(module: ModuleType, paper: str, s: PaperSettings, results: str | P
         p = points[pid]
         for need in p.needs:
             visit(need, (*stack, pid))
-        d = point_dir(results, paper, pid) / DONE
+        d = point_dir(results, paper, pid, log) / DONE
         run_point(module, paper, s, p, {f: Path(root) / f for f in p.inputs},
                   {n: done[n] for n in p.needs}, d)
         done[pid] = d
 
     for pid in points:
         visit(pid)
-    out = Path(results) / paper
+    out = out_dir(results, paper, log)
     for sub in ("tables", "figures"):
         shutil.rmtree(out / sub, ignore_errors=True)
     return assemble(module, paper, s, done,
-                    {f: Path(root) / f for f in module.outputs(s).inputs}, out)
+                    {f: Path(root) / f for f in module.outputs(s).inputs}, out, log)

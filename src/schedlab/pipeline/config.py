@@ -6,7 +6,7 @@
 one-line :class:`~schedlab.errors.ConfigError` naming the key, with the closest known key for a typo.
 Per-paper overrides (``papers: {<paper>: {...}}``) may use the keys of that paper's
 ``config/papers/<paper>*.yaml`` plus ``quick`` and ``scale``; each value is checked against the
-paper's schema.
+paper's schema. The studies' overrides (``studies: {<paper>: {...}}``) are checked the same way.
 
 Each paper's settings file ``config/papers/<name>.yaml`` has a schema
 ``workflow/schemas/papers/<name>.schema.yaml`` (unknown keys rejected at every level, option values
@@ -169,15 +169,19 @@ def check_paper_configs(config_dir: str | Path = "config/papers",
 
 
 def check_paper_overrides(papers: Mapping[str, Any] | None, config_dir: Path,
-                          schemas_dir: str | Path = PAPER_SCHEMAS_DIR) -> None:
+                          schemas_dir: str | Path = PAPER_SCHEMAS_DIR, key: str = "papers"
+                          ) -> None:
     """Each ``papers.<paper>`` key must be a key of ``config/papers/<paper>*.yaml`` (or
     :data:`PAPER_OVERRIDE_KEYS`), and its value must satisfy that file's schema for the key (text
-    is coerced to numbers/booleans in place, as for the main config); the error names the key."""
+    is coerced to numbers/booleans in place, as for the main config); the error names the key.
+    The studies' overrides (config ``studies``, ``key``) are checked the same way."""
+    if papers is not None and not isinstance(papers, dict):
+        raise ConfigError(f"config {key}: expected a mapping, got {papers!r}")
     for paper, overrides in (papers or {}).items():
         if overrides is None:
             continue
         if not isinstance(overrides, dict):
-            raise ConfigError(f"config papers.{paper}: expected a mapping, got {overrides!r}")
+            raise ConfigError(f"config {key}.{paper}: expected a mapping, got {overrides!r}")
         # key -> (root schema, property schema); the root keeps a file schema's $refs resolvable
         builtin = {"type": "object", "properties": _OVERRIDE_SCHEMAS}
         known = {k: (builtin, v) for k, v in _OVERRIDE_SCHEMAS.items()}
@@ -185,18 +189,18 @@ def check_paper_overrides(papers: Mapping[str, Any] | None, config_dir: Path,
             root = paper_schema(f.stem, schemas_dir)
             for k, sub in root.get("properties", {}).items():
                 known.setdefault(k, (root, sub))
-        for key in list(overrides):
-            if key not in known:
-                close = difflib.get_close_matches(str(key), sorted(known), n=1, cutoff=0.5)
+        for name in list(overrides):
+            if name not in known:
+                close = difflib.get_close_matches(str(name), sorted(known), n=1, cutoff=0.5)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-                raise ConfigError(f"config papers.{paper}: unknown key {key!r}{hint}; known keys "
-                                  f"are those of {config_dir}/{paper}.yaml and quick, scale")
-            root, sub = known[key]
-            overrides[key] = coerce(overrides[key], sub)
-            e = _first_error({key: overrides[key]}, root)  # the file schemas require no key
+                raise ConfigError(f"config {key}.{paper}: unknown key {name!r}{hint}; known "
+                                  f"keys are those of {config_dir}/{paper}.yaml and quick, scale")
+            root, sub = known[name]
+            overrides[name] = coerce(overrides[name], sub)
+            e = _first_error({name: overrides[name]}, root)  # the file schemas require no key
             if e is not None:
                 where = ".".join(str(p) for p in [paper, *e.absolute_path])
-                raise ConfigError(f"config papers.{where}: {schema_message(e)}")
+                raise ConfigError(f"config {key}.{where}: {schema_message(e)}")
 
 
 def check_config(config: dict[str, Any], schema_path: str | Path,
@@ -216,6 +220,7 @@ def check_config(config: dict[str, Any], schema_path: str | Path,
     sa = config.get("cirne2001_sa")
     check_paper_configs(papers_dir, schemas_dir, extra={"cirne2001_sa": sa} if sa else None)
     check_paper_overrides(config.get("papers"), Path(papers_dir), schemas_dir)
+    check_paper_overrides(config.get("studies"), Path(papers_dir), schemas_dir, "studies")
     return config
 
 

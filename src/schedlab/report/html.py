@@ -5,8 +5,9 @@ every studied log (:mod:`schedlab.report.robustness_view`). For every paper it s
 (published vs reproduced, relative error, verdict, note), grouped by the paper's table/figure,
 every reproduced table and every figure (PNG shown, PDF linked).
 A last section, "Studies on other logs", shows for every studied log (config ``study_traces``) its
-characteristics and each paper's study applied to it (``results/studies/<trace>/<study>/``: the
-title, notes and settings of ``done.json``, its tables and figures; :mod:`schedlab.trace_studies`).
+characteristics and each paper's study of it (``results/studies/<trace>/<paper>/``, the paper
+contract's study, :mod:`schedlab.papers`: the title, the study log's role and the scale from
+``done.json``, the claim rows of its scorecard, its tables and figures).
 The page is self-contained in its directory (figures are copied next to it), so ``results/report/``
 can be zipped and mailed. Pure functions build the HTML; :func:`build_report` is the only I/O.
 """
@@ -26,7 +27,7 @@ import pandas as pd
 from ..errors import ConfigError
 from ..io import read_parquet, read_parquet_metadata, write_parquet, write_text
 from ..papers import PAPERS, load
-from ..trace_studies import STUDIES
+from ..sim.metrics import RELATIVE_MONTHS_NOTE
 from ..traces.lookup import trace_characteristics
 from ..traces.swf import SWFHeader, SWFTrace
 from .claims import Coverage, coverage, coverage_table, load_inventories
@@ -144,13 +145,14 @@ def _scorecard_file(path: Path) -> pd.DataFrame:
 
 @dataclass
 class StudyResults:
-    """One study's outputs on one log (``results/studies/<trace>/<study>/``)."""
+    """One paper's study of one log (``results/studies/<trace>/<study>/``)."""
 
     trace: str
     study: str
     done: dict
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     figures: list[Path] = field(default_factory=list)  # PNG paths
+    scorecard: pd.DataFrame | None = None
 
 
 @dataclass
@@ -160,22 +162,26 @@ class StudiedTrace:
     trace: str
     characteristics: dict
     studies: list[StudyResults] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  #: what every study of the log must say
 
 
 def collect_studies(results_dir: Path, traces: Mapping[str, int | None]) -> list[StudiedTrace]:
     """For each studied trace (name -> registry machine size): the characteristics of its cleaned
     log (``results/traces/<trace>/clean.parquet``, header from ``jobs.parquet``) and every study
-    with a ``done.json``, in :data:`schedlab.trace_studies.STUDIES` order."""
+    with a ``done.json``, in :data:`schedlab.papers.PAPERS` order."""
     out = []
     for trace, size in traces.items():
         tdir = results_dir / "traces" / trace
         chars: dict = {}
+        notes: list[str] = []
         if (tdir / "clean.parquet").exists() and (tdir / "jobs.parquet").exists():
             jobs, _ = read_parquet(tdir / "clean.parquet")
             header = SWFHeader.from_dict(read_parquet_metadata(tdir / "jobs.parquet")["swf_header"])
             chars = trace_characteristics(SWFTrace(jobs, header, str(tdir / "clean.parquet")), size)
-        st = StudiedTrace(trace, chars)
-        for study in STUDIES:
+            if header.unix_start_time is None:
+                notes.append(RELATIVE_MONTHS_NOTE)
+        st = StudiedTrace(trace, chars, notes=notes)
+        for study in PAPERS:
             base = results_dir / "studies" / trace / study
             if not (base / "done.json").exists():
                 continue
@@ -184,6 +190,8 @@ def collect_studies(results_dir: Path, traces: Mapping[str, int | None]) -> list
             for name in done.get("tables", []):
                 sr.tables[name] = read_parquet(base / "tables" / f"{name}.parquet")[0]
             sr.figures = [base / "figures" / f"{name}.png" for name in done.get("figures", [])]
+            if (base / "scorecard.parquet").exists():
+                sr.scorecard = read_parquet(base / "scorecard.parquet")[0]
             st.studies.append(sr)
         out.append(st)
     return out
@@ -280,11 +288,13 @@ def _fmt_value(v: object) -> str:
 def studies_section(traces: Sequence[StudiedTrace], figure_prefix: str) -> str:
     """HTML for "Studies on other logs": per log its characteristics, then each study."""
     parts = ['<section id="studies"><h2>Studies on other logs</h2>',
-             '<p>Each paper\'s experiment applied, with compact settings, to registry logs marked '
-             "<code>study: true</code> (<code>config/traces.yaml</code>) or listed in config "
-             "<code>study_traces</code>. These logs were not used "
-             "by the papers: there is nothing to match, so there is no scorecard; columns or rows "
-             "labelled with a paper's log show that paper's published value for orientation.</p>"]
+             "<p>Each paper's own experiment points, at the <code>study</code> scale of its "
+             "settings, on registry logs marked <code>study: true</code> "
+             "(<code>config/traces.yaml</code>) or listed in config <code>study_traces</code>, the "
+             "log in the place of the paper's own (its role is said per study). These logs were "
+             "not used by the papers: the published numbers are not targets here, so only the "
+             "claim rows of each study's scorecard are shown (does the finding hold on this "
+             "log?); its tables and figures follow.</p>"]
     if not traces:
         parts.append('<p class="note">No registry log is marked <code>study: true</code> '
                      'or listed in config <code>study_traces</code>.</p>')
@@ -295,21 +305,41 @@ def studies_section(traces: Sequence[StudiedTrace], figure_prefix: str) -> str:
             rows = [{"characteristic": label, "value": _fmt_value(t.characteristics[key])}
                     for key, label in CHARACTERISTICS.items() if key in t.characteristics]
             parts.append(html_table(pd.DataFrame(rows), cls="characteristics"))
+        parts += [f'<p class="note">{html.escape(n)}</p>' for n in t.notes]
         if not t.studies:
             parts.append('<p class="note">No study has been run on this log yet.</p>')
         for sr in t.studies:
             d = sr.done
             parts.append(f'<h4 id="{html.escape(tid)}-{sr.study}">'
                          f'{html.escape(str(d.get("title", sr.study)))}</h4>')
-            if d.get("notes"):
-                parts.append(f"<p>{html.escape(str(d['notes']))}</p>")
-            settings = ", ".join(f"{k}={v}" for k, v in (d.get("settings") or {}).items())
-            parts.append(f'<p class="note">Settings ({html.escape(str(d.get("variant", "")))}): '
-                         f"{html.escape(settings)}</p>")
+            if d.get("role"):
+                parts.append(f"<p>The study log replaces {html.escape(str(d['role']))}.</p>")
+            scale = (d.get("settings") or {}).get("scale", "")
+            parts.append(f'<p class="note">Settings: the paper\'s at scale '
+                         f"{html.escape(str(scale))} (config/papers/{html.escape(sr.study)}.yaml, "
+                         "overrides config <code>studies</code>).</p>")
+            parts += _study_claims(sr.scorecard)
             parts += _tables_and_figures(sr.tables, sr.figures, "h5",
                                          f"{figure_prefix}/studies/{sr.trace}/{sr.study}")
     parts.append("</section>")
     return "\n".join(parts)
+
+
+#: The scorecard columns of a study's claim rows.
+STUDY_CLAIM_COLUMNS = ["item", "quantity", "condition", "reproduced", "verdict", "note"]
+
+
+def _study_claims(card: pd.DataFrame | None) -> list[str]:
+    """A study's claim rows (those a claim check judged: column ``check``) and their verdict
+    counts."""
+    if card is None or card.empty:
+        return []
+    claims = card[card["check"].fillna("").astype(str) != ""]
+    if claims.empty:
+        return ['<p class="note">No claim row in this study\'s scorecard.</p>']
+    counts = ", ".join(f"{n} {v}" for v, n in verdict_counts(claims).items())
+    return [f"<h5>Claims on this log ({html.escape(counts)})</h5>",
+            html_table(claims[STUDY_CLAIM_COLUMNS].reset_index(drop=True), cls="claims")]
 
 
 def published_beside_reproduced(sc: pd.DataFrame, tables: Mapping[str, pd.DataFrame]) -> list[str]:

@@ -36,7 +36,7 @@ class TraceEntry:
     notes: str = ""
     raw: str | None = None
     submit_order: str = "error"
-    study: bool = False  # run every paper's study on this log (schedlab.trace_studies, issue 10)
+    study: bool = False  # run every paper's study on this log (schedlab.papers.study_pairs)
 
     @property
     def downloadable(self) -> bool:

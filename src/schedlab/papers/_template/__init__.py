@@ -21,7 +21,7 @@ runs it through the contract's runner.
 
 from __future__ import annotations
 
-from .config import Settings, settings
+from .config import Settings, settings, study_role, with_log
 from .plots import figures
 from .points import extra_targets, logs, points, run_point
 from .scoring import scorecard
@@ -31,4 +31,5 @@ title = "Template 2000 — The title of the paper, as the report shows it"
 summary = "Template: the number of jobs and their mean run time on each configured log"
 
 __all__ = ["Settings", "extra_targets", "figures", "logs", "outputs", "points", "run_point",
-           "scorecard", "settings", "summary", "tables", "title"]
+           "scorecard", "settings", "study_role", "summary", "tables", "title",
+           "with_log"]

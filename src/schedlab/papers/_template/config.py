@@ -36,3 +36,12 @@ def settings(config: Mapping[str, Any], env: Env) -> Settings:
     """The settings at the pipeline's scale with the overrides ``config["papers"][PAPER]``."""
     sw = switches(config, PAPER)
     return resolve_settings(read_yaml(CONFIG, PAPER), sw.scale, sw.overrides)
+
+
+#: What the study log replaces (the contract's ``study_role``).
+study_role = "every configured log: the study counts the study log's jobs"
+
+
+def with_log(s: Settings, log: str, env: Env) -> Settings:
+    """The settings with ``log`` as the only log (the contract's ``with_log``)."""
+    return dataclasses.replace(s, logs=(log,))

@@ -24,7 +24,7 @@ The chapter-3 workload models (Tables 1-10) are a separate stage (workflow/rules
 from __future__ import annotations
 
 from .attribution import run_attribution_workload
-from .config import PAPER, TIE_RULE, Settings, resolve_settings, settings
+from .config import PAPER, TIE_RULE, Settings, resolve_settings, settings, study_role, with_log
 from .load import run_load_reading
 from .machine import fork_start, load_at, machine_run, rigid, sa_choice, sim_jobs
 from .moldable import single_target_experiments, whole_workload_run
@@ -47,6 +47,7 @@ __all__ = [
     "machine_run", "outputs", "pick_targets", "points", "resolve_settings", "rigid",
     "run_attribution_workload", "run_load_reading", "run_point", "run_single_workload", "run_sweep",
     "run_sweep_point", "sa_choice", "scorecard", "settings", "shares", "sim_jobs",
-    "single_target_experiments", "summary", "synthetic_workload", "table13", "table14", "table18",
-    "tables", "title", "whole_workload_run", "workload_from_tables",
+    "single_target_experiments", "study_role", "summary", "synthetic_workload", "table13",
+    "table14", "table18", "tables", "title", "whole_workload_run", "with_log",
+    "workload_from_tables",
 ]

@@ -58,6 +58,8 @@ class Settings(PaperSettings):
     #: whether the models' logs are at hand (the models' scorecard joins the target then)
     models_local: bool = False
     n_workloads: int = 0  #: synthetic workloads of §5.1 (derived from ``single_target``)
+    #: a study's log: the synthetic workloads' rigid part is fitted from it (``with_log``)
+    fitted_log: str | None = None
 
     @property
     def model(self) -> dict[str, Any] | None:
@@ -107,6 +109,23 @@ def _compression(cfg: Any) -> dict[str, str]:
         raise ConfigError(f"{PAPER}: compression.compress_on must be one of {list(COMPRESS_ON)} "
                           f"and compress_passes one of {list(COMPRESS_PASSES)}, not {cfg}")
     return out
+
+
+#: What the study log replaces (the contract's ``study_role``).
+study_role = ("the thesis' workload model: the synthetic workloads' rigid part is fitted from the "
+              "study log (chapter 3's models, rule fit_models), moldability stays Table 12's; the "
+              "machine is the log's registry size (the thesis: 500 processors); no NAS log")
+
+
+def with_log(s: Settings, log: str, env: Env) -> Settings:
+    """The settings whose synthetic workloads are fitted from ``log`` on its machine size, without
+    §5.4's logs or the chapter-3 models' comparison (the contract's ``with_log``)."""
+    machine = env.machine_size(log)
+    if machine is None:
+        raise ConfigError(f"{PAPER} study of {log}: the registry gives no machine_size")
+    return dataclasses.replace(s, fitted_log=log, machine_procs=int(machine),
+                               nas_validation={**s.nas_validation, "logs": []},
+                               models_local=False)
 
 
 def settings(config: Mapping[str, Any], env: Env | None = None) -> Settings:

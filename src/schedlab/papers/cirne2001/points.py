@@ -13,10 +13,15 @@ The quick scale is the same points with smaller settings (fewer workloads, no at
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from ...errors import ConfigError
+from ...models.synth import params_from_dict, params_from_fits
 from ...traces.swf import SWFHeader
 from .. import Inputs, Point, run_by, trace_jobs
 from .attribution import run_attribution_workload
@@ -67,25 +72,57 @@ def attribution_runs(s: Settings) -> list[tuple[str, int]]:
     return [(r, w) for r in att.get("readings") or {} for w in range(int(att.get("workloads", 0)))]
 
 
+def fits_dir(log: str) -> str:
+    """The pipeline folder of a log's fitted chapter-3 models (rule ``fit_models``)."""
+    return f"results/models/{log}"
+
+
 def points(s: Settings) -> list[Point]:
-    """Every experiment point of the settings ``s``."""
+    """Every experiment point of the settings ``s``; in a study (``s.fitted_log``) the synthetic
+    workloads' points read the log's fitted models."""
     wpp = int(s.offered_load["workloads_per_point"])
+    fits = (fits_dir(s.fitted_log),) if s.fitted_log else ()
     return [
-        *[Point(single_id(w), spec={"kind": "single", "workload": w})
+        *[Point(single_id(w), inputs=fits, spec={"kind": "single", "workload": w})
           for w in range(s.n_workloads)],
-        *[Point(sweep_id(p, w), spec={"kind": "sweep", "param": p, "workload": w})
+        *[Point(sweep_id(p, w), inputs=fits, spec={"kind": "sweep", "param": p, "workload": w})
           for p in SWEEP_PARAMS for w in range(wpp)],
         *[Point(nas_id(log), inputs=(trace_jobs(log),), spec={"kind": "nas", "log": log})
           for log in nas_logs(s)],
-        *[Point(attribution_id(r, w), spec={"kind": "attribution", "reading": r, "workload": w})
+        *[Point(attribution_id(r, w), inputs=fits,
+                spec={"kind": "attribution", "reading": r, "workload": w})
           for r, w in attribution_runs(s)],
-        *[Point(load_id(r), spec={"kind": "load", "reading": r}) for r in load_readings(s)],
+        *[Point(load_id(r), inputs=fits, spec={"kind": "load", "reading": r})
+          for r in load_readings(s)],
     ]
 
 
 def logs(s: Settings) -> tuple[str, ...]:
-    """The logs of §5.4's points and of the chapter-3 models compared with the thesis."""
-    return tuple(dict.fromkeys([*nas_logs(s), *s.models_logs]))
+    """The logs of §5.4's points and of the chapter-3 models compared with the thesis (in a
+    study: the log the synthetic workloads are fitted from)."""
+    return tuple(dict.fromkeys([*nas_logs(s),
+                                *([s.fitted_log] if s.fitted_log else s.models_logs)]))
+
+
+def fitted_model(fits: Path, base: dict[str, Any] | None) -> dict[str, Any]:
+    """The synthetic workloads' model with its rigid part fitted from a log (the ``*.json`` of
+    rule ``fit_models`` in ``fits``) over ``base`` (the settings' model; moldability stays
+    Table 12's, :func:`schedlab.models.synth.params_from_fits`), for the log's partition size."""
+    models = {p.stem: json.loads(p.read_text()) for p in sorted(Path(fits).glob("*.json"))}
+    if "partition_size" not in models:
+        raise ConfigError(f"{PAPER}: no fitted partition_size model in {fits}")
+    params = params_from_dict(base)
+    procs = int(models["partition_size"]["params"].get("machine_size") or params.machine_size)
+    model = params_from_fits(models, procs, params)[0].to_dict()
+    model.pop("machine_size")
+    return model
+
+
+def _model(s: Settings, inputs: Inputs) -> dict[str, Any] | None:
+    """The synthetic workloads' model: the settings' or, in a study, fitted from its log."""
+    if s.fitted_log is None:
+        return s.model
+    return fitted_model(inputs.path(fits_dir(s.fitted_log)), s.model)
 
 
 def extra_targets(s: Settings) -> tuple[str, ...]:
@@ -94,20 +131,23 @@ def extra_targets(s: Settings) -> tuple[str, ...]:
 
 
 def _single(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
-    return {"experiments": run_single_workload(s, int(point.spec["workload"]), s.model)[0]}
+    w = int(point.spec["workload"])
+    return {"experiments": run_single_workload(s, w, _model(s, inputs))[0]}
 
 
 def _sweep(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
-    return {"runs": run_sweep(s, point.spec["param"], int(point.spec["workload"]), s.model)[0]}
+    w = int(point.spec["workload"])
+    return {"runs": run_sweep(s, point.spec["param"], w, _model(s, inputs))[0]}
 
 
 def _attribution(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
-    return {"experiments": run_attribution_workload(s, point.spec["reading"],
-                                                    int(point.spec["workload"]), s.model)[0]}
+    w = int(point.spec["workload"])
+    return {"experiments": run_attribution_workload(s, point.spec["reading"], w,
+                                                    _model(s, inputs))[0]}
 
 
 def _load(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
-    return {"workloads": run_load_reading(s, point.spec["reading"], s.model)[0]}
+    return {"workloads": run_load_reading(s, point.spec["reading"], _model(s, inputs))[0]}
 
 
 def _nas(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:

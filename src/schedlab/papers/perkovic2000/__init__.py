@@ -21,7 +21,7 @@ attribution results: docs/papers/perkovic2000.md.
 
 from __future__ import annotations
 
-from .config import Settings, settings
+from .config import Settings, settings, study_role, with_log
 from .plots import figures
 from .points import extra_targets, logs, points, run_point
 from .scoring import scorecard, tables
@@ -32,4 +32,5 @@ summary = ("Perković & Keleher 2000: randomization, speculation and adaptation 
            "(Table 4 queue orders, speculative backfilling, job adaptation) on the CTC SP2 log")
 
 __all__ = ["Settings", "extra_targets", "figures", "logs", "outputs", "points", "run_point",
-           "scorecard", "settings", "summary", "tables", "title"]
+           "scorecard", "settings", "study_role", "summary", "tables", "title",
+           "with_log"]

@@ -9,6 +9,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from ...errors import ConfigError
 from ...sim.options import SimOptions
 from .. import Env
 from ..settings import PaperSettings, read_yaml, resolve, switches
@@ -88,6 +89,22 @@ def settings(config: Mapping[str, Any], env: Env | None = None) -> Settings:
     s = resolve_settings(read_yaml(CONFIG, PAPER), sw.scale, sw.overrides)
     base = env.sim if env is not None else SimOptions()
     return dataclasses.replace(s, sim=base.pinned(s.sim, f"{CONFIG} sim").as_dict())
+
+
+#: What the study log replaces (the contract's ``study_role``).
+study_role = ("the CTC log: the first max_jobs jobs of the study log on its registry machine size "
+              "(the paper: 430 nodes); the flurry of CTC's attribution reading is left out")
+
+
+def with_log(s: Settings, log: str, env: Env) -> Settings:
+    """The settings with ``log`` as the log, simulated at its registry machine size (the
+    contract's ``with_log``); the paper setting (CTC at 430 nodes) and CTC's flurry are left
+    out."""
+    machine = env.machine_size(log)
+    if machine is None:
+        raise ConfigError(f"{PAPER} study of {log}: the registry gives no machine_size")
+    return dataclasses.replace(s, trace=log, machine=int(machine), extra_machines=(),
+                               paper_setting=None, flurry=None)
 
 
 def readings(s: Settings) -> dict[str, Mapping[str, Any]]:

@@ -86,7 +86,7 @@ Other choices where the paper is silent (each is an option in the config):
 
 from __future__ import annotations
 
-from .config import Settings, settings
+from .config import Settings, settings, study_role, with_log
 from .plots import figures
 from .points import extra_targets, logs, points, run_point
 from .scoring import scorecard
@@ -98,4 +98,5 @@ summary = ("Schroeder & Harchol-Balter 2004: task assignment in a distributed se
            "Least-Work-Left, Random, ...) on the CTC workload of Table 1")
 
 __all__ = ["Settings", "extra_targets", "figures", "logs", "outputs", "points", "run_point",
-           "scorecard", "settings", "summary", "tables", "title"]
+           "scorecard", "settings", "study_role", "summary", "tables", "title",
+           "with_log"]

@@ -87,6 +87,18 @@ def settings(config: Mapping[str, Any], env: Env) -> Settings:
     return dataclasses.replace(s, trace_sha256={t: env.expected_sha256(t) for t in logs})
 
 
+#: What the study log replaces (the contract's ``study_role``).
+study_role = ("the CTC log: the study log's jobs of the paper's subset (``subset``: 8 processors, "
+              "at most 12 hours) are the service times, Table 1 has the study log's row")
+
+
+def with_log(s: Settings, log: str, env: Env) -> Settings:
+    """The settings with ``log`` as the workload and Table 1's only row (same subset), with the
+    registry's hash of it (the contract's ``with_log``)."""
+    return dataclasses.replace(s, trace=log, table1={log: Table1Entry(trace=log, subset=s.subset)},
+                               trace_sha256={log: env.expected_sha256(log)})
+
+
 def resolve_config(raw: Mapping[str, Any], scale: str = "default",
                    overrides: Mapping[str, Any] | None = None, source: str = "config") -> Settings:
     """The paper file ``raw`` at ``scale``, deep-merged with ``overrides``; validated and typed."""

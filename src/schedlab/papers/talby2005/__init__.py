@@ -28,7 +28,7 @@ Choices where the paper is silent (each is an option where cheap; the others are
 
 from __future__ import annotations
 
-from .config import Settings, settings
+from .config import Settings, settings, study_role, with_log
 from .months import month_labels, month_seconds
 from .plots import figures
 from .points import extra_targets, logs, points, run_point
@@ -41,4 +41,5 @@ summary = ("Talby & Feitelson 2005 (adaptive backfilling): Conservative, EASY, F
            "three logs, PBAS and WBAS (Tables 1-8, Figures 2, 3, 5) and the attribution experiment")
 
 __all__ = ["Settings", "extra_targets", "figures", "logs", "month_labels", "month_seconds",
-           "outputs", "points", "run_point", "scorecard", "settings", "summary", "tables", "title"]
+           "outputs", "points", "run_point", "scorecard", "settings", "study_role", "summary",
+           "tables", "title", "with_log"]

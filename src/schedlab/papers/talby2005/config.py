@@ -44,6 +44,24 @@ class Settings(PaperSettings):
     machine_sizes: Mapping[str, int | None] = dataclasses.field(default_factory=dict)
 
 
+#: What the study log replaces (the contract's ``study_role``).
+study_role = ("the paper's three logs: the four schedulers (and PBAS/WBAS where the study scale "
+              "runs them) on the study log's cleaned version")
+
+
+def with_log(s: Settings, log: str, env: Env) -> Settings:
+    """The settings with ``log`` as the only log, in its registry version (``clean``; no raw
+    version), its machine size from the registry (the contract's ``with_log``); PBAS/WBAS run on
+    it only when the scale's ``adaptive_logs`` is null (every log). The attribution experiment
+    is left out: its readings are weighed against Table 2 on the paper's own logs."""
+    attribution = {**s.attribution, "run_readings": [], "cancelled_readings": [],
+                   "slack_factors": [], "variants": {}}
+    return dataclasses.replace(
+        s, logs={log: {"clean": log, "raw": log}}, main_version="clean", run_logs=(log,),
+        adaptive_logs=None if s.adaptive_logs is None else (), raw_local={log: False},
+        machine_sizes={log: env.machine_size(log)}, attribution=attribution)
+
+
 def resolve_settings(raw: Mapping[str, Any], scale: str = "default",
                      overrides: Mapping[str, Any] | None = None, source: str = CONFIG) -> Settings:
     """The paper file ``raw`` at ``scale``, deep-merged with ``overrides``, typed."""

@@ -151,6 +151,24 @@ def settings(config: Mapping[str, Any], env: Env) -> Settings:
     return dataclasses.replace(s, sim=env.sim.pinned(s.sim, f"{CONFIG} sim").as_dict())
 
 
+#: What the study log replaces (the contract's ``study_role``).
+study_role = ("SDSC-SP2 (label SP2, Table 3's setup: EASY, any-node allocation): the first jobs of "
+              "the study log on its registry machine size, the BF tuning threshold derived from "
+              "its base run (auto); the BG/P log is left out")
+
+
+def with_log(s: Settings, log: str, env: Env) -> Settings:
+    """The settings with ``log`` in SP2's role (the contract's ``with_log``): the same job count,
+    the registry's machine size, the queue-depth threshold ``auto``; BG/P's role is dropped."""
+    sp2 = next(spec for spec in s.log_specs if spec.label == "SP2")
+    machine = env.machine_size(log)
+    if machine is None:
+        raise ConfigError(f"{PAPER} study of {log}: the registry gives no machine_size")
+    spec = dataclasses.replace(sp2, trace=log, machine_size=int(machine), proc_unit=1)
+    tuning = {**s.tuning, "qd_threshold_min": {"SP2": "auto"}}
+    return dataclasses.replace(s, log_specs=(spec,), tuning=tuning)
+
+
 def log_of(s: Settings, label: str) -> LogSpec:
     """The log labelled ``label`` in settings ``s``."""
     for spec in s.log_specs:
