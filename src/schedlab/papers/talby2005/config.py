@@ -36,6 +36,11 @@ class Settings(PaperSettings):
     run_logs: tuple[str, ...] | None = None  #: the logs simulated (null: every log)
     adaptive_logs: tuple[str, ...] | None = None  #: the logs of PBAS/WBAS (null: every log run)
     blue_cost_note: str = ""
+    #: a study log's first months simulated (the contract's ``with_log``; null: the whole log)
+    study_months: int | None = None
+    #: the months a log's points simulate from its first submit (null: the whole log; set by
+    #: ``with_log`` from ``study_months``, never on the paper's own logs)
+    max_months: int | None = None
     tolerance: Mapping[str, float] = dataclasses.field(default_factory=dict)
     published: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     #: per log, whether its raw version is local (from the pipeline)
@@ -53,13 +58,15 @@ def with_log(s: Settings, log: str, env: Env) -> Settings:
     """The settings with ``log`` as the only log, in its registry version (``clean``; no raw
     version), its machine size from the registry (the contract's ``with_log``); PBAS/WBAS run on
     it only when the scale's ``adaptive_logs`` is null (every log). The attribution experiment
-    is left out: its readings are weighed against Table 2 on the paper's own logs."""
+    is left out: its readings are weighed against Table 2 on the paper's own logs. Only the log's
+    first ``study_months`` months are simulated (a whole large log costs CPU-minutes a point)."""
     attribution = {**s.attribution, "run_readings": [], "cancelled_readings": [],
                    "slack_factors": [], "variants": {}}
     return dataclasses.replace(
         s, logs={log: {"clean": log, "raw": log}}, main_version="clean", run_logs=(log,),
         adaptive_logs=None if s.adaptive_logs is None else (), raw_local={log: False},
-        machine_sizes={log: env.machine_size(log)}, attribution=attribution)
+        machine_sizes={log: env.machine_size(log)}, attribution=attribution,
+        max_months=s.study_months)
 
 
 def resolve_settings(raw: Mapping[str, Any], scale: str = "default",

@@ -43,14 +43,30 @@ def points(s: Settings) -> list[Point]:
         spec: dict[str, Any] = {"log": p.log, "version": p.version, "kind": p.kind,
                                 "name": p.name, "trace": trace,
                                 "machine_size": s.machine_sizes[trace]}
+        if s.max_months is not None:
+            spec["max_months"] = s.max_months
         if p.kind == "attr":
             spec["batch"] = [list(b) for b in attr_batch(s, p.log)]
         out.append(Point(id=p.path, inputs=(trace_jobs(trace),), spec=spec))
     return out
 
 
+#: A month of ``max_months`` (30 days, in seconds).
+MONTH_S = 30 * 86400
+
+
+def first_months(trace: pd.DataFrame, months: int | None) -> pd.DataFrame:
+    """The jobs submitted in the log's first ``months`` months (30 days each, from its first
+    submit); the whole log when ``months`` is None."""
+    if months is None or trace.empty:
+        return trace
+    start = trace["submit_time"].min()
+    return trace[trace["submit_time"] < start + months * MONTH_S].reset_index(drop=True)
+
+
 def _log(point: Point, inputs: Inputs) -> tuple[pd.DataFrame, SWFHeader, int]:
     trace, meta = inputs.trace(point.spec["trace"])
+    trace = first_months(trace, point.spec.get("max_months"))
     header = SWFHeader.from_dict(meta["swf_header"])
     return trace, header, int(point.spec["machine_size"] or header.machine_size)
 
