@@ -79,7 +79,9 @@ def interrupt_after_a_point(wd: Path, sig: int) -> str:
     the output."""
     proc = subprocess.Popen([str(VENV / "bin" / "snakemake"), "--profile", PROFILE, TARGET],
                             cwd=wd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+                            start_new_session=True,
+                            # SIGINT at its default even when this script runs in the background
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + TIMEOUT
     runs = wd / "results" / TARGET / "runs"
     before = set(runs.glob("*/done.json"))

@@ -342,8 +342,11 @@ def test_sigint_ends_a_job_script_without_traceback(tmp_path):
         smk.run(main, SimpleNamespace(rule="slow", wildcards={"trace": "T"}, log=[], config={}))
     """)
     env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
+    # SIGINT at its default in the child: a suite started in the background (`make test &`)
+    # ignores SIGINT, which Python would then never turn into KeyboardInterrupt
     proc = subprocess.Popen([sys.executable, "-c", job], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                            stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout.readline() == "running\n"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)

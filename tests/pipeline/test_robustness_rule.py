@@ -21,7 +21,7 @@ def test_a_study_log_added_by_one_registry_entry_is_an_input_of_the_matrix(repo,
     src.write_text("; MaxProcs: 8\n" + "".join(
         f"{i} {i * 60} 0 100 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1\n" for i in range(1, 11)))
     entry = {"file": f"{name}.swf", "path": str(src), "kind": "raw",
-             "description": "a new site's log"}
+             "description": "a new site's log", "machine_size": 8}
     runs = {}
     for study in (True, False):
         wd = scratch_workflow(repo, tmp_path / str(study), {name: entry | {"study": study}})
