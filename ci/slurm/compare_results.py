@@ -5,8 +5,10 @@ listed in WALL_CLOCK and compared with the measured rows left out:
   * Tang 2013 Table 4 (seconds per scheduling iteration): results/tang2013/runs/<log>/table4/table4.parquet and
     results/tang2013/tables/table4.parquet are skipped, and the point's done.json (which records
     the skipped frame's size and sha256) is compared with that frame's entry left out;
-  * the scorecards (results/tang2013/scorecard.parquet, results/scorecard.parquet) must be equal once
-    the rows of item "Table 4" of paper tang2013 are dropped;
+  * the same files of Tang's studies on other logs (results/studies/<log>/tang2013/);
+  * the scorecards (results/tang2013/scorecard.parquet, a Tang study's, results/scorecard.parquet)
+    must be equal once the rows of item "Table 4" of paper tang2013 are dropped, and so must the
+    robustness matrix (results/robustness.parquet) once Tang's "Table 4 | ..." claims are;
   * results/report/index.html renders those scorecards, so it is skipped (its tables and figures are
     the files compared above).
 Prints one line per difference and a summary; exit status 1 if anything differs.
@@ -28,12 +30,17 @@ from pathlib import Path
 
 import pandas as pd
 
-SKIP = ["results/tang2013/runs/*/table4.parquet", "results/tang2013/tables/table4.parquet",
-        "results/report/index.html"]
-SCORECARDS = ["results/tang2013/scorecard.parquet", "results/scorecard.parquet"]
+#: Tang's own run and its studies on other logs (results/studies/<log>/tang2013/) alike (fnmatch's
+#: ``*`` also matches ``/``).
+TANG = ["results/tang2013", "results/studies/*/tang2013"]
+SKIP = [f"{t}/{f}" for t in TANG for f in ("runs/*/table4.parquet", "tables/table4.parquet")] + [
+    "results/report/index.html"]
+SCORECARDS = [f"{t}/scorecard.parquet" for t in TANG] + ["results/scorecard.parquet"]
+#: the robustness matrix: Tang's Table 4 claims (wall-clock ratios) left out
+MATRIX = "results/robustness.parquet"
 #: done.json files of points whose frames carry wall-clock measurements: the frames' entries of
 #: ``files`` (their size and sha256) are left out of the comparison.
-TIMED_DONE = ["results/tang2013/runs/*/table4/done.json"]
+TIMED_DONE = [f"{t}/runs/*/table4/done.json" for t in TANG]
 
 
 def files(root: Path) -> set[str]:
@@ -55,6 +62,12 @@ def scorecard_without_timings(p: Path) -> pd.DataFrame:
     sc = pd.read_parquet(p)
     timing = (sc["paper"] == "tang2013") & (sc["item"] == "Table 4")
     return sc[~timing].reset_index(drop=True)
+
+
+def matrix_without_timings(p: Path) -> pd.DataFrame:
+    m = pd.read_parquet(p)
+    timing = (m["paper"] == "tang2013") & m["claim"].str.startswith("Table 4 |")
+    return m[~timing].reset_index(drop=True)
 
 
 #: Wall-clock columns of a table (paper, table) -> columns, left out of the frame comparison.
@@ -106,8 +119,11 @@ def main(a: Path, b: Path) -> int:
         if any(fnmatch.fnmatch(f, pat) for pat in TIMED_DONE):
             if done_without_timed_frames(a / f) != done_without_timed_frames(b / f):
                 problems.append(f"differs (timed frames' hashes left out): {f}")
-        elif f in SCORECARDS:
+        elif any(fnmatch.fnmatch(f, pat) for pat in SCORECARDS):
             if not scorecard_without_timings(a / f).equals(scorecard_without_timings(b / f)):
+                problems.append(f"differs (timing rows left out): {f}")
+        elif f == MATRIX:
+            if not matrix_without_timings(a / f).equals(matrix_without_timings(b / f)):
                 problems.append(f"differs (timing rows left out): {f}")
         elif digest(a / f) != digest(b / f):
             problems.append(f"differs: {f}")
