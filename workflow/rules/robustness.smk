@@ -6,8 +6,7 @@
 # without one is listed in the log; a new `study: true` registry entry is a new column with no code.
 from schedlab.report.robustness import matrix_inputs
 
-ROBUSTNESS_PAIRS = list(STUDY_PAIRS)
-ROBUSTNESS_INPUTS = matrix_inputs(ROBUSTNESS_PAIRS, PAPERS_RUN)
+ROBUSTNESS_INPUTS = matrix_inputs(STUDY_PAIRS, PAPERS_RUN)
 
 
 rule robustness:
@@ -17,7 +16,7 @@ rule robustness:
     output:
         "results/robustness.parquet",
     params:
-        pairs=[list(p) for p in ROBUSTNESS_PAIRS],
+        pairs=[list(p) for p in STUDY_PAIRS],
         own_logs={p: list(PAPER_MODULES[p].logs(PAPER_SETTINGS[p])) for p in PAPERS_RUN},
     conda:
         "../envs/schedlab.yaml"
