@@ -11,7 +11,7 @@ from schedlab.report.robustness import build_matrix, collect, size
 
 def main(sm):
     log = smk.log_to(sm)
-    own_logs = {p: list(logs) for p, logs in sm.params.own_logs.items()}
+    own_logs = {p: dict(names) for p, names in sm.params.own_logs.items()}
     cards, missing = collect(Path("results"), [tuple(p) for p in sm.params.pairs], own_logs)
     m = build_matrix(cards)
     claims, logs = size(m)

@@ -58,7 +58,8 @@ def test_the_rules_script_writes_the_matrix_from_the_scorecards_on_disk(repo, tm
     out, log = tmp_path / "results" / "robustness.parquet", tmp_path / "robustness.log"
     sm = SimpleNamespace(input=[], output=[str(out)], log=[str(log)], rule="robustness",
                          wildcards={}, params=SimpleNamespace(
-                             pairs=[["New-1", P], ["Other-2", P]], own_logs={P: ["SDSC-SP2"]}))
+                             pairs=[["New-1", P], ["Other-2", P]],
+                             own_logs={P: {"SDSC-SP2": "SDSC-SP2"}}))
     runpy.run_path(str(repo / "scripts" / "robustness.py"), init_globals={"snakemake": sm})
     m, meta = read_parquet(out)
     assert size(m) == (2, 2) and (meta["claims"], meta["log_columns"]) == (2, 2)

@@ -35,6 +35,50 @@ def test_a_condition_naming_the_log_is_one_claim_across_logs():
     assert R.size(m) == (1, 2)
 
 
+TALBY_NAMES = {"BLUE": "SDSC-BLUE-2000-4.2-cln", "KTH": "KTH-SP2-1996-2.1-cln"}
+
+
+def _per_log(cells: dict[str, bool | None], extra: tuple[tuple[str, bool], ...] = ()
+             ) -> pd.DataFrame:
+    return scorecard_frame([claim_row(P, "§2.3", "catastrophic month", c, v)
+                            for c, v in cells.items()]
+                           + [claim_row(P, "Table 2", q, "every log", v) for q, v in extra])
+
+
+def test_a_claim_on_each_of_the_papers_logs_lines_up_with_the_studied_log():
+    """Talby names its logs KTH and BLUE (the contract's log_names): each per-log claim is that
+    log's own cell under one key, and the study's row naming its registry log is the same claim;
+    a claim naming no log stays in the joined column. BLUE inside SDSC-BLUE-... is not a name."""
+    own = R.Card(P, "SDSC-BLUE-2000-4.2-cln+KTH-SP2-1996-2.1-cln", True,
+                 _per_log({"BLUE": True, "KTH": False}, (("q", True),)), TALBY_NAMES)
+    study = R.Card(P, "HPC2N-2002-2.2-cln", False,
+                   _per_log({"HPC2N-2002-2.2-cln": True}, (("q", False),)))
+    m = R.build_matrix([own, study])
+    key = "§2.3 | catastrophic month | <log>"
+    cells = m[m["claim"] == key].set_index("log")["verdict"].to_dict()
+    assert cells == {"SDSC-BLUE-2000-4.2-cln": "holds", "KTH-SP2-1996-2.1-cln": "fails",
+                     "HPC2N-2002-2.2-cln": "holds"}
+    assert list(m.loc[m["claim"] == "Table 2 | q | every log", "log"]) == \
+        ["SDSC-BLUE-2000-4.2-cln+KTH-SP2-1996-2.1-cln", "HPC2N-2002-2.2-cln"]
+    assert R.claim_key("§2.3", "q", "SDSC-BLUE-2000-4.2-cln", TALBY_NAMES) == \
+        "§2.3 | q | SDSC-BLUE-2000-4.2-cln"
+    assert R.named_logs("KTH and BLUE", TALBY_NAMES) == list(TALBY_NAMES.values())[::-1]
+    c = R.claim_counts(m).set_index("claim").loc[key]
+    assert (c["own"], c["reading"]) == ("fails", "elsewhere only")
+
+
+@pytest.mark.parametrize(("verdicts", "checked", "expected"), [
+    (["holds", "holds"], [True, True], "holds"),
+    (["holds", "fails"], [True, True], "fails"),
+    (["holds", "fails"], [True, False], "holds"),
+    (["not_run", "fails"], [False, False], "not_run"),
+    ([], [], ""),
+])
+def test_own_reading_of_several_own_cells(verdicts, checked, expected):
+    own = pd.DataFrame({"verdict": verdicts, "checked": checked})
+    assert R.own_reading(own) == expected
+
+
 def test_claim_rows_leave_out_value_rows_and_our_checks():
     c = R.claim_rows(card({"a": True, "b": False}))
     assert list(c["quantity"]) == ["a", "b"]

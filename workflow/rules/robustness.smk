@@ -17,7 +17,7 @@ rule robustness:
         "results/robustness.parquet",
     params:
         pairs=[list(p) for p in STUDY_PAIRS],
-        own_logs={p: list(PAPER_MODULES[p].logs(PAPER_SETTINGS[p])) for p in PAPERS_RUN},
+        own_logs={p: PAPER_MODULES[p].log_names(PAPER_SETTINGS[p]) for p in PAPERS_RUN},
     conda:
         "../envs/schedlab.yaml"
     log:

@@ -18,6 +18,11 @@ Each paper package ``schedlab.papers.<paper>`` (pure functions; file I/O is the 
 ``logs(s) -> tuple[str, ...]``
     the registry logs the paper's points read at settings ``s`` (a custom registry lacking one
     skips the paper).
+``log_names(s) -> dict[str, str]``
+    how the scorecard's conditions name the paper's logs: name -> registry log (Talby's
+    ``KTH``; a paper naming them by registry name maps each to itself). The robustness matrix
+    (:mod:`schedlab.report.robustness`) reads it to line a claim on one of the paper's logs up
+    with the same claim on a studied log.
 ``extra_targets(s) -> tuple[str, ...]``
     files the paper's target builds besides its assembly (rules of ``workflow/rules/<paper>.smk``);
     a ``scorecard.parquet`` among them joins the paper's scorecard in the report.
@@ -246,9 +251,9 @@ def study_settings(module: ModuleType, paper: str, config: Mapping[str, Any], en
 
 
 #: The names a paper package exposes (the contract above).
-CONTRACT: tuple[str, ...] = ("title", "summary", "Settings", "settings", "logs", "extra_targets",
-                             "points", "run_point", "outputs", "tables", "figures", "scorecard",
-                             "with_log", "study_role")
+CONTRACT: tuple[str, ...] = ("title", "summary", "Settings", "settings", "logs", "log_names",
+                             "extra_targets", "points", "run_point", "outputs", "tables",
+                             "figures", "scorecard", "with_log", "study_role")
 #: The modules every paper package has (the contract's steps).
 MODULES: tuple[str, ...] = ("config", "points", "tabulate", "plots", "checks", "scoring")
 

@@ -9,12 +9,14 @@ on each registry log marked ``study: true`` gives one verdict per claim and log.
 One long frame, :data:`COLUMNS`: ``paper, claim, log, own_log, verdict, value, checked, note``.
 
 * ``claim`` is the row's key as the claim inventories write it: ``item | quantity`` or
-  ``item | quantity | condition`` (:func:`claim_key`), the registry name of the log the row ran on
-  written :data:`LOG` in the condition (Schroeder's conditions begin with it). A row whose key still
-  differs on another log (a condition naming the log otherwise) is another claim: its cells on the
-  other logs are absent.
-* ``log`` is the studied log, or for ``own_log`` rows the paper's own log(s) (its contract's
-  ``logs(s)``, joined with ``+``).
+  ``item | quantity | condition`` (:func:`claim_key`), the log the row ran on written :data:`LOG`
+  in the condition, whether by its registry name (Schroeder's conditions begin with it) or by the
+  name the paper's scorecard gives it (the contract's ``log_names``: Talby's ``KTH``). A row whose
+  key still differs on another log (a condition naming the log otherwise) is another claim: its
+  cells on the other logs are absent.
+* ``log`` is the studied log, or for ``own_log`` rows the paper's own log that the condition names
+  (one of several: Talby's per-log claims), else all of them (the contract's ``log_names``,
+  joined with ``+``).
 * ``verdict`` is the scorecard's, unchanged. A claim whose inputs do not exist on a log keeps the
   verdict its scorecard gives it (``not_run`` with a listed reason, or ``fails`` with the note
   :data:`~schedlab.report.scorecard.UNCHECKABLE`); ``checked`` is False on such a cell, so that the
@@ -29,6 +31,7 @@ One long frame, :data:`COLUMNS`: ``paper, claim, log, own_log, verdict, value, c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,25 +68,49 @@ class Card:
     log: str
     own_log: bool
     scorecard: pd.DataFrame
-    #: the registry logs the scorecard ran on (an own card may have several; ``log`` joins them)
-    logs: tuple[str, ...] = ()
+    #: the registry logs the scorecard ran on (an own card may have several; ``log`` joins them):
+    #: a sequence, or a mapping from the name the scorecard's conditions give a log (the
+    #: contract's ``log_names``, e.g. Talby's ``KTH``) to its registry name
+    logs: Sequence[str] | Mapping[str, str] = ()
 
     @property
-    def log_names(self) -> tuple[str, ...]:
-        """The registry names to replace in a claim's condition: ``logs``, else ``(log,)``."""
-        return self.logs or (self.log,)
+    def log_names(self) -> dict[str, str]:
+        """The names to replace in a claim's condition, each with its registry log: ``logs``
+        (a sequence names each log by itself), else ``{log: log}``."""
+        if isinstance(self.logs, Mapping):
+            return dict(self.logs) or {self.log: self.log}
+        return {n: n for n in self.logs} or {self.log: self.log}
 
 
 #: What a log's registry name becomes in a claim's condition (:func:`claim_key`).
 LOG = "<log>"
 
 
-def claim_key(item: str, quantity: str, condition: str = "", logs: Sequence[str] = ()) -> str:
+def _name_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    """The names as whole words (not inside a longer name such as ``BLUE`` in
+    ``SDSC-BLUE-2000-4.2-cln``), longest first; None for no names."""
+    names = sorted(set(names), key=len, reverse=True)
+    if not names:
+        return None
+    return re.compile(r"(?<![\w.-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w.-])")
+
+
+def named_logs(condition: str, names: Mapping[str, str]) -> list[str]:
+    """The registry logs (values of ``names``) that ``condition`` names, in order, once each."""
+    pattern = _name_pattern(names)
+    found = pattern.findall(condition) if pattern else []
+    return list(dict.fromkeys(names[n] for n in found))
+
+
+def claim_key(item: str, quantity: str, condition: str = "",
+              logs: Sequence[str] | Mapping[str, str] = ()) -> str:
     """``item | quantity`` or ``item | quantity | condition``: the row's name in the inventories,
-    each of the card's ``logs`` named in the condition replaced by :data:`LOG` (so that a claim
-    whose condition names the log it ran on is one claim across logs)."""
-    for log in sorted(logs, key=len, reverse=True):
-        condition = condition.replace(log, LOG)
+    each of the card's ``logs`` (registry names, or the names its conditions give them) named
+    in the condition as a word replaced by :data:`LOG` (so that a claim whose condition names
+    the log it ran on is one claim across logs)."""
+    pattern = _name_pattern(logs)
+    if pattern:
+        condition = pattern.sub(LOG, condition)
     return " | ".join([item, quantity, condition] if condition else [item, quantity])
 
 
@@ -98,16 +125,26 @@ def is_checked(verdict: str, note: str) -> bool:
     return verdict == "holds" or (verdict == "fails" and not note.startswith(UNCHECKABLE))
 
 
+def row_log(card: Card, condition: str) -> str:
+    """The column of a claim row: on an own card of several logs, the one log its condition
+    names (Talby's ``§2.3 | ... | KTH`` is KTH's cell); otherwise the card's ``log``."""
+    if not card.own_log:
+        return card.log
+    named = named_logs(condition, card.log_names)
+    return named[0] if len(named) == 1 else card.log
+
+
 def card_rows(card: Card) -> pd.DataFrame:
     """One scorecard's claims as matrix rows (:data:`COLUMNS`)."""
     c = claim_rows(card.scorecard)
     c = c[c["paper"] == card.paper]
     notes = c["note"].fillna("").astype(str)
+    conditions = c["condition"].fillna("").astype(str)
     return pd.DataFrame({
         "paper": card.paper,
         "claim": [claim_key(*k, logs=card.log_names)
                   for k in zip(c["item"], c["quantity"], c["condition"], strict=True)],
-        "log": card.log, "own_log": card.own_log,
+        "log": [row_log(card, cond) for cond in conditions], "own_log": card.own_log,
         "verdict": c["verdict"].astype(str).to_numpy(),
         "value": c["reproduced"].astype("float64").to_numpy(),
         "checked": [is_checked(v, n) for v, n in zip(c["verdict"], notes, strict=True)],
@@ -156,6 +193,19 @@ def reading(own: str | None, study_verdicts: Sequence[str]) -> str:
     return "own log only" if holds == 0 else "mixed"
 
 
+def own_reading(own: pd.DataFrame) -> str:
+    """A claim's verdict on the paper's own log(s) from its own cells (several when the paper
+    reads several logs and the claim names one, as Talby's per-log claims): ``holds`` when it
+    holds on every own log where it was checked, ``fails`` when it fails on one, else the first
+    cell's verdict (``""`` without a cell)."""
+    if not len(own):
+        return ""
+    tested = own[own["checked"]]
+    if len(tested):
+        return "holds" if (tested["verdict"] == "holds").all() else "fails"
+    return str(own["verdict"].iloc[0])
+
+
 def claim_counts(m: pd.DataFrame) -> pd.DataFrame:
     """Per claim (matrix order): ``own`` (its verdict on the paper's log, ``""`` without a row),
     ``logs`` (studied logs with a cell), ``checked`` and ``holds`` (studied logs where it was
@@ -165,7 +215,7 @@ def claim_counts(m: pd.DataFrame) -> pd.DataFrame:
         own = g[g["own_log"]]
         study = g[~g["own_log"]]
         tested = study[study["checked"]]
-        own_verdict = str(own["verdict"].iloc[0]) if len(own) else ""
+        own_verdict = own_reading(own)
         holds = int((tested["verdict"] == "holds").sum())
         rows.append({"paper": paper, "claim": claim, "own": own_verdict, "logs": len(study),
                      "checked": len(tested), "holds": holds,
@@ -227,15 +277,19 @@ def matrix_inputs(pairs: Iterable[tuple[str, str]], papers: Sequence[str],
             "studies": [f"{results}/studies/{log}/{p}/{study_file}" for log, p in pairs if p in run]}
 
 
-def collect(results: Path, pairs: Iterable[tuple[str, str]], own_logs: Mapping[str, Sequence[str]]
+def collect(results: Path, pairs: Iterable[tuple[str, str]],
+            own_logs: Mapping[str, Sequence[str] | Mapping[str, str]]
             ) -> tuple[list[Card], list[str]]:
-    """The scorecards of the matrix under ``results``: each paper of ``own_logs`` on its own logs,
-    and each ``(log, paper)`` study of such a paper; also the studies that have no
+    """The scorecards of the matrix under ``results``: each paper of ``own_logs`` on its own logs
+    (registry names, or the contract's ``log_names``: the names its conditions give them), and
+    each ``(log, paper)`` study of such a paper; also the studies that have no
     ``scorecard.parquet`` (listed, not an error: a study that computes no scorecard)."""
     cards, missing = [], []
     for paper, logs in own_logs.items():
         sc, _ = read_parquet(results / paper / "scorecard.parquet")
-        cards.append(Card(paper, "+".join(logs), True, sc, tuple(logs)))
+        names = dict(logs) if isinstance(logs, Mapping) else {n: n for n in logs}
+        joined = "+".join(dict.fromkeys(names.values()))
+        cards.append(Card(paper, joined, True, sc, names))
     for log, paper in pairs:
         if paper not in own_logs:
             continue

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 from .config import Settings, settings, study_role, with_log
 from .plots import figures
-from .points import extra_targets, logs, points, run_point
+from .points import extra_targets, log_names, logs, points, run_point
 from .scoring import scorecard
 from .tabulate import outputs, tables
 
 title = "Template 2000 — The title of the paper, as the report shows it"
 summary = "Template: the number of jobs and their mean run time on each configured log"
 
-__all__ = ["Settings", "extra_targets", "figures", "logs", "outputs", "points", "run_point",
+__all__ = ["Settings", "extra_targets", "figures", "log_names", "logs", "outputs", "points", "run_point",
            "scorecard", "settings", "study_role", "summary", "tables", "title",
            "with_log"]

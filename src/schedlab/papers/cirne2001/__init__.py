@@ -29,7 +29,7 @@ from .load import run_load_reading
 from .machine import fork_start, load_at, machine_run, rigid, sa_choice, sim_jobs
 from .moldable import single_target_experiments, whole_workload_run
 from .plots import FIGURES, NAS_FIGURE, figures
-from .points import extra_targets, logs, points, run_point
+from .points import extra_targets, log_names, logs, points, run_point
 from .runs import run_single_workload, run_sweep, run_sweep_point
 from .scoring import scorecard, tables
 from .stats import geomean, geomean_ci, shares
@@ -43,7 +43,7 @@ summary = ("Cirne 2001 (PhD thesis): SA choosing the requests of moldable jobs â
 
 __all__ = [
     "FIGURES", "NAS_FIGURE", "PAPER", "TABLES", "TIE_RULE", "Settings", "Workload", "build_tables",
-    "extra_targets", "figures", "fork_start", "geomean", "geomean_ci", "load_at", "logs",
+    "extra_targets", "figures", "fork_start", "geomean", "geomean_ci", "load_at", "log_names", "logs",
     "machine_run", "outputs", "pick_targets", "points", "resolve_settings", "rigid",
     "run_attribution_workload", "run_load_reading", "run_point", "run_single_workload", "run_sweep",
     "run_sweep_point", "sa_choice", "scorecard", "settings", "shares", "sim_jobs",

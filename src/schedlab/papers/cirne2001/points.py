@@ -104,6 +104,11 @@ def logs(s: Settings) -> tuple[str, ...]:
                                 *([s.fitted_log] if s.fitted_log else s.models_logs)]))
 
 
+def log_names(s: Settings) -> dict[str, str]:
+    """How the scorecard's conditions name the logs: each by its registry name."""
+    return {log: log for log in logs(s)}
+
+
 def fitted_model(fits: Path, base: dict[str, Any] | None) -> dict[str, Any]:
     """The synthetic workloads' model with its rigid part fitted from a log (the ``*.json`` of
     rule ``fit_models`` in ``fits``) over ``base`` (the settings' model; moldability stays

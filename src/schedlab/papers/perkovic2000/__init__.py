@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .config import Settings, settings, study_role, with_log
 from .plots import figures
-from .points import extra_targets, logs, points, run_point
+from .points import extra_targets, log_names, logs, points, run_point
 from .scoring import scorecard, tables
 from .tabulate import outputs
 
@@ -31,6 +31,6 @@ title = "Perković & Keleher 2000 — Randomization, speculation, and adaptation
 summary = ("Perković & Keleher 2000: randomization, speculation and adaptation in backfilling "
            "(Table 4 queue orders, speculative backfilling, job adaptation) on the CTC SP2 log")
 
-__all__ = ["Settings", "extra_targets", "figures", "logs", "outputs", "points", "run_point",
+__all__ = ["Settings", "extra_targets", "figures", "log_names", "logs", "outputs", "points", "run_point",
            "scorecard", "settings", "study_role", "summary", "tables", "title",
            "with_log"]

@@ -88,7 +88,7 @@ from __future__ import annotations
 
 from .config import Settings, settings, study_role, with_log
 from .plots import figures
-from .points import extra_targets, logs, points, run_point
+from .points import extra_targets, log_names, logs, points, run_point
 from .scoring import scorecard
 from .tabulate import outputs, tables
 
@@ -97,6 +97,6 @@ title = ("Schroeder & Harchol-Balter 2004 — Evaluation of task assignment poli
 summary = ("Schroeder & Harchol-Balter 2004: task assignment in a distributed server (SITA-E/U, "
            "Least-Work-Left, Random, ...) on the CTC workload of Table 1")
 
-__all__ = ["Settings", "extra_targets", "figures", "logs", "outputs", "points", "run_point",
+__all__ = ["Settings", "extra_targets", "figures", "log_names", "logs", "outputs", "points", "run_point",
            "scorecard", "settings", "study_role", "summary", "tables", "title",
            "with_log"]

@@ -24,6 +24,11 @@ def logs(s: Settings) -> tuple[str, ...]:
     return tuple(dict.fromkeys([s.trace, *(e.trace for e in s.table1.values())]))
 
 
+def log_names(s: Settings) -> dict[str, str]:
+    """How the scorecard's conditions name the logs: each by its registry name."""
+    return {log: log for log in logs(s)}
+
+
 def extra_targets(s: Settings) -> tuple[str, ...]:
     """Nothing besides the assembly."""
     return ()

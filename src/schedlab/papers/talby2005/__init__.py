@@ -31,7 +31,7 @@ from __future__ import annotations
 from .config import Settings, settings, study_role, with_log
 from .months import month_labels, month_seconds
 from .plots import figures
-from .points import extra_targets, logs, points, run_point
+from .points import extra_targets, log_names, logs, points, run_point
 from .scoring import scorecard, tables
 from .tabulate import outputs
 
@@ -40,6 +40,6 @@ title = ("Talby & Feitelson 2005 — Improving and stabilizing parallel computer
 summary = ("Talby & Feitelson 2005 (adaptive backfilling): Conservative, EASY, Flex and Maui on "
            "three logs, PBAS and WBAS (Tables 1-8, Figures 2, 3, 5) and the attribution experiment")
 
-__all__ = ["Settings", "extra_targets", "figures", "logs", "month_labels", "month_seconds",
+__all__ = ["Settings", "extra_targets", "figures", "log_names", "logs", "month_labels", "month_seconds",
            "outputs", "points", "run_point", "scorecard", "settings", "study_role", "summary",
            "tables", "title", "with_log"]

@@ -15,7 +15,7 @@ from ...sim.options import SimOptions
 from ...traces.swf import SWFHeader
 from .. import Inputs, Point, run_by, trace_jobs
 from .config import PAPER, Settings
-from .grid import SweepPoint, attr_batch, grid
+from .grid import SweepPoint, attr_batch, grid, run_logs
 from .runs import run_attr_batch, sim_jobs_from_trace, simulate_point, stats_frame
 
 
@@ -27,6 +27,12 @@ def trace_of(s: Settings, log: str, version: str) -> str:
 def logs(s: Settings) -> tuple[str, ...]:
     """The registry logs of the points (each log run, in the versions run)."""
     return tuple(sorted({trace_of(s, p.log, p.version) for p in grid(s)}))
+
+
+def log_names(s: Settings) -> dict[str, str]:
+    """How the scorecard's conditions name the logs run (``BLUE``, ``SDSP2``, ``KTH``; a study's
+    log by its registry name): name -> registry log of the main version."""
+    return {log: trace_of(s, log, s.main_version) for log in run_logs(s)}
 
 
 def extra_targets(s: Settings) -> tuple[str, ...]:

@@ -130,24 +130,25 @@ def _adaptive_needs_run(row: dict[str, Any]) -> dict[str, Any]:
                      "on Tables 2-4, not on the adaptive tables", *ADAPTIVE_RUN)
 
 
-def _table2_claim_rows(pub: Mapping[str, Any], t2: pd.DataFrame, version: str, note: str
-                       ) -> list[dict[str, Any]]:
+def _table2_claim_rows(pub: Mapping[str, Any], t2: pd.DataFrame, version: str, note: str,
+                       logs: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """§1 / §2.2: Flex comparable to Maui (mean wait, every log); Conservative and Easy
-    "typically have lower performance" than Flex and Maui (both metrics, most cases)."""
+    "typically have lower performance" than Flex and Maui (both metrics, most cases). Every log:
+    ``logs`` (default: the paper's)."""
     r = t2[t2["version"] == version] if len(t2) else t2
     val = {(x.log, x.scheduler, m): float(getattr(x, m)) for x in r.itertuples(index=False)
            for m in ("wait", "bsld")} if len(r) else {}
-    logs = list(pub["table2"]["wait"])
-    have = all((log, s, m) in val for log in logs for s in pub["table2"]["wait"][log]
-               for m in ("wait", "bsld"))
     pw = pub["table2"]["wait"]
+    logs = list(pw) if logs is None else list(logs)
+    schedulers = list(next(iter(pw.values())))
+    have = all((log, s, m) in val for log in logs for s in schedulers for m in ("wait", "bsld"))
     comparable = comparable_in_every_log({lg: val[(lg, "flex", "wait")] for lg in logs},
                                          {lg: val[(lg, "maui", "wait")] for lg in logs}
                                          ) if have else None
     rows = [claim_row(PAPER, "Table 2", "Flex comparable to Maui (mean wait)", "every log",
                       comparable, check=comparable_in_every_log,
                       note="paper: " + ", ".join(f"{lg} {pw[lg]['flex']}/{pw[lg]['maui']} s"
-                                                 for lg in logs) + f"; {note}")]
+                                                 for lg in pw) + f"; {note}")]
     weak = {f"{lg} {m} {s}": val[(lg, s, m)] for lg in logs for m in ("wait", "bsld")
             for s in ("conservative", "easy")} if have else {}
     strong = {f"{lg} {m} {s}": [val[(lg, "flex", m)], val[(lg, "maui", m)]] for lg in logs
@@ -175,15 +176,16 @@ def _flex_stability_row(pub: Mapping[str, Any], monthly: pd.DataFrame, version: 
                      note="stability = std. dev. of the monthly mean waits (Tables 5 and 8)")
 
 
-def _monthly_claim_rows(pub: Mapping[str, Any], monthly: pd.DataFrame, version: str, note: str
-                        ) -> list[dict[str, Any]]:
+def _monthly_claim_rows(pub: Mapping[str, Any], monthly: pd.DataFrame, version: str, note: str,
+                        logs: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """§2.3's catastrophic months (one row per log) and their size against the yearly mean, and
     §3.1's oracle gain, from the monthly means (table ``monthly``; the paper's calendar months;
-    :func:`.months.monthly_claims`)."""
+    :func:`.months.monthly_claims`) of every log (``logs``; default: the paper's)."""
     c = pub["claims"]
+    every = list(pub["table1"]) if logs is None else list(logs)
     m = monthly[monthly["version"] == version] if len(monthly) else monthly
-    found = monthly_claims(m, list(pub["table1"]), c)
-    worst = {log: worst_month(m[m["log"] == log]) for log in pub["table1"]
+    found = monthly_claims(m, every, c)
+    worst = {log: worst_month(m[m["log"] == log]) for log in every
              if len(m) and (m["log"] == log).any()}
     rows = []
     for (quantity, cond), (value, check) in found.items():
@@ -231,14 +233,9 @@ def _larger_run(log: str, adaptive_logs: Sequence[str], ours: float | None) -> s
 def _table3_rows(pub: Mapping[str, Any], t3: pd.DataFrame, version: str, note: str, tol: Any
                  ) -> list[dict[str, Any]]:
     rows = []
-    maui: dict[str, float] = {}
-    pair_won = pair_months = 0.0
-    pooled: list[str] = []
     for metric in ("wait", "bsld"):
         for log, vals in pub["table3"][metric].items():
-            r = (t3[(t3["log"] == log) & (t3["metric"] == metric) & (t3["version"] == version)]
-                 if len(t3) else t3)
-            ours = dict(zip(r["scheduler"], r["share"].astype(float), strict=True)) if len(r) else {}
+            ours = _table3_shares(t3, log, metric, version)
             tie = ours.get("tie")
             # a published 0% is read to the paper's resolution: one month of this log
             month = 100.0 / sum(c for c, _ in vals.values())
@@ -248,6 +245,33 @@ def _table3_rows(pub: Mapping[str, Any], t3: pd.DataFrame, version: str, note: s
                                       "%", tol("Table 3"), zero_band=month,
                                       note=f"a tie is nobody's win (ties: {tie:.0f}% of months); "
                                            f"{note}" if tie is not None else note))
+    return rows + _table3_claim_rows(pub, t3, version)
+
+
+def _table3_rows_of(t3: pd.DataFrame, log: str, metric: str, version: str) -> pd.DataFrame:
+    return (t3[(t3["log"] == log) & (t3["metric"] == metric) & (t3["version"] == version)]
+            if len(t3) else t3)
+
+
+def _table3_shares(t3: pd.DataFrame, log: str, metric: str, version: str) -> dict[str, float]:
+    """One log's and metric's shares of months won (percent) by scheduler (``tie``,
+    ``maui_vs_flex`` among them)."""
+    r = _table3_rows_of(t3, log, metric, version)
+    return dict(zip(r["scheduler"], r["share"].astype(float), strict=True)) if len(r) else {}
+
+
+def _table3_claim_rows(pub: Mapping[str, Any], t3: pd.DataFrame, version: str,
+                       logs: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """§2.3 / Table 3's claims over every log (``logs``; default: the paper's): Maui wins about
+    70% of the months, and about 75% against Flex alone (pooled)."""
+    rows = []
+    maui: dict[str, float] = {}
+    pair_won = pair_months = 0.0
+    pooled: list[str] = []
+    for metric in ("wait", "bsld"):
+        for log in (pub["table3"][metric] if logs is None else logs):
+            r = _table3_rows_of(t3, log, metric, version)
+            ours = _table3_shares(t3, log, metric, version)
             if "maui" in ours:
                 maui[f"{log} {metric}"] = ours["maui"]
             if "maui_vs_flex" in ours and "months" in r:
@@ -255,16 +279,17 @@ def _table3_rows(pub: Mapping[str, Any], t3: pd.DataFrame, version: str, note: s
                 pair_won += counts.pop("maui_vs_flex")
                 pair_months += sum(counts.values())
                 pooled += [log] if log not in pooled else []
+    every_log = list(pub["table3"]["wait"]) if logs is None else list(logs)
     rows.append(claim_row(PAPER, "Table 3", "Maui wins about 70% of the months", "every log and "
                           "metric", shares_about(maui, pub["claims"]["maui_month_share"])
-                          if len(maui) == 6 else None, pub["claims"]["maui_month_share"],
+                          if len(maui) == 2 * len(every_log) else None, pub["claims"]["maui_month_share"],
                           float(np.mean(list(maui.values()))) if maui else None, "%",
                           note="'consistently across all logs', under both metrics: every share; "
                                "reproduced = mean share; ties are nobody's win",
                           headline=True, check=shares_about))
     published = pub["table3"]["maui_vs_flex_share"]
     # the paper pools every log; a run of fewer logs (the quick profile: KTH) says which it pooled
-    every = not pooled or set(pub["table3"]["wait"]) <= set(pooled)
+    every = not pooled or set(every_log) <= set(pooled)
     rows.append(claim_row(PAPER, "Table 3", "Maui wins about 75% of the months against Flex alone",
                           "all months of every log and metric, pooled" if every else
                           f"all months of {' and '.join(pooled)} only, both metrics, pooled "
@@ -310,13 +335,29 @@ def _table4_rows(pub: Mapping[str, Any], t4: pd.DataFrame, raw_available: Mappin
                                   f"{log} clean (paper: raw)", p, ours, "%", tol("Table 4"),
                                   note="paper used the raw log (no cleaned version then); ours: "
                                        "the archive's cleaned log"))
-    # §2.3: "The numbers are consistently very high": every average gap at least the smallest
-    # average gap of the paper's own Table 4 (published = the mean of its averages)
+    return [*rows, _table4_claim_row(pub, avgs)]
+
+
+def _table4_avgs(t4: pd.DataFrame, logs: Sequence[str], version: str) -> dict[str, float]:
+    """The average monthly gaps (``flex_avg``, ``maui_avg``) of ``logs`` in ``version``, by
+    ``"<log> <version> <q>"``."""
+    avgs: dict[str, float] = {}
+    for log in logs:
+        r = t4[(t4["log"] == log) & (t4["version"] == version)] if len(t4) else t4
+        for q in ("flex_avg", "maui_avg"):
+            if len(r) and q in r:
+                avgs[f"{log} {version} {q}"] = float(r[q].iloc[0])
+    return avgs
+
+
+def _table4_claim_row(pub: Mapping[str, Any], avgs: Mapping[str, float]) -> dict[str, Any]:
+    """§2.3: "The numbers are consistently very high": every average gap (``avgs``) at least the
+    smallest average gap of the paper's own Table 4 (published = the mean of its averages)."""
     paper_avgs = [p for version in ("raw", "clean") for vals in pub["table4"][version].values()
                   for q, p in vals.items() if q.endswith("avg")]
     floor = float(min(paper_avgs))
     finite = [a for a in avgs.values() if np.isfinite(a)]
-    rows.append(claim_row(PAPER, "Table 4", "monthly Flex-Maui gaps are consistently very high",
+    return claim_row(PAPER, "Table 4", "monthly Flex-Maui gaps are consistently very high",
                           "every log, average gaps", gaps_consistently_high(avgs, floor) if avgs
                           else None, float(np.mean(paper_avgs)),
                           float(np.mean(finite)) if finite else None, "%",
@@ -325,8 +366,7 @@ def _table4_rows(pub: Mapping[str, Any], t4: pd.DataFrame, raw_available: Mappin
                                "published/reproduced = mean of the average gaps (paper: "
                                f"{', '.join(f'{p:g}' for p in paper_avgs)}%); ours: "
                                + ", ".join(f"{k} {v:.0f}%" for k, v in avgs.items()),
-                          headline=True, check=gaps_consistently_high))
-    return rows
+                          headline=True, check=gaps_consistently_high)
 
 
 def _gain_rows(pub: Mapping[str, Any], key: str, item: str, algo: str, t: pd.DataFrame,
@@ -349,6 +389,32 @@ def _gain_rows(pub: Mapping[str, Any], key: str, item: str, algo: str, t: pd.Dat
                                           zero_band=0.5,  # the paper prints whole percents
                                           note=big if ours is None else note,
                                           not_run_reason=_larger_run(log, adaptive_logs, ours)))
+    return rows + _gain_claim_rows(pub, key, item, algo, perf, stab)
+
+
+def _gains(pub: Mapping[str, Any], key: str, t: pd.DataFrame, logs: Sequence[str]
+           ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Our performance and stability gains over Flex and over Maui of the paper's configurations
+    of table ``key`` on ``logs`` (the lists :func:`_gain_claim_rows` reads)."""
+    out: dict[str, dict[str, list[float]]] = {k: {"flex": [], "maui": []}
+                                              for k in ("performance", "stability")}
+    for kind in out:
+        for label, by_base in pub[key][kind].items():
+            for base in by_base:
+                for log in logs:
+                    r = (t[(t["config"] == label) & (t["versus"] == base) & (t["log"] == log)]
+                         if len(t) else t)
+                    if len(r):
+                        out[kind][base].append(float(r[kind].iloc[0]))
+    return out["performance"], out["stability"]
+
+
+def _gain_claim_rows(pub: Mapping[str, Any], key: str, item: str, algo: str,
+                     perf: Mapping[str, list[float]], stab: Mapping[str, list[float]]
+                     ) -> list[dict[str, Any]]:
+    """§3.3 / §4.3: the gains over Flex similar to those over Maui, the stability gains over Flex
+    smaller (Table 8: much smaller), from our gains ``perf``/``stab`` by base."""
+    rows = []
     paper_flex = [v for by_log in (by_base["flex"] for by_base in pub[key]["performance"].values())
                   for v in by_log.values()]
     mean = (lambda v: float(np.mean(v)) if v else None)  # noqa: E731
@@ -452,22 +518,31 @@ def _table7_rows(pub: Mapping[str, Any], t7: pd.DataFrame, note: str,
                                       else None, p, ours, check=correlation_agrees,
                                       note=f"holds if same sign and |ours - published| <= "
                                            f"{tolerance:g}; {note}"))
-    # §4.1 (l. 234): the exceptions, of the same sign in every log
+    return rows + _table7_sign_rows(pub, t7)
+
+
+def _table7_sign_rows(pub: Mapping[str, Any], t7: pd.DataFrame,
+                      logs: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """§4.1 (l. 234): the exceptions, of the same sign in every log (``logs``; default: the
+    paper's)."""
+    rows = []
     for col, kind, sign in (("procs_median", "relative", -1), ("procs_interval", "relative", -1),
                             ("procs_median", "absolute", -1), ("procs_interval", "absolute", -1),
                             ("ia_median", "absolute", -1), ("jobs", "relative", 1)):
-        logs = list(pub["table7"][kind])
+        paper_logs = list(pub["table7"][kind])
+        every = paper_logs if logs is None else list(logs)
         r = t7[t7["kind"] == kind] if len(t7) else t7
-        ours = {lg: float(r[r["log"] == lg][col].iloc[0]) for lg in logs
+        ours = {lg: float(r[r["log"] == lg][col].iloc[0]) for lg in every
                 if len(r) and (r["log"] == lg).any()}
+        at = pub["table7"]["columns"].index(col)
         rows.append(claim_row(PAPER, "Table 7", f"{col} ({kind}) "
                               f"{'negative' if sign < 0 else 'positive'} in every log", "every log",
-                              sign_in_every_log(ours, sign) if len(ours) == len(logs) else None,
+                              sign_in_every_log(ours, sign) if len(ours) == len(every) else None,
                               check=sign_in_every_log,
                               note="ours: " + ", ".join(f"{lg} {v:+.2f}" for lg, v in ours.items())
                               + "; paper: " + ", ".join(
-                                  f"{lg} {pub['table7'][kind][lg][pub['table7']['columns'].index(col)]:+.2f}"
-                                  for lg in logs)))
+                                  f"{lg} {pub['table7'][kind][lg][at]:+.2f}"
+                                  for lg in paper_logs)))
     return rows
 
 
@@ -481,9 +556,34 @@ def _rows(s: Settings, tables: Mapping[str, pd.DataFrame], attributed: bool
         s if attributed else None)
 
 
+def is_study(s: Settings) -> bool:
+    """Whether ``s`` runs a log that is not one of the paper's (a study, ``with_log``)."""
+    return not set(s.logs) <= set(s.published["table1"])
+
+
+def study_rows(s: Settings, tables: Mapping[str, pd.DataFrame]) -> list[dict[str, Any]]:
+    """A study's scorecard: the paper's findings that name no number of its own logs, checked on
+    the study's log(s) as "every log" (Tables 2-5, 7, 8, Figure 3, §2.3, §3.1), each row keyed as
+    on the paper's logs. The published values and the per-log comparisons with them (best
+    scheduler, Table 7's correlations) are the paper's logs' only."""
+    pub, version, logs = s.published, s.main_version, sorted(s.logs)
+    note = _note(version, s.cancelled)
+    t = lambda name: tables.get(name, pd.DataFrame())  # noqa: E731
+    rows = _table2_claim_rows(pub, t("table2"), version, note, logs)
+    rows += _table3_claim_rows(pub, t("table3"), version, logs)
+    rows.append(_table4_claim_row(pub, _table4_avgs(t("table4"), logs, version)))
+    for key, item, algo in (("table5", "Table 5", "PBAS"), ("table8", "Table 8", "WBAS")):
+        rows += _gain_claim_rows(pub, key, item, algo, *_gains(pub, key, t(key), logs))
+    rows += _figure3_rows(t("adaptive"))
+    rows += _table7_sign_rows(pub, t("table7"), logs)
+    return rows + _monthly_claim_rows(pub, t("monthly"), version, note, logs)
+
+
 def scorecard(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The scorecard rows (:func:`scorecard_rows`); adaptive rows of logs without PBAS/WBAS
-    points and rows of logs not simulated are ``not_run``."""
+    points and rows of logs not simulated are ``not_run``. A study's: :func:`study_rows`."""
+    if is_study(s):
+        return scorecard_frame(study_rows(s, tables))
     return scorecard_frame(_rows(s, tables, attributed=True))
 
 

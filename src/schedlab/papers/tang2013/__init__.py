@@ -40,7 +40,7 @@ from .config import (
 )
 from .gains import config_table, relative_gains
 from .plots import fig_metrics, figures
-from .points import extra_targets, logs, points, run_point
+from .points import extra_targets, log_names, logs, points, run_point
 from .runs import fair_start_options, qd_threshold_min, run_sweep_point, simulate_point
 from .scoring import scorecard, tables
 from .tabulate import outputs
@@ -63,6 +63,7 @@ __all__ = [
     "fair_start_options",
     "fig_metrics",
     "figures",
+    "log_names",
     "log_specs",
     "logs",
     "outputs",
