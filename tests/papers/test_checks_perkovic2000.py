@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -22,6 +23,7 @@ from schedlab.papers.perkovic2000.scoring import (
     little_sensitive_for_most,
     more_reduction_for_slower,
     priority_random_vs_shortest_first,
+    reduction,
     section8_rows,
     spec_test_runs_slightly_decrease,
     widening_rows,
@@ -160,6 +162,25 @@ def test_scorecard_rows_use_the_checks_and_config_tolerances():
     rows2 = pd.DataFrame(fig3_rows(worse, pub, "hand-made"))
     order2 = rows2[rows2["quantity"] == "bounded slowdown: R/L-NG < P/L-NG < 1/L < BF"]
     assert order2["verdict"].iloc[0] == "fails"
+
+
+def test_a_reduction_against_a_reference_nobody_waits_under_is_no_number():
+    """A log where nobody waits under BF (NASA-iPSC's first 1,000 jobs) has no reduction vs BF:
+    the rows say so (no reproduced value) instead of dividing by zero."""
+    f3 = pd.DataFrame({"algorithm": ["BF", "1/L", "P/L-NG", "R/L-NG", "R/L-NG"],
+                       "replicate": [0, 0, 0, 0, 1], "bounded_slowdown": [1.0] * 5,
+                       "delay": [0.0] * 5, "started_immediately": [1.0] * 5})
+    pub = {"started_immediately": 0.61,
+           "bsd_reduction": {"P/L-NG": {"BF": 0.57, "1/L": 0.35}, "R/L-NG": {"BF": 0.77, "1/L": 0.65}},
+           "delay_reduction": {"P/L-NG": {"BF": 0.38, "1/L": 0.28},
+                               "R/L-NG": {"BF": 0.65, "1/L": 0.59}}}
+    rows = pd.DataFrame(fig3_rows(f3, pub, "hand-made"))
+    delay = rows[rows["quantity"] == "delay reduction of R/L-NG"]
+    assert delay["reproduced"].isna().all() and (delay["verdict"] != "match").all()
+    bsd = rows[rows["quantity"] == "bounded slowdown reduction of R/L-NG"]
+    assert (bsd["reproduced"] == 0.0).all()
+    assert float(reduction(np.float64(5.0), 10.0)) == 0.5
+    assert math.isnan(float(reduction(np.float64(5.0), 0.0)))
 
 
 def test_section8_whole_log_only():

@@ -161,6 +161,13 @@ def table3_rows(t3: pd.DataFrame, pub: dict[str, Any], note_run: str, tol: float
             for k, v in pub["table3"].items()]
 
 
+def reduction(values: np.ndarray | np.float64, ref: float) -> np.ndarray | np.float64:
+    """``1 - values / ref``: the reduction relative to ``ref``; NaN where ``ref`` is 0 (a log
+    where nobody waits under the reference has no reduction to give) or NaN."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(ref == 0 or math.isnan(ref), math.nan, 1.0 - values / ref)
+
+
 def fig3_rows(f3: pd.DataFrame, pub: dict[str, Any], note_run: str, tolerance: Any = None
               ) -> list[dict]:
     """§4 fraction started immediately and the §5 reductions of P/L-NG and R/L-NG (Figure 3)."""
@@ -176,10 +183,11 @@ def fig3_rows(f3: pd.DataFrame, pub: dict[str, Any], note_run: str, tolerance: A
             per_rep = _get(f3, algorithm=algo)[col].to_numpy(dtype=float)
             for ref_name, ref in (("conservative (BF)", "BF"), ("shortest-first (1/L)", "1/L")):
                 published = pub[key][algo][ref]
-                ours = 1.0 - vals.get(algo, math.nan) / vals.get(ref, math.nan)
+                ours = float(reduction(np.float64(vals.get(algo, math.nan)),
+                                       vals.get(ref, math.nan)))
                 spread = ""
                 if len(per_rep) > 1:
-                    red = 1.0 - per_rep / vals.get(ref, math.nan)
+                    red = reduction(per_rep, vals.get(ref, math.nan))
                     spread = f"; mean of {len(per_rep)} seeds, range {red.min():.3f}-{red.max():.3f}"
                 head = HEADLINE_NOTE.get((metric, algo, ref))
                 rows.append(value_row(PAPER, "§5 / Figure 3", f"{metric} reduction of {algo}",
