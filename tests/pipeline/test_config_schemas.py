@@ -117,6 +117,10 @@ def test_a_custom_cirne_sa_file_is_checked_too(tmp_path):
      "config papers.perkovic2000.max_jobs: 'all' is not of type 'integer', 'null'"),
     ({"talby2005": {"quick": "maybe"}},
      "config papers.talby2005.quick: 'maybe' is not of type 'boolean'"),
+    # a study's months are set from study_months by the study (with_log), never by a setting
+    ({"talby2005": {"max_months": 3}},
+     "config papers.talby2005: unknown key 'max_months' (did you mean 'min_month_jobs'?); known "
+     f"keys are those of {PAPERS}/talby2005.yaml and quick, scale"),
     ({"cirne2001": {"single_targt": {}}},
      "config papers.cirne2001: unknown key 'single_targt' (did you mean 'single_target'?); known "
      f"keys are those of {PAPERS}/cirne2001.yaml and quick, scale"),
