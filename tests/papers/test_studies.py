@@ -45,6 +45,17 @@ def test_the_study_log_replaces_the_papers_own(monkeypatch, paper):
     assert type(s).from_dict(s.to_dict()) == s  # the rules' params give the same settings back
 
 
+def test_a_tang_study_leaves_out_the_job_selection_attribution(monkeypatch):
+    """Its readings weigh SP2's published Table 3: the paper's own run has the points, a study
+    has none (and its four tables are empty, the search cap and base readings kept)."""
+    monkeypatch.chdir(REPO)
+    module = papers.load("tang2013")
+    sel = {"SP2/attribution_records", "SP2/attribution_runnable"}
+    assert sel <= {p.id for p in module.points(module.settings({}, ENV))}
+    study = {p.id for p in module.points(_settings("tang2013", scale="study"))}
+    assert not sel & study and {"SP2/attribution_base", "SP2/search_cap"} <= study
+
+
 def test_the_study_scale_follows_quick_and_the_studies_overrides(monkeypatch):
     monkeypatch.chdir(REPO)
     module = papers.load("perkovic2000")

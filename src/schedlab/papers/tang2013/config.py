@@ -78,6 +78,9 @@ class Settings(PaperSettings):
     configurations: Mapping[str, str]
     log_specs: tuple[LogSpec, ...] = ()
     sweep_points: tuple[str, ...] = ()
+    #: the job-selection attribution runs (points ``SP2/attribution_<selection>``): they weigh
+    #: readings against SP2's published Table 3, so a study (``with_log``) leaves them out
+    selection_attribution: bool = True
 
 
 def log_specs(s: Settings, bgp_available: bool) -> list[LogSpec]:
@@ -159,14 +162,16 @@ study_role = ("SDSC-SP2 (label SP2, Table 3's setup: EASY, any-node allocation):
 
 def with_log(s: Settings, log: str, env: Env) -> Settings:
     """The settings with ``log`` in SP2's role (the contract's ``with_log``): the same job count,
-    the registry's machine size, the queue-depth threshold ``auto``; BG/P's role is dropped."""
+    the registry's machine size, the queue-depth threshold ``auto``; BG/P's role is dropped, and
+    so are the job-selection attribution runs (``selection_attribution``: readings weighed
+    against SP2's published Table 3; on HPC2N they cost 6 CPU-minutes)."""
     sp2 = next(spec for spec in s.log_specs if spec.label == "SP2")
     machine = env.machine_size(log)
     if machine is None:
         raise ConfigError(f"{PAPER} study of {log}: the registry gives no machine_size")
     spec = dataclasses.replace(sp2, trace=log, machine_size=int(machine), proc_unit=1)
     tuning = {**s.tuning, "qd_threshold_min": {"SP2": "auto"}}
-    return dataclasses.replace(s, log_specs=(spec,), tuning=tuning)
+    return dataclasses.replace(s, log_specs=(spec,), tuning=tuning, selection_attribution=False)
 
 
 def log_of(s: Settings, label: str) -> LogSpec:

@@ -84,7 +84,7 @@ def points(s: Settings) -> list[Point]:
     trace = (trace_jobs(log_of(s, ATTRIBUTION_LOG).trace),)
     out += [Point(attribution_id(sel), trace, (),
                   {"kind": "attribution", "log": ATTRIBUTION_LOG, "selection": sel})
-            for sel in JOB_SELECTIONS]
+            for sel in (JOB_SELECTIONS if s.selection_attribution else ())]
     confs = tuple(dict.fromkeys(sweep_id(ATTRIBUTION_LOG, p)
                                 for p in (BASE, *s.configurations.values())))
     out.append(Point(f"{ATTRIBUTION_LOG}/attribution_base", trace, confs,

@@ -109,15 +109,20 @@ def tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]],
 
 def attribution_tables(s: Settings, runs: Mapping[str, Mapping[str, pd.DataFrame]]
                        ) -> dict[str, pd.DataFrame]:
-    """The issue-22 tables (:data:`ATTRIBUTION_TABLES`)."""
+    """The issue-22 tables (:data:`ATTRIBUTION_TABLES`); without the job-selection runs
+    (``selection_attribution`` false: a study) their four tables are empty."""
     cfg = s
-    rows = pd.concat([runs[attribution_id(sel)]["rows"] for sel in JOB_SELECTIONS],
-                     ignore_index=True)
+    if s.selection_attribution:
+        rows = pd.concat([runs[attribution_id(sel)]["rows"] for sel in JOB_SELECTIONS],
+                         ignore_index=True)
+        selection = {"attribution_runs": rows,
+                     "attribution_table3": attribution_table(rows, cfg),
+                     "attribution_unfair": unfair_table(rows, cfg),
+                     "attribution_unfair_margins": unfair_margins_table(rows, cfg)}
+    else:
+        selection = {name: pd.DataFrame() for name in ATTRIBUTION_TABLES[:4]}
     return {
-        "attribution_runs": rows,
-        "attribution_table3": attribution_table(rows, cfg),
-        "attribution_unfair": unfair_table(rows, cfg),
-        "attribution_unfair_margins": unfair_margins_table(rows, cfg),
+        **selection,
         "search_cap": pd.concat([runs[f"{spec.label}/search_cap"]["rows"] for spec in list(s.log_specs)],
                                 ignore_index=True),
         "attribution_base": base_attribution_table(
