@@ -90,3 +90,17 @@ def test_a_study_checks_the_papers_findings_on_the_study_log(repo, monkeypatch):
     for item, quantity, cond in v:
         named = "KTH" if cond == STUDY_LOG else cond
         assert (item, quantity, named) in own_keys, (item, quantity, cond)
+
+
+def test_a_scheduler_that_won_no_month_has_no_gap_to_judge(repo, monkeypatch):
+    """Table 4's "consistently very high" over the gaps that exist: on a log where Flex won no
+    month (its average gap NaN, a dash in the paper's table) Maui's gap alone decides."""
+    module, _, study = _study(repo, monkeypatch)
+    key = ("Table 4", "monthly Flex-Maui gaps are consistently very high", "every log, average gaps")
+
+    def verdict(maui_avg):
+        t4 = pd.DataFrame([{"log": STUDY_LOG, "version": "clean", "flex_months": 0.0,
+                            "flex_avg": float("nan"), "maui_months": 3.0, "maui_avg": maui_avg}])
+        return _verdicts(module.scorecard(study, {"table4": t4}))[key]
+
+    assert verdict(7.0) == "fails" and verdict(40.0) == "holds"

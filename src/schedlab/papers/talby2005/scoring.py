@@ -312,7 +312,7 @@ def _table4_rows(pub: Mapping[str, Any], t4: pd.DataFrame, raw_available: Mappin
             r = t4[(t4["log"] == log) & (t4["version"] == version)] if len(t4) else t4
             for q, p in vals.items():
                 ours = float(r[q].iloc[0]) if len(r) else None
-                if ours is not None and q.endswith("avg"):
+                if ours is not None and q.endswith("avg") and np.isfinite(ours):
                     avgs[f"{log} {version} {q}"] = ours
                 reason = ("needs download" if ours is None and version == "raw"
                           and not raw_available.get(log) else None)
@@ -329,7 +329,7 @@ def _table4_rows(pub: Mapping[str, Any], t4: pd.DataFrame, raw_available: Mappin
         r = t4[(t4["log"] == log) & (t4["version"] == "clean")]
         for q, p in vals.items():
             ours = float(r[q].iloc[0]) if len(r) else None
-            if ours is not None and q.endswith("avg"):
+            if ours is not None and q.endswith("avg") and np.isfinite(ours):
                 avgs[f"{log} clean {q}"] = ours
             rows.append(value_row(PAPER, "Table 4", f"monthly wait gap {q}",
                                   f"{log} clean (paper: raw)", p, ours, "%", tol("Table 4"),
@@ -340,12 +340,13 @@ def _table4_rows(pub: Mapping[str, Any], t4: pd.DataFrame, raw_available: Mappin
 
 def _table4_avgs(t4: pd.DataFrame, logs: Sequence[str], version: str) -> dict[str, float]:
     """The average monthly gaps (``flex_avg``, ``maui_avg``) of ``logs`` in ``version``, by
-    ``"<log> <version> <q>"``."""
+    ``"<log> <version> <q>"``; a scheduler that won no month has no gap (no case, as a dash in
+    the paper's table)."""
     avgs: dict[str, float] = {}
     for log in logs:
         r = t4[(t4["log"] == log) & (t4["version"] == version)] if len(t4) else t4
         for q in ("flex_avg", "maui_avg"):
-            if len(r) and q in r:
+            if len(r) and q in r and np.isfinite(float(r[q].iloc[0])):
                 avgs[f"{log} {version} {q}"] = float(r[q].iloc[0])
     return avgs
 
@@ -573,8 +574,9 @@ def study_rows(s: Settings, tables: Mapping[str, pd.DataFrame]) -> list[dict[str
     rows += _table3_claim_rows(pub, t("table3"), version, logs)
     rows.append(_table4_claim_row(pub, _table4_avgs(t("table4"), logs, version)))
     for key, item, algo in (("table5", "Table 5", "PBAS"), ("table8", "Table 8", "WBAS")):
-        rows += _gain_claim_rows(pub, key, item, algo, *_gains(pub, key, t(key), logs))
-    rows += _figure3_rows(t("adaptive"))
+        if len(t(key)):   # PBAS / WBAS run at this scale
+            rows += _gain_claim_rows(pub, key, item, algo, *_gains(pub, key, t(key), logs))
+    rows += _figure3_rows(t("adaptive")) if len(t("adaptive")) else []
     rows += _table7_sign_rows(pub, t("table7"), logs)
     return rows + _monthly_claim_rows(pub, t("monthly"), version, note, logs)
 
