@@ -344,21 +344,22 @@ def _until_stable(prof, queue, meta, now):
       reservation ``r``: a move from ``s`` to ``s2 < s`` (estimate ``d``) takes room on
       ``[s2, min(s2 + d, s))`` and gives back ``[b, s + d)``, ``b = max(s2 + d, s)``, and a
       window ``[x, x + e)`` of the job (``x < r``; its part from ``r`` on lies in its own slot,
-      given back for the search) that did not fit on P must contain a point of ``[b, s + d)``
-      before ``r``: so ``r > b``. After several moves, ``r > `` the least of their ``b``;
+      given back for the search) that fits now but did not on P contains a point of
+      ``[b, s + d)`` before ``r``: so ``r > b``; after several moves, ``r >`` the least ``b``;
     * a promoted job cannot move again on the profile its move made: an earlier start ``x < s2``
       would need the room of ``[x, s2)`` (unchanged by the move) and of ``[s2, x + d)`` (inside
       the slot it just found free), so it would have fitted at ``x`` before the move.
 
-    A round visits the positions from the head up to the promoted one, so every position up to
-    it is verified on the new profile: the verification state is a stack of segments of
-    positions (newest first: ``[0, end_top)``, then ``[end_top, end_top-1)`` ...; the positions
-    past the bottom's end have not been searched in this compression) and per segment the least
-    ``b`` of the moves after its verification and before the next newer one's; a round walks
-    them with the running least ``b``. The level runs are reset once: between rounds they stay
-    valid as within one pass (decreases leave their bounds upper bounds, increases join the
-    frontier). Dominance (:func:`_earliest`) is kept within a round, where the profile does not
-    change until the promotion."""
+    A round searches the positions from the head up to the promoted one, so all of them are then
+    verified on the new profile: the verification state is a stack of segments of positions
+    (newest first: ``[0, end_top)``, then ``[end_top, end_top-1)`` ...; the positions past the
+    bottom's end have not been searched in this compression) and per segment the least ``b`` of
+    the moves after its verification and before the next newer one's (a segment a promotion
+    covers hands its ``b`` to the next older one); a round walks them with the running least
+    ``b``. The level runs are reset once: between rounds they stay valid as within one pass
+    (decreases leave their bounds upper bounds, increases join the frontier). Dominance
+    (:func:`_earliest`) is kept within a round, where the profile does not change until the
+    promotion."""
     m = meta[M]
     seg_end = np.empty(m + 1, dtype=np.int64)  # stack, bottom (oldest, largest end) first
     seg_b = np.empty(m + 1, dtype=np.int64)
