@@ -37,9 +37,10 @@ profile steps per compression on average, 7.7 M moves in a run; CPU s of one all
 run, loaded machine: 55 -> 10): compression prunes with the level runs (a job that cannot move
 is told in O(log n) instead of a window search; one whose step before its reservation has its
 processors goes to the start of that last run unless the level runs allow an earlier window:
-:func:`_final_run_move`), :func:`add` edits the breakpoints in one :func:`_splice` (the steps
-between the two boundaries, the tail at most once) and arrays move by ``llvm.memmove``
-(:func:`schedlab.sim.cbf_layout.move_row`).
+:func:`_final_run_move`); until stable, a promotion round skips the jobs that no room given back
+since their last search can reach (:func:`_until_stable`); :func:`add` edits the breakpoints in
+one :func:`~schedlab.sim.cbf_edit.splice` (the steps between the two boundaries, the tail at
+most once) and arrays move by ``llvm.memmove`` (:func:`schedlab.sim.cbf_layout.move_row`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .cbf_edit import shift_slot, splice
 from .cbf_layout import (  # noqa: F401 (the layout constants are this module's API too)
     BIG,
     EST,
@@ -147,105 +149,8 @@ def add(prof, meta, start, end, delta, machine_size):
     i = bisect_row(prof, T, 0, n, start, False)
     if i < meta[PMV]:
         meta[PMV] = i
-    meta[N] = _splice(prof, n, i, start, end, delta)
+    meta[N] = splice(prof, n, i, start, end, delta)
     return 0
-
-
-@njit(cache=True, nogil=True)
-def _splice(prof, n, i, start, end, delta):
-    """The breakpoint edit of :func:`add` (``i``: the first step at or after ``start``): a new
-    step at ``start`` / ``end`` unless one is there, ``delta`` on the steps between, and the two
-    boundaries merged with their neighbours when equal (interior steps stay distinct). Moves only
-    the steps between the boundaries and, when the count changes, the tail once; returns the new
-    count. (A move of a reservation by a few steps adds one boundary and merges one away: no tail
-    shift.)"""
-    j = bisect_row(prof, T, i, n, end, False)  # the first step at or after end
-    new_i = i == n or prof[T, i] != start
-    new_j = j == n or prof[T, j] != end
-    old_last = prof[FREE, j - 1] if j > i else prof[FREE, i - 1]  # holding end - 1, before
-    merge_i = not new_i and i > 0 and prof[FREE, i] + delta == prof[FREE, i - 1]
-    merge_j = not new_j and prof[FREE, j] == old_last + delta
-    o1 = 1 if new_i else (-1 if merge_i else 0)
-    o2 = 1 if new_j else (-1 if merge_j else 0)
-    ms = i + 1 if merge_i else i  # the steps ms..j-1 keep their times, move by o1
-    ts = j + 1 if merge_j else j  # the steps ts..n-1 move by o1 + o2
-    sh = o1 + o2
-    if sh > 0 and n > ts:
-        move_row(prof, T, ts + sh, ts, n - ts)
-        move_row(prof, FREE, ts + sh, ts, n - ts)
-    if o1 != 0 and j > ms:
-        move_row(prof, T, ms + o1, ms, j - ms)
-        move_row(prof, FREE, ms + o1, ms, j - ms)
-    for k in range(ms + o1, j + o1):
-        prof[FREE, k] += delta
-    if sh < 0 and n > ts:
-        move_row(prof, T, ts + sh, ts, n - ts)
-        move_row(prof, FREE, ts + sh, ts, n - ts)
-    if new_i:
-        prof[T, i] = start
-        prof[FREE, i] = prof[FREE, i - 1] + delta
-    if new_j:
-        prof[T, j + o1] = end
-        prof[FREE, j + o1] = old_last
-    return n + sh
-
-
-@njit(cache=True, nogil=True)
-def _shift_slot(prof, meta, s, s2, d, procs):
-    """Move a reservation of ``procs`` for ``d`` from ``s`` to the earlier ``s2`` (found free):
-    the same profile as :func:`add` of ``-procs`` on its new slot and ``+procs`` on its old one
-    (only the parts that do not overlap change), built in one pass over the steps from ``s2`` to
-    the old end, the tail moved at most once."""
-    end, new_end = s + d, s2 + d
-    a = min(new_end, s)  # [s2, a) taken, [b, end) given back
-    b = max(new_end, s)
-    n = meta[N]
-    i = bisect_row(prof, T, 0, n, s2, True) - 1  # the step holding s2
-    j = bisect_row(prof, T, i, n, end, False)  # the first step at or after the old end
-    # the steps i..j-1 cover [t[i], t[j]) (to infinity if j == n); rebuild them with the cut
-    # points s2, a, b, end: at most 4 more steps
-    nt = np.empty(j - i + 4, dtype=np.int64)
-    nf = np.empty(j - i + 4, dtype=np.int64)
-    m = 0
-    last = prof[FREE, i - 1] if i > 0 else -1  # the step before the range (unchanged)
-    tj = prof[T, j] if j < n else BIG
-    cuts = (s2, a, b, end)
-    k, x, c = i, prof[T, i], 0
-    while c < 4 and cuts[c] <= x:
-        c += 1
-    while True:  # the segment from x to the next old breakpoint or cut
-        v = prof[FREE, k]
-        if s2 <= x < a:
-            v -= procs
-        elif b <= x < end:
-            v += procs
-        if v != last:
-            nt[m], nf[m] = x, v
-            m += 1
-            last = v
-        y = prof[T, k + 1] if k + 1 < j else tj
-        if c < 4 and cuts[c] < y:
-            y = cuts[c]
-        if y >= tj:
-            break
-        x = y
-        if k + 1 < j and x == prof[T, k + 1]:
-            k += 1
-        while c < 4 and cuts[c] <= x:
-            c += 1
-    # the first step after the range: merged away if it continues the last rebuilt one
-    r = j
-    if j < n and prof[FREE, j] == last:
-        r = j + 1
-    sh = m - (r - i)
-    if sh != 0 and n > r:
-        move_row(prof, T, r + sh, r, n - r)
-        move_row(prof, FREE, r + sh, r, n - r)
-    for q in range(m):
-        prof[T, i + q], prof[FREE, i + q] = nt[q], nf[q]
-    meta[N] = n + sh
-    if i < meta[PMV]:
-        meta[PMV] = i
 
 
 @njit(cache=True, nogil=True)
@@ -354,17 +259,52 @@ def _final_run_move(prof, meta, procs, d, s, jb):
 
 
 @njit(cache=True, nogil=True)
+def _earliest(prof, meta, now, procs, d, s, fail_procs, fail_d, fail_s):
+    """The first-fit start of a job reserved at ``s`` once its own slot is given back (``s`` if
+    it cannot start earlier), and whether it searched only windows wholly before ``s`` (then a
+    failure joins the dominance of :func:`_pass`). Exact pruning: the window must lie wholly
+    before ``s`` unless the step just before it has ``procs`` free; the level runs; dominance
+    by ``(fail_procs, fail_d, fail_s)``, the last job that found no such window on this profile."""
+    t, free = prof[T], prof[FREE]
+    jb = _bisect(t, 0, meta[N], s, False) - 1
+    if free[jb] >= procs:
+        return _final_run_move(prof, meta, procs, d, s, jb), False
+    latest = s - d  # only a window wholly before s
+    if latest < now or (procs >= fail_procs and d >= fail_d and s <= fail_s):
+        return s, False
+    if not window_possible(prof, meta, procs, d, t[jb]):
+        return s, False
+    j = _bisect(t, 0, meta[N], latest, True) - 1
+    if j >= meta[PMV]:
+        prefix_max(prof, meta, j + 1)
+    if prof[PM, j] < procs:
+        return s, False
+    return earliest_move(prof, meta, procs, d, s, min(s, latest + 1)), True
+
+
+@njit(cache=True, nogil=True)
+def _move(prof, queue, meta, k, s2):
+    """Move the job at queue position ``k`` to the earlier start ``s2`` (new stamp); the part of
+    its old slot given back joins the level runs' frontier."""
+    s, procs, d = queue[RES, k], queue[PROCS, k], queue[EST, k]
+    shift_slot(prof, meta, s, s2, d, procs)
+    record_increase(prof, meta, max(s2 + d, s), s + d, procs)
+    queue[RES, k] = s2
+    meta[STAMP] += 1
+    queue[SEQ, k] = meta[STAMP]
+
+
+@njit(cache=True, nogil=True)
 def _pass(prof, queue, meta, now, first_only, stop_at):
     """One pass of :func:`~schedlab.sim.schedulers.compression.compress` in arrival order: every
     job that can start earlier moves to its first-fit slot at once (new stamp); with
-    ``first_only`` the pass stops after the first move; it stops at queue position ``stop_at``
-    if no job before it moved (the caller knows the jobs from there on cannot move then). Returns
-    the number of moves; ``meta[LOOSE]`` becomes the position of the last job moved (0 if none).
-    The level runs (:mod:`schedlab.sim.cbf_levels`) are rebuilt for every pass, a first-only pass
-    of ``until_stable`` included: they only prune, so every reading moves the same jobs.
-    Same exact pruning: the window must lie wholly before the reservation unless the step just
-    before it has ``procs`` free, and dominance between jobs that found no window."""
-    t, free = prof[T], prof[FREE]
+    ``first_only`` the pass stops after the first move (``until_stable`` read literally, one
+    promotion per pass from the head: the reference :func:`_until_stable` is tested against);
+    it stops at queue position ``stop_at`` if no job before it moved (the caller knows the jobs
+    from there on cannot move then). Returns the number of moves; ``meta[LOOSE]`` becomes the
+    position of the last job moved (0 if none). The level runs (:mod:`schedlab.sim.cbf_levels`)
+    are rebuilt for every pass: they only prune, so every reading moves the same jobs. Pruning:
+    :func:`_earliest`."""
     fail_procs, fail_d, fail_s = 0, 0, -1
     moves = 0
     last = 0
@@ -376,31 +316,9 @@ def _pass(prof, queue, meta, now, first_only, stop_at):
         if s <= now:
             continue
         procs, d = queue[PROCS, k], queue[EST, k]
-        stop = s
-        bounded = False
-        jb = _bisect(t, 0, meta[N], s, False) - 1
-        if free[jb] < procs:  # only a window wholly before s
-            latest = s - d
-            if latest < now or (procs >= fail_procs and d >= fail_d and s <= fail_s):
-                continue
-            if not window_possible(prof, meta, procs, d, t[jb]):
-                continue
-            j = _bisect(t, 0, meta[N], latest, True) - 1
-            if j >= meta[PMV]:
-                prefix_max(prof, meta, j + 1)
-            if prof[PM, j] < procs:
-                continue
-            bounded = True
-            stop = min(s, latest + 1)
-            s2 = earliest_move(prof, meta, procs, d, s, stop)
-        else:
-            s2 = _final_run_move(prof, meta, procs, d, s, jb)
+        s2, bounded = _earliest(prof, meta, now, procs, d, s, fail_procs, fail_d, fail_s)
         if s2 != s:
-            _shift_slot(prof, meta, s, s2, d, procs)
-            record_increase(prof, meta, max(s2 + d, s), s + d, procs)
-            queue[RES, k] = s2
-            meta[STAMP] += 1
-            queue[SEQ, k] = meta[STAMP]
+            _move(prof, queue, meta, k, s2)
             fail_s = -1
             moves += 1
             last = k
@@ -413,10 +331,82 @@ def _pass(prof, queue, meta, now, first_only, stop_at):
 
 
 @njit(cache=True, nogil=True)
+def _until_stable(prof, queue, meta, now):
+    """Cirne 2001 §2.2.1's compression: "traverses the queue (in submission order) and
+    'promotes' the first job that fits in the just-made-available slot. Of course, this may
+    create another available slot. Such a slot is backfilled in the same way. The process stops
+    only when no more backfilling can be done." Each round promotes the first job in queue order
+    that can start earlier (as rounds of ``_pass(first_only=True)`` from the head would) and
+    returns the number of promotions; a job is skipped without a window search when it provably
+    cannot move:
+
+    * a job found unmovable on profile P stays unmovable until room is given back before its
+      reservation ``r``: a move from ``s`` to ``s2 < s`` (estimate ``d``) takes room on
+      ``[s2, min(s2 + d, s))`` and gives back ``[b, s + d)``, ``b = max(s2 + d, s)``, and a
+      window ``[x, x + e)`` of the job (``x < r``; its part from ``r`` on lies in its own slot,
+      given back for the search) that fits now but did not on P contains a point of
+      ``[b, s + d)`` before ``r``: so ``r > b``; after several moves, ``r >`` the least ``b``;
+    * a promoted job cannot move again on the profile its move made: an earlier start ``x < s2``
+      would need the room of ``[x, s2)`` (unchanged by the move) and of ``[s2, x + d)`` (inside
+      the slot it just found free), so it would have fitted at ``x`` before the move.
+
+    A round searches the positions from the head up to the promoted one, so all of them are then
+    verified on the new profile: the verification state is a stack of segments of positions
+    (newest first: ``[0, end_top)``, then ``[end_top, end_top-1)`` ...; the positions past the
+    bottom's end have not been searched in this compression) and per segment the least ``b`` of
+    the moves after its verification and before the next newer one's (a segment a promotion
+    covers hands its ``b`` to the next older one); a round walks them with the running least
+    ``b``. The level runs are reset once: between rounds they stay valid as within one pass
+    (decreases leave their bounds upper bounds, increases join the frontier). Dominance
+    (:func:`_earliest`) is kept within a round, where the profile does not change until the
+    promotion."""
+    m = meta[M]
+    seg_end = np.empty(m + 1, dtype=np.int64)  # stack, bottom (oldest, largest end) first
+    seg_b = np.empty(m + 1, dtype=np.int64)
+    top = -1
+    moves = 0
+    levels_reset(prof, meta)
+    while True:
+        fail_procs, fail_d, fail_s = 0, 0, -1
+        g = top  # the segment holding position k
+        bound = seg_b[top] if top >= 0 else -1  # the least b since position k's verification
+        moved, b = -1, 0
+        for k in range(m):
+            while g >= 0 and k >= seg_end[g]:
+                g -= 1
+                if g >= 0 and seg_b[g] < bound:
+                    bound = seg_b[g]
+            s = queue[RES, k]
+            if s <= now or (g >= 0 and s <= bound):
+                continue
+            procs, d = queue[PROCS, k], queue[EST, k]
+            s2, bounded = _earliest(prof, meta, now, procs, d, s, fail_procs, fail_d, fail_s)
+            if s2 != s:
+                _move(prof, queue, meta, k, s2)
+                moved, b = k, max(s2 + d, s)
+                break
+            if bounded:
+                fail_procs, fail_d, fail_s = procs, d, s
+        if moved < 0:
+            return moves
+        moves += 1
+        end = moved + 1
+        folded = b  # the segments now covered: their b joins the next older segment's
+        while top >= 0 and seg_end[top] <= end:
+            if seg_b[top] < folded:
+                folded = seg_b[top]
+            top -= 1
+        if top >= 0 and folded < seg_b[top]:
+            seg_b[top] = folded
+        top += 1
+        seg_end[top], seg_b[top] = end, b
+
+
+@njit(cache=True, nogil=True)
 def compress(prof, queue, meta, now, until_stable, full=True):
     """:func:`~schedlab.sim.schedulers.compression.compress` over the queue: one pass, or
     (``until_stable``) the first job that can move promoted, again and again from the head of the
-    queue until none can (Cirne §2.2.1). Returns the number of moves.
+    queue until none can (Cirne §2.2.1, :func:`_until_stable`). Returns the number of moves.
 
     ``full=False`` (a compression no released slot triggered: a termination at the estimate
     under ``compress_on="every"``) gives the same result faster. Since the last compression only
@@ -429,9 +419,7 @@ def compress(prof, queue, meta, now, until_stable, full=True):
     if not full and meta[LOOSE] == 0:
         return 0  # no job can move
     if until_stable:
-        moves = 0
-        while _pass(prof, queue, meta, now, True, -1):
-            moves += 1
+        moves = _until_stable(prof, queue, meta, now)
         meta[LOOSE] = 0  # no job can move
     else:
         moves = _pass(prof, queue, meta, now, False, -1 if full else meta[LOOSE])
