@@ -151,7 +151,7 @@ def test_fig4_is_checked_with_the_sp2_wording():
         return sc[sc["item"] == "Fig. 4"].set_index("quantity")
 
     r = rows(summary)
-    assert "BF 1 -> 0.5 gives most of the wait reduction" not in r.index
+    assert "wait drops significantly from BF 1 to 0.5, then stays at the same level" not in r.index
     assert r.loc["average wait decreases as BF approaches SJF", "verdict"] == "holds"
     assert r.loc["average slowdown decreases as BF approaches SJF", "phrase"] == "increases_as"
     flipped = summary.copy()

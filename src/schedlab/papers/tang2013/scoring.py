@@ -211,7 +211,7 @@ def _claims(cfg, spec, summary, tab, gains, maxqd, note0, gains_published=None) 
     bf_run = [b for b in (1.0, 0.75, 0.5, 0.25, 0.0) if point_name(b, 1) in s.index]
     if bgp:
         bfs = [b for b in (0.5, 0.25, 0.0) if point_name(b, 1) in s.index]
-        out.append(claim_row(PAPER, item, "BF 1 -> 0.5 gives most of the wait reduction",
+        out.append(claim_row(PAPER, item, "wait drops significantly from BF 1 to 0.5, then stays at the same level",
                              f"{lab} W=1", bf_half_gives_most_wait_drop(
                                  get(BASE, "mean_wait_min"), get("bf0.5_w1", "mean_wait_min"),
                                  {b: get(point_name(b, 1), "mean_wait_min") for b in bfs if b < 0.5}),
