@@ -30,8 +30,8 @@ import pandas as pd
 
 from ...report.attribution import attribution_frame, needs_run
 from ...report.scorecard import DEVIATING, NOT_ATTRIBUTED
-from ...report.vocabulary import within
 from .attribution import TABLE14_OUTCOMES, TABLE14_REQUESTS
+from .checks import within_percent
 from .config import PAPER
 
 #: The cause each reading tests (one sentence), by reading key.
@@ -163,7 +163,7 @@ def cause_frame(rows: Iterable[Mapping[str, Any]], tables: Mapping[str, pd.DataF
                     continue
                 ratio_r = sb["reproduced"] * v / b
                 add(row, f"{r} (50 paired experiments, SA / best {ratio_r:.3f})", _cause(r),
-                    math.nan, ATTRIBUTION, bool(within(ratio_r, 1.0, 10).holds))
+                    math.nan, ATTRIBUTION, bool(within_percent(ratio_r, 1.0, 10).holds))
     return attribution_frame(out)
 
 
