@@ -235,7 +235,7 @@ def _table3_rows(pub: Mapping[str, Any], t3: pd.DataFrame, version: str, note: s
     rows = []
     for metric in ("wait", "bsld"):
         for log, vals in pub["table3"][metric].items():
-            ours = _table3_shares(t3, log, metric, version)
+            ours = _table3_shares(_table3_rows_of(t3, log, metric, version))
             tie = ours.get("tie")
             # a published 0% is read to the paper's resolution: one month of this log
             month = 100.0 / sum(c for c, _ in vals.values())
@@ -253,10 +253,9 @@ def _table3_rows_of(t3: pd.DataFrame, log: str, metric: str, version: str) -> pd
             if len(t3) else t3)
 
 
-def _table3_shares(t3: pd.DataFrame, log: str, metric: str, version: str) -> dict[str, float]:
-    """One log's and metric's shares of months won (percent) by scheduler (``tie``,
-    ``maui_vs_flex`` among them)."""
-    r = _table3_rows_of(t3, log, metric, version)
+def _table3_shares(r: pd.DataFrame) -> dict[str, float]:
+    """One log's and metric's rows of Table 3 (:func:`_table3_rows_of`) as shares of months won
+    (percent) by scheduler (``tie``, ``maui_vs_flex`` among them)."""
     return dict(zip(r["scheduler"], r["share"].astype(float), strict=True)) if len(r) else {}
 
 
@@ -271,7 +270,7 @@ def _table3_claim_rows(pub: Mapping[str, Any], t3: pd.DataFrame, version: str,
     for metric in ("wait", "bsld"):
         for log in (pub["table3"][metric] if logs is None else logs):
             r = _table3_rows_of(t3, log, metric, version)
-            ours = _table3_shares(t3, log, metric, version)
+            ours = _table3_shares(r)
             if "maui" in ours:
                 maui[f"{log} {metric}"] = ours["maui"]
             if "maui_vs_flex" in ours and "months" in r:
