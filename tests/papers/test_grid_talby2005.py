@@ -43,10 +43,14 @@ def test_grid_sizes(cfg, raw):
     default = ex.grid(cfg)
     assert ({p.log for p in default if p.kind in ("pbas", "wbas")}
             == set(raw["scales"]["default"]["adaptive_logs"]))
-    # the attribution runs cover every log; a reading equal to a main scheduler reuses its run
-    assert {p.log for p in default if p.kind == "attr"} == set(cfg.logs)
+    # the attribution runs cover the logs of attribution.logs (the paper scale: every log); a
+    # reading equal to a main scheduler reuses its run
+    attributed = set(raw["scales"]["default"]["attribution"]["logs"])
+    assert attributed < set(cfg.logs)
+    assert {p.log for p in default if p.kind == "attr"} == attributed
+    assert {p.log for p in full if p.kind == "attr"} == set(cfg.logs)
     # one attribution batch job per log
-    assert sorted(p.name for p in default if p.kind == "attr") == ["batch"] * len(cfg.logs)
+    assert sorted(p.name for p in default if p.kind == "attr") == ["batch"] * len(attributed)
     assert {p.log for p in default if p.kind == "sched"} == set(cfg.logs)
     # raw-log points only when the raw log is local
     assert not any(p.version == "raw" for p in default)
@@ -139,11 +143,14 @@ def test_variant_traces(cfg):
     assert len(fl) == 4 and rep["flurries"]["reinserted"] == 2
 
 
-def test_default_runs_every_table6_frame_on_its_log(cfg, raw):
+def test_paper_scale_runs_every_table6_frame_on_its_log(cfg, raw):
     four = cfg.pbas["four"]
-    default = ex.grid(cfg)
-    got = {p.name for p in default if p.log == four["log"] and p.name.startswith("all4")}
+    paper = ex.grid(resolve_settings(raw, "paper"))
+    got = {p.name for p in paper if p.log == four["log"] and p.name.startswith("all4")}
     assert got == {ex.pbas_name("all4", four["metric"], f) for f in four["time_frames_s"]}
+    # the default leaves BLUE's whole adaptive grid (Table 6 with it) to the paper scale
+    assert four["log"] not in cfg.adaptive_logs
+    assert not any(p.log == four["log"] and p.kind in ("pbas", "wbas") for p in ex.grid(cfg))
     quick = ex.grid(resolve_settings(raw, "quick"))
     assert ({p.name for p in quick if p.name.startswith("all4")}
             == {ex.pbas_name("all4", four["metric"], f)

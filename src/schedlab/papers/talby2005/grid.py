@@ -66,8 +66,11 @@ def attribution_keys(cfg: Settings, logs: Sequence[str]) -> list[tuple[str, str,
     """(log, reading, cancelled) of the attribution experiment (config ``attribution``): every
     reading of ``run_readings`` (null: every reading) under the configured ``cancelled`` rule, the
     ``cancelled_readings`` under every rule of ``cancelled_rules``, and Flex's slack factors
-    (reading ``flex_slack<f>``) under the configured rule on ``slack_logs`` (null: every log)."""
+    (reading ``flex_slack<f>``) under the configured rule on ``slack_logs`` (null: every log); all
+    of it on the ``logs`` of ``logs`` that are also in ``attribution.logs`` (null: every one)."""
     at = cfg.attribution
+    if at.get("logs") is not None:
+        logs = [x for x in logs if x in at["logs"]]
     run = at.get("run_readings")
     keys = [(log, r, cfg.cancelled) for log in logs
             for r in (at["readings"] if run is None else run)]
