@@ -48,3 +48,45 @@ def test_no_baseline_row_no_readings():
     t = _base_table({"Step 5 makespan of the whole machine's schedule":
                      published_table(CFG, "Table 3", "SP2").set_index("configuration")})
     assert causes.base_readings(t, CFG) == []
+
+
+def _runs(cfg) -> pd.DataFrame:
+    """attribution_runs in its layout: every selection x threshold x fair-start reading x
+    configuration, with distinct made-up values."""
+    from schedlab.papers.tang2013.attribution import FAIR_READINGS, reading_name
+    rows, k = [], 0
+    for sel in ("runnable", "records"):
+        for th in ("paper", "month_average", "run_average"):
+            for fs in FAIR_READINGS:
+                for point in cfg.configurations.values():
+                    k += 1
+                    rows.append({"selection": sel, "threshold": th,
+                                 "fair_start": reading_name(fs), "log": "SP2", "point": point,
+                                 "avg_wait_min": 50.0 + k % 17, "unfair_jobs": 10 + k % 23,
+                                 "loc_pct": 3.0 + k % 5, "unfair_gt_1min": 5 + k % 7})
+    return pd.DataFrame(rows)
+
+
+def test_one_change_fair_readings_keep_every_reading_a_row_can_look_up():
+    """``fair_readings: one_change`` runs every fair-start reading only on the main combination
+    (configured selection, the paper's threshold): the scorecard's readings (causes.run_readings)
+    are the same as from all of them, and a reading it drops would have been one of two changes."""
+    import dataclasses
+
+    from schedlab.papers.tang2013.attribution import FAIR_READINGS, fair_readings, reading_name
+    cfg = dataclasses.replace(CFG, fair_readings="one_change")
+    other = "records" if cfg.job_selection == "runnable" else "runnable"
+    assert fair_readings(cfg, cfg.job_selection, "paper") == FAIR_READINGS
+    configured = [fs for fs in FAIR_READINGS if all(fs[k] == v for k, v in cfg.fair_start.items())]
+    assert len(configured) == 1
+    assert fair_readings(cfg, other, "paper") == tuple(configured)
+    assert fair_readings(cfg, cfg.job_selection, "run_average") == tuple(configured)
+    assert fair_readings(dataclasses.replace(cfg, fair_readings="every"), other,
+                         "paper") == FAIR_READINGS
+    runs = _runs(cfg)
+    kept = runs[[fs in {reading_name(x) for x in fair_readings(cfg, sel, th)}
+                 for fs, sel, th in zip(runs["fair_start"], runs["selection"], runs["threshold"],
+                                        strict=True)]]
+    assert len(kept) < len(runs)
+    assert causes.run_readings(kept, cfg) == causes.run_readings(runs, cfg)
+    assert len(causes.run_readings(runs, cfg)) > 0

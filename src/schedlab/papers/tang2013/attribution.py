@@ -32,6 +32,19 @@ PLAIN_FAIR_READING = {"runtime": "estimate", "order": "dynamic", "policy": "subm
 UNFAIR_MARGINS_MIN = (1, 10, 30, 60, 120)
 
 
+def fair_readings(cfg: Settings, selection: str, threshold: str) -> tuple[dict[str, str], ...]:
+    """The fair-start readings weighed under one job selection and threshold (config
+    ``fair_readings``): ``every`` reading of :data:`FAIR_READINGS` everywhere, or
+    ``one_change``: every reading on the main combination (the configured job selection, the
+    paper's threshold) and the configured reading elsewhere, the only ones a scorecard row's
+    cause can be looked up in (a row's reading changes one of selection, threshold and fair
+    start, :func:`.causes.run_readings`)."""
+    if cfg.fair_readings == "every" or (selection == cfg.job_selection and threshold == "paper"):
+        return FAIR_READINGS
+    configured = {**PLAIN_FAIR_READING, **cfg.fair_start}
+    return tuple(r for r in FAIR_READINGS if r == configured)
+
+
 def reading_name(reading: dict[str, str]) -> str:
     """``estimate/dynamic/submission/policy`` style label of a fair-start reading."""
     return f"{reading['runtime']}/{reading['order']}/{reading['policy']}/{reading['backfill']}"
@@ -51,15 +64,15 @@ def unfair_counts(start: np.ndarray, fair: np.ndarray, t0: float) -> dict[str, i
 
 def attribution_rows(jobs: pd.DataFrame, spec: LogSpec, point: str, cfg: Settings,
                      qd_threshold_s: float | None, condition: dict[str, Any]) -> list[dict]:
-    """One simulation of ``point``; its average wait and LoC, and its unfair-job count under
-    every fair-start reading (:data:`FAIR_READINGS`): one row per reading, ``condition``
-    (job selection, threshold variant) copied into each."""
+    """One simulation of ``point``; its average wait and LoC, and its unfair-job count under each
+    fair-start reading of :func:`fair_readings` for ``condition`` (job selection, threshold
+    variant): one row per reading, ``condition`` copied into each."""
     sim, res = simulate_point(jobs, spec, point, cfg, qd_threshold_s)
     wait = (res.start - sim.submit).mean() / 60.0
     loc = 100.0 * loss_of_capacity(sim.submit, res.start, res.end, sim.procs, spec.machine_size,
                                    bool(cfg.loc_strict))
     rows = []
-    for reading in FAIR_READINGS:
+    for reading in fair_readings(cfg, condition["selection"], condition["threshold"]):
         fair = sim.fair_start_times(res, **fair_start_options(cfg, reading))
         rows.append({**condition, "log": spec.label, "point": point, "jobs": len(jobs),
                      "fair_start": reading_name(reading), "avg_wait_min": float(wait),
@@ -75,8 +88,8 @@ def attribution_runs(jobs: pd.DataFrame, spec: LogSpec, cfg: Settings, selection
     """The attribution grid of one job selection: every configuration of ``spec.table`` with
     the configured threshold (``threshold = "paper"``), and the BF-tuning schemes again with our
     own whole-month average (``"month_average"``, §4.4.1's reading) and the whole run's average
-    (``"run_average"``; the static rows are shared), each under every fair-start reading
-    (:func:`attribution_rows`)."""
+    (``"run_average"``; the static rows are shared), each under the fair-start readings of
+    :func:`fair_readings` (:func:`attribution_rows`)."""
     _, base_series, _ = run_sweep_point(jobs, spec, BASE, cfg)
     ths = {"paper": qd_threshold_min(base_series, cfg, spec.label),
            "month_average": month_average_threshold_min(base_series, cfg),
@@ -91,7 +104,10 @@ def attribution_runs(jobs: pd.DataFrame, spec: LogSpec, cfg: Settings, selection
                                      {"selection": selection, "threshold": name})
     static = [r for r in rows if r["threshold"] == "paper"
               and r["point"] not in ("adapt-bf", "adapt-2d")]
-    rows += [{**r, "threshold": name} for name in ths if name != "paper" for r in static]
+    for name in ths:
+        if name != "paper":
+            kept = {reading_name(r) for r in fair_readings(cfg, selection, name)}
+            rows += [{**r, "threshold": name} for r in static if r["fair_start"] in kept]
     return rows
 
 

@@ -66,6 +66,9 @@ class Settings(PaperSettings):
     search_windows: Mapping[str, int | None]
     tuning: Mapping[str, Any]
     fair_start: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    #: the fair-start readings of the job-selection attribution (``every`` | ``one_change``:
+    #: :func:`.attribution.fair_readings`)
+    fair_readings: str = "every"
     loc_strict: bool = False
     timing_jobs: int
     #: the base-schedule attribution readings run, by cost (``default``; the paper scale adds ``full``)
