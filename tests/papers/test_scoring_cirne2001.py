@@ -184,3 +184,16 @@ def test_emergent_findings_fail_and_hold():
               "(adaptive workload)",
               "user execution time about the same in adaptive and static workloads"):
         assert (good.loc[q, "verdict"], bad.loc[q, "verdict"]) == ("holds", "fails"), q
+
+
+def test_nas_rows_not_run_name_their_logs_or_say_there_are_none():
+    """Not run, Table 16's rows name the NAS logs; a study (no NAS log) says so, not 'logs '."""
+    pub = {"table16_geomean_tt_s": {"best": 429, "sa": 543, "user": 1478},
+           "fig57_ep_sa_over_user": 0.15, "table16_sa_over_user": 0.37}
+    t16 = pd.DataFrame({"request": ["best"], "note": ["no execution times"]})
+    empty = pd.DataFrame()
+    own = SimpleNamespace(published=pub, nas_validation={"logs": ["CTC", "KTH"]})
+    study = SimpleNamespace(published=pub, nas_validation={"logs": []})
+    assert {r["condition"] for r in SC.nas_rows(t16, empty, empty, own)} == {"logs CTC, KTH"}
+    conds = {r["condition"] for r in SC.nas_rows(t16, empty, empty, study)}
+    assert conds == {"no log (nas_validation.logs is empty)"}

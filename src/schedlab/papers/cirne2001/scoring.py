@@ -272,7 +272,8 @@ def nas_rows(t16: pd.DataFrame, by_kind: pd.DataFrame, exp: pd.DataFrame,
     # Table 15 (requests per benchmark) is our configuration of §5.4, not a result: no row.
     ran = bool(len(exp))
     cond = (f"{len(exp)} experiments ({nas.get('experiments_per_benchmark')} per benchmark "
-            f"requested) on {logs}, conservative backfilling" if ran else f"logs {logs}")
+            f"requested) on {logs}, conservative backfilling" if ran
+            else f"logs {logs}" if logs else "no log (nas_validation.logs is empty)")
     reason = "" if ran else (t16["note"].iloc[0] if len(t16) else "not run")
     nr = None if ran else "data unavailable offline"  # the NPB SP2 times are not available
     gm = {}
