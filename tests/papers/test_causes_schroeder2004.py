@@ -70,3 +70,27 @@ def test_rows_no_reading_was_tried_on_name_what_would_test_them():
     assert out[1]["explained"] == "unexplained" and out[1]["evidence"].startswith("not tried: ")
     assert "12-hour limit" in out[1]["evidence"] and out[2] == rows[2]
     scorecard_frame(out)
+
+
+def test_the_causes_name_the_workloads_log_not_ctc_on_a_study():
+    """On a study log the causes name that log, its C² and the study's way to the untried run;
+    on the paper's own log they read as before (CTC, C² 5.4, smaller gains)."""
+    from schedlab.papers.schroeder2004.causes import log_label, untried
+    assert log_label("CTC-SP2-1996-3.1-cln") == "CTC" and log_label("HPC2N-2002-2.2-cln") == "HPC2N"
+    c90 = [row("§4.2 / Fig 4", "ranges from 4 to 10", False, 2.0)]
+    own = c90_gaps(c90)[0]["cause"]
+    assert "the CTC log's 8-processor jobs (C² 5.4), whose gains are smaller" in own
+    study = c90_gaps(c90, "HPC2N", 3.72)[0]["cause"]
+    assert "HPC2N log's" in study and "C² 3.7" in study and "CTC" not in study
+    assert "smaller" not in c90_gaps(c90, "X", 60.0)[0]["cause"]
+    fig7 = [row("Fig 7", "SITA-U beats LWL at load 0.6-0.9", False, 0.8)]
+    out = untried(fig7, "HPC2N", study=True)[0]
+    assert "HPC2N" in out["cause"] and "CTC" not in out["cause"] + out["evidence"]
+    assert "studies: {schroeder2004" in out["evidence"]
+    assert "--config 'papers=" in untried(fig7)[0]["evidence"]
+    trace = [row("Fig 2", "SITA-E beats LWL", True, 2.1, "trace")]
+    frame = readings([row("Fig 2", "SITA-E beats LWL", False, 0.9)], {"trace": trace}, [], "",
+                     "HPC2N")
+    assert set(frame["cause"]) == {"the paper's Poisson runs are read as i.i.d. service times "
+                                   "(Theorem 1's assumption); the trace order keeps HPC2N's "
+                                   "serial correlation"}

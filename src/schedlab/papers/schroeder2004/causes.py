@@ -27,14 +27,34 @@ SERVICE_ORDER_SOURCE = f"{PAPER}/tables/attribution_service_order"
 MGH_SOURCE = f"{PAPER}/tables/analysis"
 ORDER_WORDS = {"trace": "service order: the jobs in trace order (serial correlation kept)",
                "shuffled": "service order: i.i.d. (a fresh permutation per replication)"}
-ORDER_CAUSE = ("the paper's Poisson runs are read as i.i.d. service times (Theorem 1's "
-               "assumption); the trace order keeps CTC's serial correlation")
+
+
+def log_label(trace: str) -> str:
+    """How the causes name the workload's log: its site, the registry name's first part
+    (``CTC-SP2-1996-3.1-cln`` -> ``CTC``)."""
+    return trace.split("-")[0]
+
+
+def order_cause(log: str) -> str:
+    return ("the paper's Poisson runs are read as i.i.d. service times (Theorem 1's "
+            f"assumption); the trace order keeps {log}'s serial correlation")
+
+
 MGH_CAUSE = ("LWL's M/G/h factor: the standard (1+C²)/2 here, the paper prints E[X²]/E[X]² "
              "(twice it)")
 #: Items whose claims are the paper's C90 numbers, checked on CTC.
 C90_ITEMS = ("§1.4", "§4.2 / Fig 4")
-C90_CAUSE = ("the paper's numbers are the PSC C90 log's (C² 43); our workload is the CTC log's "
-             "8-processor jobs (C² 5.4), whose gains are smaller")
+
+
+def c90_cause(log: str, scv: float) -> str:
+    """The C90 rows' cause: the paper's workload against ours (``log``'s jobs, C² ``scv``)."""
+    smaller = ", whose gains are smaller" if scv < C90_SCV else ""
+    return (f"the paper's numbers are the PSC C90 log's (C² 43); our workload is the {log} log's "
+            f"8-processor jobs (C² {scv:.1f}){smaller}")
+
+
+#: The PSC C90 log's C² (Table 1).
+C90_SCV = 43.16
 
 
 def other_factor(analysis: pd.DataFrame, slowdown: str, current: str) -> pd.DataFrame:
@@ -68,10 +88,12 @@ def _reading(row: Mapping[str, Any], other: Mapping[str, Any], words: str, cause
 
 def readings(rows: Sequence[Mapping[str, Any]],
              other_orders: Mapping[str, Iterable[Mapping[str, Any]]],
-             other_factor_rows: Iterable[Mapping[str, Any]], factor_words: str) -> pd.DataFrame:
+             other_factor_rows: Iterable[Mapping[str, Any]], factor_words: str,
+             log: str = "CTC") -> pd.DataFrame:
     """The long frame: each claim row of ``rows`` under each other service order (``other_orders``:
     order -> that order's claim rows, matched by item and quantity) and, for the analysis rows,
-    under the other M/G/h factor (``other_factor_rows``: the analysis rows recomputed with it)."""
+    under the other M/G/h factor (``other_factor_rows``: the analysis rows recomputed with it);
+    ``log`` names the workload's log (:func:`log_label`)."""
     own = {_key(r): r for r in rows}
     out = []
     for order, alt in other_orders.items():
@@ -79,7 +101,7 @@ def readings(rows: Sequence[Mapping[str, Any]],
             r = own.get(_key(o))
             if r is not None and o["verdict"] != "not_run":
                 out.append(_reading(r, o, ORDER_WORDS.get(order, f"service order {order}"),
-                                    ORDER_CAUSE, SERVICE_ORDER_SOURCE))
+                                    order_cause(log), SERVICE_ORDER_SOURCE))
     for o in other_factor_rows:
         r = next((x for x in rows if x["item"] == o["item"]
                   and x["quantity"].split(" (")[0] == o["quantity"].split(" (")[0]), None)
@@ -88,31 +110,44 @@ def readings(rows: Sequence[Mapping[str, Any]],
     return attribution_frame(out)
 
 
-def c90_gaps(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The deviating C90-number rows that no reading explains, marked ``data``."""
-    return [data_gap(r, C90_CAUSE, "the PSC C90 log (not obtainable offline)")
+def c90_gaps(rows: Iterable[dict[str, Any]], log: str = "CTC", scv: float = 5.4
+             ) -> list[dict[str, Any]]:
+    """The deviating C90-number rows that no reading explains, marked ``data`` (our workload:
+    ``log``'s jobs, C² ``scv``)."""
+    return [data_gap(r, c90_cause(log, scv), "the PSC C90 log (not obtainable offline)")
             if r["item"] in C90_ITEMS and r["verdict"] in ("close", "differs", "fails")
             and r.get("explained") not in ("explained", "partly") else r for r in rows]
 
 
 LOG_VERSION_CAUSE = ("the log version: the archive's cleaned CTC log has no 8-processor job "
                      "shorter than 2 s, the paper's version one of 1 s")
-WORKLOAD_CAUSE = ("untested here: the workload reading (Table 1's CTC jobs keep the 12-hour "
-                  "limit; without it the 2-host comparisons change, module docstring of "
-                  "schedlab.papers.schroeder2004)")
-WORKLOAD_RUN = ("the runs on the CTC 8-processor jobs without the 12-hour limit (--config "
-                "'papers={\"schroeder2004\": {\"subset\": {\"procs\": [8]}}}'; its points are "
-                "not in the default target)")
 
 
-def untried(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def workload_cause(log: str) -> str:
+    return (f"untested here: the workload reading (Table 1's {log} jobs keep the 12-hour "
+            "limit; without it the 2-host comparisons change, module docstring of "
+            "schedlab.papers.schroeder2004)")
+
+
+def workload_run(log: str, study: bool) -> str:
+    """The run that would test :func:`workload_cause`, as the user would ask for it."""
+    where = ("config 'studies: {schroeder2004: {subset: {procs: [8]}}}'" if study else
+             "--config 'papers={\"schroeder2004\": {\"subset\": {\"procs\": [8]}}}'")
+    return (f"the runs on the {log} 8-processor jobs without the 12-hour limit ({where}; its "
+            "points are not in the default target)")
+
+
+def untried(rows: Iterable[dict[str, Any]], log: str = "CTC", study: bool = False
+            ) -> list[dict[str, Any]]:
     """The deviating rows no reading was tried on: Table 1's minimum (the log version, ``data``)
-    and the rest ``unexplained``, naming the workload run that would test them."""
+    and the rest ``unexplained``, naming the workload run that would test them (on ``log``;
+    ``study``: a study's settings, changed under config ``studies``)."""
     out = []
     for r in rows:
         if r["verdict"] in ("close", "differs", "fails") and r["cause"] == NOT_ATTRIBUTED["cause"]:
             r = (data_gap(r, LOG_VERSION_CAUSE, "the paper's version of the CTC log")
                  if r["item"] == "Table 1" and r["quantity"] == "min_service"
-                 else needs_run(r, WORKLOAD_CAUSE, WORKLOAD_RUN, "about 60 CPU-s"))
+                 else needs_run(r, workload_cause(log), workload_run(log, study),
+                                "about 60 CPU-s"))
         out.append(r)
     return out

@@ -4,6 +4,7 @@ table (every simulated claim under each service order)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -12,7 +13,7 @@ import pandas as pd
 
 from ...report.attribution import TABLE, attribute_rows
 from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
-from .causes import c90_gaps, other_factor, readings, untried
+from .causes import c90_gaps, log_label, other_factor, readings, untried
 from .checks import (
     analysis_gap,
     analysis_similar,
@@ -503,7 +504,17 @@ def build_scorecard(table1: pd.DataFrame, cuts: pd.DataFrame, sims: pd.DataFrame
     rows = _rows(table1, cuts, sims, analysis, published, cfg)
     if found is None:
         found = attribution(rows, cuts, sims, analysis, cfg)
-    return scorecard_frame(untried(c90_gaps(attribute_rows(rows, found))))
+    log = log_label(cfg.trace)
+    rows = c90_gaps(attribute_rows(rows, found), log, _workload_scv(table1, cfg))
+    return scorecard_frame(untried(rows, log, study=set(cfg.table1) == {cfg.trace}))
+
+
+def _workload_scv(table1: pd.DataFrame, cfg: Settings) -> float:
+    """C² of the simulated workload: Table 1's row of ``cfg.trace`` with the configured subset."""
+    systems = [k for k, e in cfg.table1.items() if e.trace == cfg.trace
+               and dict(e.subset) == dict(cfg.subset)]
+    r = table1[table1["system"].isin(systems)] if len(table1) else table1
+    return float(r["scv"].iloc[0]) if len(r) else math.nan
 
 
 def _rows(table1: pd.DataFrame, cuts: pd.DataFrame, sims: pd.DataFrame, analysis: pd.DataFrame,
@@ -533,7 +544,8 @@ def attribution(rows: list[dict[str, Any]], cuts: pd.DataFrame, sims: pd.DataFra
                                  f"{where}; 2 hosts, Poisson, service order {o}",
                                  cfg.confidence)]
               for o in cfg.service_orders[1:]}
-    return readings(rows, others, alt, f"M/G/h factor {MGH_FORMULA[other].split(' (')[0]}")
+    return readings(rows, others, alt, f"M/G/h factor {MGH_FORMULA[other].split(' (')[0]}",
+                    log_label(cfg.trace))
 
 
 def attribution_readings(s: Settings, tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
