@@ -339,3 +339,19 @@ if __name__ == "__main__":
     print(f"modules over {MAX_LINES} lines: {len(long)}")
     for mod, n in sorted(long.items(), key=lambda kv: -kv[1]):
         print(f"  {n:5d}  {mod}")
+
+
+#: Imported only where a figure is drawn or a model fitted, never by a point job: each costs a
+#: point job (hundreds of them in a default run) 0.3-1.8 s of start-up.
+HEAVY_FOR_A_POINT = ("matplotlib", "seaborn", "scipy.stats", "scipy.cluster", "statsmodels")
+
+
+def test_a_point_job_imports_no_plotting_or_fitting_library():
+    """What ``scripts/paper_point.py`` imports (every paper's package and the runner) stays off
+    the plotting and fitting libraries; a package importing one at module level fails this."""
+    import subprocess
+    code = ("import sys; from schedlab.papers import PAPERS, load; "
+            "from schedlab.papers.runner import run_point; [load(p) for p in PAPERS]; "
+            f"print(','.join(m for m in {HEAVY_FOR_A_POINT!r} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -11,7 +11,7 @@ from schedlab.papers.talby2005 import causes
 from schedlab.papers.talby2005 import scoring as card
 from schedlab.papers.talby2005.config import resolve_settings
 from schedlab.report.attribution import attribute_rows
-from schedlab.report.scorecard import scorecard_frame
+from schedlab.report.scorecard import scorecard_frame, value_row
 
 
 @pytest.fixture
@@ -98,10 +98,10 @@ def test_adaptive_rows_name_the_run_that_would_test_them():
     from schedlab.report.scorecard import value_row
     bad = value_row("talby2005", "Table 5", "PBAS performance gain", "Util 7-Days vs maui, KTH",
                     13.0, -4.7, "%")
-    r = card._adaptive_needs_run(bad)
+    r = causes.adaptive_needs_run(bad)
     assert r["explained"] == "unexplained" and r["evidence"].startswith("not tried: needs PBAS")
     ok = value_row("talby2005", "Table 5", "PBAS performance gain", "x", 13.0, 13.0, "%")
-    assert card._adaptive_needs_run(ok) is ok
+    assert causes.adaptive_needs_run(ok) is ok
 
 
 def test_the_scorecard_looks_the_causes_up_in_the_written_readings_table(cfg):
@@ -163,3 +163,23 @@ def test_monthly_claims_under_a_maui_reading(cfg):
     assert kth["source"] == "talby2005/tables/attr_monthly"
     oracle = next(r for r in found if r["quantity"] == ORACLE)
     assert oracle["condition"] == "every log" and oracle["item"] == "§3.1"
+
+
+def test_a_row_of_a_log_the_attribution_leaves_out_names_the_run_that_would_try_it(repo):
+    """At the default scale BLUE's attribution batch runs at the paper scale only: a deviating,
+    unattributed BLUE row (or every-log claim) says ``unexplained`` and names that run; a KTH
+    row, a matching row and a row whose cause is found stay as they are."""
+    s = resolve_settings(yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text()))
+    assert causes.unattributed_logs(s, None) == ["BLUE"]
+    assert causes.unattributed_logs(s, ["KTH"]) == []
+    row = value_row("talby2005", "Table 2", "mean wait", "BLUE maui", 1535.0, 3000.0, "s", 0.15)
+    assert row["verdict"] == "differs" and row["cause"] == "not yet attributed"
+    got = causes.attribution_needs_run(row, ["BLUE"])
+    assert got["explained"] == "unexplained" and "BLUE" in got["cause"]
+    assert got["evidence"].startswith("not tried: needs the attribution batch on BLUE")
+    every = causes.attribution_needs_run(row | {"condition": "every log, average gaps"}, ["BLUE"])
+    assert "BLUE" in every["evidence"]
+    for same in (row | {"condition": "KTH maui"}, row | {"verdict": "match"},
+                 row | {"cause": "Maui's priority"}):
+        assert causes.attribution_needs_run(same, ["BLUE"]) == same
+    assert causes.attribution_needs_run(row, []) == row

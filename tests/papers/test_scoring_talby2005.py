@@ -105,24 +105,3 @@ def test_a_scheduler_that_won_no_month_has_no_gap_to_judge(repo, monkeypatch):
 
     assert verdict(7.0) == "fails" and verdict(40.0) == "holds"
 
-
-def test_a_row_of_a_log_the_attribution_leaves_out_names_the_run_that_would_try_it(repo,
-                                                                                 monkeypatch):
-    """At the default scale BLUE's attribution batch runs at the paper scale only: a deviating,
-    unattributed BLUE row (or every-log claim) says ``unexplained`` and names that run; a KTH
-    row, a matching row and a row whose cause is found stay as they are."""
-    _, s, _ = _study(repo, monkeypatch)
-    assert card._unattributed_logs(s, None) == ["BLUE"]
-    assert card._unattributed_logs(s, ["KTH"]) == []
-    row = card.value_row("talby2005", "Table 2", "mean wait", "BLUE maui", 1535.0, 3000.0, "s",
-                         0.15)
-    assert row["verdict"] == "differs" and row["cause"] == "not yet attributed"
-    got = card._attribution_needs_run(row, ["BLUE"])
-    assert got["explained"] == "unexplained" and "BLUE" in got["cause"]
-    assert got["evidence"].startswith("not tried: needs the attribution batch on BLUE")
-    every = card._attribution_needs_run(row | {"condition": "every log, average gaps"}, ["BLUE"])
-    assert "BLUE" in every["evidence"]
-    for same in (row | {"condition": "KTH maui"}, row | {"verdict": "match"},
-                 row | {"cause": "Maui's priority"}):
-        assert card._attribution_needs_run(same, ["BLUE"]) == same
-    assert card._attribution_needs_run(row, []) == row

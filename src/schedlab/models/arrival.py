@@ -46,7 +46,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.cluster import hierarchy
 from scipy.linalg import solve_triangular
 
 from .distributions import FitError
@@ -207,6 +206,8 @@ def outlier_days(days: np.ndarray, minutes: np.ndarray, degree: int, method: str
     uniq, inv = np.unique(days, return_inverse=True)
     counts = np.bincount(minutes.astype(np.int64) * uniq.size + inv,
                          minlength=MINUTES_PER_DAY * uniq.size).reshape(MINUTES_PER_DAY, uniq.size)
+    from scipy.cluster import hierarchy  # only fitting needs it: generating workloads stays light
+
     Y = smoothed_rate(counts.astype(np.float64), 1)
     coefs = fit_polynomial(Y, degree).T  # one row of coefficients per day
     keep = np.ones(uniq.size, dtype=bool)

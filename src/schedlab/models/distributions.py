@@ -22,7 +22,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from ..errors import SchedlabError
 
@@ -184,6 +183,8 @@ def fit_uniform_log(values: Any, what: str = "values", discrete: bool = False) -
 
 def fit_gamma(values: Any, what: str = "values") -> Fit:
     """Gamma by maximum likelihood (location 0); ``beta`` is the scale (§3.3.4, Table 9)."""
+    from scipy import stats  # only fitting needs it: generating workloads stays light
+
     x = _clean_positive(values, what, min_n=3)
     if np.ptp(x) == 0:
         raise FitError(f"{what}: all values equal; gamma MLE undefined")
@@ -195,6 +196,8 @@ def fit_gamma(values: Any, what: str = "values") -> Fit:
 
 def fit_normal(values: Any, what: str = "values") -> Fit:
     """Normal by maximum likelihood (sigma model of §3.4.3)."""
+    from scipy import stats
+
     x = np.asarray(values, dtype=np.float64)
     if x.size < 3 or np.isnan(x).any() or np.ptp(x) == 0:
         raise FitError(f"{what}: need >= 3 finite, non-constant values for a normal fit")

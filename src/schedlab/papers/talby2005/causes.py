@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...report.attribution import attribution_frame, starting_from
+from ...report.attribution import attribution_frame, needs_run, starting_from
+from ...report.scorecard import DEVIATING, NOT_ATTRIBUTED
 from .attribution import SCHEDULERS, main_reading, reading_role, slack_of
 from .checks import PAPER, gaps_consistently_high, pooled_share_about, shares_about
 from .config import Settings
@@ -274,3 +275,50 @@ def attribution_rows(tables: Mapping[str, pd.DataFrame], cfg: Settings,
     found = [r for name, build in BUILDERS.items() for r in build(tables.get(name, pd.DataFrame()),
                                                                    cfg)]
     return attribution_frame(starting_from(found, rows))
+
+
+#: The logs whose attribution runs only at the paper scale, with their measured cost
+#: (config ``scales.default.attribution.logs``; BLUE's batch: 304 CPU-s, make reproduce-paper).
+ATTRIBUTION_COST = {"BLUE": "304 CPU-s measured"}
+
+
+def unattributed_logs(cfg: Settings, main_logs: Sequence[str] | None) -> list[str]:
+    """The logs simulated in this run that the attribution leaves out (``attribution.logs``)."""
+    logs, published = cfg.attribution.get("logs"), list(cfg.published["table1"])
+    run = published if main_logs is None else main_logs
+    return [] if logs is None else [lg for lg in published if lg in run and lg not in logs]
+
+
+def attribution_needs_run(row: dict[str, Any], unattributed: Sequence[str]) -> dict[str, Any]:
+    """A deviating row of a log the attribution leaves out at this scale (or of every log, when
+    one is left out) has no reading: ``unexplained``, naming the run that would try them."""
+    if row["verdict"] not in DEVIATING or row["cause"] != NOT_ATTRIBUTED["cause"]:
+        return row
+    cond = str(row["condition"])
+    log = cond.split(" ")[0].rstrip(",")
+    every = cond.startswith(("every log", "all months of every log"))
+    left = [log] if log in unattributed else list(unattributed) if every else []
+    if not left:
+        return row
+    names = " and ".join(left)
+    cost = ", ".join(f"{lg}: {ATTRIBUTION_COST.get(lg, 'cost not measured')}" for lg in left)
+    return needs_run(row, f"the readings the paper leaves open were not run on {names} at this "
+                     "scale", f"the attribution batch on {names} (make reproduce-paper)", cost)
+
+
+#: The adaptive rows' untried reading: PBAS and WBAS switch between Flex and Maui, whose readings
+#: (Flex's slack, Maui's priority) were chosen on Tables 2-4; re-running Tables 5 and 8 under each
+#: would test them (5 configurations x 3 logs x 6 other slack factors, ~13 CPU-s a run: estimated
+#: from the Flex run costs of config attribution.slack_logs).
+ADAPTIVE_RUN = ("PBAS and WBAS (Tables 5, 8) re-run under each Flex slack factor and Maui "
+                "reading", "about 20 CPU-min, estimated")
+
+
+def adaptive_needs_run(row: dict[str, Any]) -> dict[str, Any]:
+    """A deviating, unattributed adaptive row (Tables 5, 8, the abstract's gains): ``unexplained``,
+    naming the run that would test the candidates' readings (:data:`ADAPTIVE_RUN`)."""
+    if row["item"] not in ("Table 5", "Table 8", "Abstract") or row["verdict"] not in DEVIATING \
+            or row["cause"] != NOT_ATTRIBUTED["cause"]:
+        return row
+    return needs_run(row, "the candidates' readings (Flex's slack, Maui's priority) were chosen "
+                     "on Tables 2-4, not on the adaptive tables", *ADAPTIVE_RUN)

@@ -9,18 +9,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...report.attribution import TABLE, attribute_rows, needs_run, readings_in
-from ...report.scorecard import (
-    DEVIATING,
-    NOT_ATTRIBUTED,
-    claim_row,
-    scorecard_frame,
-    tolerance_for,
-    value_row,
-)
+from ...report.attribution import TABLE, attribute_rows, readings_in
+from ...report.scorecard import claim_row, scorecard_frame, tolerance_for, value_row
 from .. import Inputs
 from . import tabulate
-from .causes import attribution_rows
+from .causes import (
+    adaptive_needs_run,
+    attribution_needs_run,
+    attribution_rows,
+    unattributed_logs,
+)
 from .checks import (
     PAPER,
     best_scheduler_matches,
@@ -117,55 +115,10 @@ def scorecard_rows(pub: Mapping[str, Any], tables: Mapping[str, pd.DataFrame], v
         rows = [_not_in_run(r, main_logs) for r in rows]
     if cfg is not None:   # every deviating row's cause, looked up in the attribution readings
         found = readings_in(tables, lambda: attribution_rows(tables, cfg, rows))
-        rows = [_adaptive_needs_run(r) for r in attribute_rows(rows, found)]
-        unattributed = _unattributed_logs(cfg, main_logs)
-        rows = [_attribution_needs_run(r, unattributed) for r in rows]
+        unattributed = unattributed_logs(cfg, main_logs)
+        rows = [attribution_needs_run(adaptive_needs_run(r), unattributed)
+                for r in attribute_rows(rows, found)]
     return rows
-
-
-#: The logs whose attribution runs only at the paper scale, with their measured cost
-#: (config ``scales.default.attribution.logs``; BLUE's batch: 304 CPU-s, make reproduce-paper).
-ATTRIBUTION_COST = {"BLUE": "304 CPU-s measured"}
-
-
-def _unattributed_logs(cfg: Settings, main_logs: Sequence[str] | None) -> list[str]:
-    """The logs simulated in this run that the attribution leaves out (``attribution.logs``)."""
-    logs = cfg.attribution.get("logs")
-    run = PUBLISHED_LOGS if main_logs is None else main_logs
-    return [] if logs is None else [lg for lg in PUBLISHED_LOGS if lg in run and lg not in logs]
-
-
-def _attribution_needs_run(row: dict[str, Any], unattributed: Sequence[str]) -> dict[str, Any]:
-    """A deviating row of a log the attribution leaves out at this scale (or of every log, when
-    one is left out) has no reading: ``unexplained``, naming the run that would try them."""
-    if row["verdict"] not in DEVIATING or row["cause"] != NOT_ATTRIBUTED["cause"]:
-        return row
-    cond = str(row["condition"])
-    log = cond.split(" ")[0].rstrip(",")
-    every = cond.startswith(("every log", "all months of every log"))
-    left = [log] if log in unattributed else list(unattributed) if every else []
-    if not left:
-        return row
-    names = " and ".join(left)
-    cost = ", ".join(f"{lg}: {ATTRIBUTION_COST.get(lg, 'cost not measured')}" for lg in left)
-    return needs_run(row, f"the readings the paper leaves open were not run on {names} at this "
-                     "scale", f"the attribution batch on {names} (make reproduce-paper)", cost)
-
-
-#: The adaptive rows' untried reading: PBAS and WBAS switch between Flex and Maui, whose readings
-#: (Flex's slack, Maui's priority) were chosen on Tables 2-4; re-running Tables 5 and 8 under each
-#: would test them (5 configurations x 3 logs x 6 other slack factors, ~13 CPU-s a run: estimated
-#: from the Flex run costs of config attribution.slack_logs).
-ADAPTIVE_RUN = ("PBAS and WBAS (Tables 5, 8) re-run under each Flex slack factor and Maui "
-                "reading", "about 20 CPU-min, estimated")
-
-
-def _adaptive_needs_run(row: dict[str, Any]) -> dict[str, Any]:
-    if row["item"] not in ("Table 5", "Table 8", "Abstract") or row["verdict"] not in (
-            "close", "differs", "fails") or row["cause"] != "not yet attributed":
-        return row
-    return needs_run(row, "the candidates' readings (Flex's slack, Maui's priority) were chosen "
-                     "on Tables 2-4, not on the adaptive tables", *ADAPTIVE_RUN)
 
 
 def _table2_claim_rows(pub: Mapping[str, Any], t2: pd.DataFrame, version: str, note: str,
