@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import math
 
 import pandas as pd
@@ -15,7 +16,14 @@ from schedlab.papers.perkovic2000.config import Attribution, PaperSetting, setti
 from schedlab.papers.perkovic2000.jobs import prepare_jobs
 from schedlab.papers.perkovic2000.runs import simulate, summarize
 from schedlab.papers.perkovic2000.scoring import paper_rows, section8_rows
-from schedlab.papers.perkovic2000.sweep import GROUPS, RunPoint, grid, paper_setting_points
+from schedlab.papers.perkovic2000.sweep import (
+    GROUPS,
+    RunPoint,
+    experiment_runs,
+    grid,
+    paper_setting_points,
+    run_sets,
+)
 from schedlab.papers.perkovic2000.tabulate import figure_frames, table1, table2, table3, views
 from schedlab.papers.runner import read_point, run_paper
 from schedlab.report.attribution import TABLE, not_looked_up
@@ -79,8 +87,8 @@ def test_contract_runs_every_point_and_assembles_a_tiny_log(tmp_path):
     pts = pk.points(s)
     ids = [p.id for p in pts]
     assert len(ids) == len(set(ids)) and all(n in ids for p in pts for n in p.needs)
-    assert {"jobs/n40", "jobs/all", "n40/8/base/D", "all/8/base/1_L-NG_r1", "n40/16/base/D",
-            "attribution/no_runtime_cut"} <= set(ids)
+    assert {"jobs/n40", "jobs/all", "n40/8/base", "n40/8/spec20", "n40/8/half_widen_spec50",
+            "all/8/base", "n40/16/base", "attribution/no_runtime_cut"} <= set(ids)
     tables = run_paper(pk, "perkovic2000", s, tmp_path / "results", root=tmp_path)
     out = pk.outputs(s)
     assert set(tables) == set(out.tables) and "attribution" in out.tables
@@ -93,7 +101,7 @@ def test_contract_runs_every_point_and_assembles_a_tiny_log(tmp_path):
     assert list(tables["attribution"]["reading"]) == ["published (paper)", "paper", "no_runtime_cut"]
     # what the figures and the scorecard read back equals the runs' own summary
     direct = pd.DataFrame([r for p in paper_setting_points(s) for r in summarize(
-        read_point(tmp_path / f"results/perkovic2000/runs/all/{p.path}/done.json")["jobs"], p)])
+        read_point(tmp_path / "results/perkovic2000/runs/all/8/base/done.json")[p.name], p)])
     v = views(s, tables)
     pd.testing.assert_frame_equal(v.base.reset_index(drop=True), direct, check_exact=True)
     assert v.whole_log and v.note_base == "8 nodes, whole cleaned log, 2 seeds of 1/L-NG"
@@ -106,6 +114,36 @@ def test_contract_runs_every_point_and_assembles_a_tiny_log(tmp_path):
     pd.testing.assert_frame_equal(card[cols], pk.scorecard(s, {k: v for k, v in tables.items()
                                                               if k != TABLE})[cols])
     assert not_looked_up(card, written) == []
+
+
+def test_an_experiment_point_runs_each_of_its_runs_once_as_if_alone(tmp_path, monkeypatch):
+    """The sweep and the paper setting both on the whole log (replicates 0-1 of 1/L-NG in both):
+    each run is simulated once, in its experiment's point, and its frame is the run alone."""
+    pk = load("perkovic2000")
+    s = dataclasses.replace(tiny_settings(), max_jobs=None, extra_machines=(), sweep_seeds=2,
+                            attribution=Attribution(readings={}))
+    write_parquet(tmp_path / trace_jobs("tiny"), trace_table(60), {"swf_header": {}})
+    simulated = []
+
+    def counted(table, rp, *args):
+        simulated.append(rp)
+        return simulate(table, rp, *args)
+
+    # the package binds the name ``points`` to the contract's function: the module by its path
+    monkeypatch.setattr(importlib.import_module("schedlab.papers.perkovic2000.points"), "simulate",
+                        counted)
+    run_paper(pk, "perkovic2000", s, tmp_path / "results", root=tmp_path)
+    every = {p for _, _, runs in run_sets(s) for p in runs}
+    assert len(simulated) == len(set(simulated)) == len(every) and set(simulated) == every
+    assert len(every) < sum(len(runs) for _, _, runs in run_sets(s))  # the sets share runs
+    runs = tmp_path / "results/perkovic2000/runs"
+    jobs = read_point(runs / "jobs/all/done.json")["sim"]
+    for pid, group in experiment_runs(s).items():
+        frames = read_point(runs / pid / "done.json")
+        assert sorted(frames) == sorted(group)  # every algorithm and replicate, nothing else
+        for name, rp in group.items():
+            pd.testing.assert_frame_equal(frames[name], simulate(jobs, rp, s, int(s.seed_entropy)),
+                                          check_exact=True)
 
 
 def test_quick_settings_drop_the_paper_setting_and_the_attribution():

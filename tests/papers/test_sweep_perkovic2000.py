@@ -10,12 +10,20 @@ from perkovic2000_cases import CFG, settings_at
 
 from schedlab.papers.perkovic2000.sweep import (
     RunPoint,
+    experiment_id,
+    experiment_runs,
     grid,
     paper_setting_points,
     pk_config,
+    run_sets,
     seed_for,
 )
 from schedlab.papers.perkovic2000.tabulate import figure_frames
+
+
+def key(p):
+    """A run's place: its experiment's point id at the default scale and its name there."""
+    return experiment_id("n", p), p.name
 
 
 def test_grid_sizes_and_paths():
@@ -24,10 +32,11 @@ def test_grid_sizes_and_paths():
     n_pct = len(CFG["spec_percentages"])
     expected = n_alg * (len(CFG["experiments"]) + 2 * (n_pct - 1)) + n_alg * len(CFG["extra_machines"])
     assert len(pts) == expected
-    assert len({p.path for p in pts}) == len(pts)
+    assert len({key(p) for p in pts}) == len(pts)
     quick = grid(settings_at("quick"))
     assert len(quick) < len(pts) and all(p.machine == CFG["machine"] for p in quick)
-    assert RunPoint(338, "spec", "R/L", False, 0.5).path == "338/spec50/R_L-NG"
+    p = RunPoint(338, "spec", "R/L", False, 0.5, replicate=2)
+    assert experiment_id("n5000", p) == "n5000/338/spec50" and p.name == "R_L-NG_r2"
     with pytest.raises(ValueError, match="unknown order"):
         grid(settings_at(orders=["X"]))
 
@@ -39,7 +48,7 @@ def test_sweep_seeds_replicate_the_seeded_algorithms_and_pair_with_their_referen
     reps = [p for p in two if p.replicate]
     assert len(two) == len(one) + sum(p.algorithm in seeded for p in one)
     assert {p.algorithm for p in reps} == seeded and {p.replicate for p in reps} == {1}
-    assert any(p.experiment == "base" for p in reps) and len({p.path for p in two}) == len(two)
+    assert any(p.experiment == "base" for p in reps) and len({key(p) for p in two}) == len(two)
     # replicate r of an experiment is compared with replicate r of the base experiment
     rows = []
     for exp, rep, bsld in (("base", 0, 10.0), ("base", 1, 20.0), ("spec", 0, 5.0), ("spec", 1, 5.0)):
@@ -70,10 +79,10 @@ def test_paper_setting_points_with_seed_replicates():
     ps = s.paper_setting
     n_alg = 2 * len(s.orders)
     assert len(pts) == n_alg + (ps.seeds - 1) * len(ps.seed_algorithms)
-    assert len({p.path for p in pts}) == len(pts)
+    assert len({key(p) for p in pts}) == len(pts)
     reps = [p for p in pts if p.replicate]
     assert {p.algorithm for p in reps} == set(ps.seed_algorithms)
-    assert reps[0].path.endswith("_r1")
+    assert reps[0].name.endswith("_r1")
     # replicate 0 keeps the seed of the unreplicated point; replicates draw other streams
     a, b = RunPoint(430, "base", "R/L", False), RunPoint(430, "base", "R/L", False, None, 1)
     assert seed_for(1, a).spawn_key != seed_for(1, b).spawn_key
@@ -81,3 +90,29 @@ def test_paper_setting_points_with_seed_replicates():
     with pytest.raises(ValueError, match="seed_algorithms"):
         paper_setting_points(settings_at(paper_setting={"seed_algorithms": ["X-NG"]}))
     assert paper_setting_points(settings_at(paper_setting=None)) == []
+
+
+@pytest.mark.parametrize("overrides", [
+    {},  # the sweep on 5,000 jobs, the paper setting on the whole log: no run in both
+    {"max_jobs": None, "sweep_seeds": 2, "paper_setting": {"seeds": 3}},  # both on the whole log
+])
+def test_experiment_runs_hold_every_algorithm_and_replicate_once(overrides):
+    s = settings_at(**overrides)
+    groups = experiment_runs(s)
+    listed = [(experiment_id(scale_name, p), p) for scale_name, _, runs in run_sets(s) for p in runs]
+    wanted: dict[str, set[RunPoint]] = {}
+    for pid, p in listed:
+        wanted.setdefault(pid, set()).add(p)
+    assert set(groups) == set(wanted)
+    for pid, runs in groups.items():
+        # every run of the experiment once, by its name; every algorithm of the settings
+        assert len(runs) == len(wanted[pid]) and set(runs.values()) == wanted[pid]
+        assert all(name == p.name for name, p in runs.items())
+        assert len({p.algorithm for p in runs.values()}) == 2 * len(s.orders)
+    both = len(listed) - sum(map(len, groups.values()))  # runs the sweep and paper setting share
+    if s.max_jobs is None:
+        base = groups[f"all/{s.machine}/base"]
+        assert both == 2 * len(s.orders) + len(s.paper_setting.seed_algorithms)  # replicates 0, 1
+        assert len(base) == 2 * len(s.orders) + 2 * len(s.paper_setting.seed_algorithms)
+    else:
+        assert both == 0

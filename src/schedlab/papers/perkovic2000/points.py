@@ -6,10 +6,14 @@ Three kinds, by ``Point.spec["kind"]``:
     the normalized log: ``all`` (the whole log: Tables 1-2) and ``sim`` (the first ``max_jobs``
     jobs by submission: the simulated subset), from the trace's job table; ``<scale>`` is ``n5000``
     or ``all`` (:func:`.sweep.scale`), so runs of different subsets never mix.
-``<scale>/<machine>/<experiment>/<algorithm>[_r<seed>]``
-    one simulation (:func:`.runs.simulate`) of the sweep (:func:`.sweep.grid`, Figures 5-9,
-    at ``max_jobs``) or of the paper setting (:func:`.sweep.paper_setting_points`, Figures
-    3-4, Table 3, §8); frame ``jobs`` (per-job results). Needs ``jobs/<scale>``.
+``<scale>/<machine>/<experiment>``
+    every run of one experiment (its variant, e.g. ``spec50``) on one job subset and machine
+    size (:func:`.sweep.experiment_runs`): each algorithm and replicate of the sweep
+    (:func:`.sweep.grid`, Figures 5-9, at ``max_jobs``) and of the paper setting
+    (:func:`.sweep.paper_setting_points`, Figures 3-4, Table 3, §8), a run both contain once.
+    One frame per run (:func:`.runs.simulate`: per-job results), named by the run
+    (:attr:`.sweep.RunPoint.name`: ``<algorithm>[_r<seed>]``, e.g. ``R_L-NG_r1``); a run's seed
+    is its own (:func:`.sweep.seed_for`), whatever else its point runs. Needs ``jobs/<scale>``.
 ``attribution/<reading>``
     the base experiment of BF, 1/L, P/L-NG and R/L-NG under one reading (:mod:`.attribution`);
     frame ``summary`` (:func:`.runs.summarize` rows with the input's statistics).
@@ -28,7 +32,7 @@ from .attribution import ATTRIBUTION_ALGORITHMS, attribution_jobs, input_stats
 from .config import PAPER, Settings, readings
 from .jobs import prepare_jobs
 from .runs import simulate, summarize
-from .sweep import RunPoint, run_id, run_sets
+from .sweep import RunPoint, experiment_runs, run_sets
 
 
 def logs(s: Settings) -> tuple[str, ...]:
@@ -47,29 +51,30 @@ def extra_targets(s: Settings) -> tuple[str, ...]:
 
 
 def points(s: Settings) -> list[Point]:
-    """Every point: the jobs of each scale, the runs (sweep, then paper setting; a run both
-    contain is one point), the attribution readings."""
+    """Every point: the jobs of each scale, the experiments (sweep, then paper setting; a run
+    both contain is run once), the attribution readings."""
     trace = trace_jobs(s.trace)
     out: dict[str, Point] = {}
     for scale_name, max_jobs, runs in run_sets(s):
-        if not runs:
-            continue
-        jobs = f"jobs/{scale_name}"
-        out.setdefault(jobs, Point(jobs, inputs=(trace,), spec={"kind": "jobs", "max_jobs": max_jobs}))
-        for p in runs:
-            pid = run_id(scale_name, p)
-            out.setdefault(pid, Point(pid, needs=(jobs,),
-                                      spec={"kind": "run", "point": dataclasses.asdict(p)}))
+        if runs:
+            jobs = f"jobs/{scale_name}"
+            out.setdefault(jobs, Point(jobs, inputs=(trace,),
+                                       spec={"kind": "jobs", "max_jobs": max_jobs}))
+    for pid, runs in experiment_runs(s).items():
+        # an experiment's id begins with its scale (sweep.experiment_id)
+        out[pid] = Point(pid, needs=(f"jobs/{pid.split('/', 1)[0]}",),
+                         spec={"kind": "runs",
+                               "runs": [dataclasses.asdict(p) for p in runs.values()]})
     for name, reading in readings(s).items():
         pid = f"attribution/{name}"
         out[pid] = Point(pid, inputs=(trace,), spec={"kind": "attribution", "reading": reading})
     return list(out.values())
 
 
-def _run(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
-    rp = RunPoint(**point.spec["point"])
+def _runs(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
     jobs = inputs.points[point.needs[0]]["sim"]
-    return {"jobs": simulate(jobs, rp, s, int(s.seed_entropy))}
+    runs = [RunPoint(**p) for p in point.spec["runs"]]
+    return {rp.name: simulate(jobs, rp, s, int(s.seed_entropy)) for rp in runs}
 
 
 def _log(s: Settings, inputs: Inputs) -> tuple[pd.DataFrame, SWFHeader, str]:
@@ -91,7 +96,7 @@ def _attribution(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.Data
 
 #: What a point runs, by its ``spec["kind"]`` (module docstring).
 KINDS: dict[str, Callable[[Settings, Point, Inputs], dict[str, pd.DataFrame]]] = {
-    "run": _run, "jobs": _jobs, "attribution": _attribution}
+    "runs": _runs, "jobs": _jobs, "attribution": _attribution}
 
 
 def run_point(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:

@@ -26,7 +26,7 @@ Table 1: 430 nodes, 79,302 jobs. Default: the whole cleaned log (77,222 jobs) on
 base experiment (Figures 3-4, Table 3, §4, §5, §8: :func:`paper_setting_points`), with 3 seeds of
 every randomized algorithm (P, R, P/L, R/L, each with guarantees and -NG); Figures 5-9 (144 runs,
 :func:`grid`) on the first ``max_jobs`` jobs at 430 nodes unless ``full`` (the whole log, 3 seeds
-of the randomized orders: ~2-6 CPU-s per run, greedy 9-14; the default's 144 points alone would
+of the randomized orders: ~2-6 CPU-s per run, greedy 9-14; the default's 144 runs alone would
 cost ~12 CPU-min on the whole log). Why 430 nodes and the other readings of the setting:
 :mod:`.attribution`.
 """
@@ -84,9 +84,15 @@ class RunPoint:
         return f"{self.experiment}{round(self.percentage * 100):d}"
 
     @property
-    def path(self) -> str:
+    def name(self) -> str:
+        """The run within its experiment: the algorithm's slug and replicate, e.g. ``R_L-NG_r1``."""
         rep = f"_r{self.replicate}" if self.replicate else ""
-        return f"{self.machine}/{self.variant}/{slug(self.order, self.guarantees)}{rep}"
+        return f"{slug(self.order, self.guarantees)}{rep}"
+
+    @property
+    def path(self) -> str:
+        """``<machine>/<variant>/<name>``, e.g. ``430/spec50/R_L-NG`` (benchmark and golden-file names)."""
+        return f"{self.machine}/{self.variant}/{self.name}"
 
 
 def grid(s: Settings) -> list[RunPoint]:
@@ -179,6 +185,16 @@ def run_sets(s: Settings) -> list[tuple[str, int | None, list[RunPoint]]]:
             (scale(paper_max), paper_max, paper_setting_points(s))]
 
 
-def run_id(scale_name: str, point: RunPoint) -> str:
-    """The point id of a run: ``<scale>/<RunPoint.path>``."""
-    return f"{scale_name}/{point.path}"
+def experiment_id(scale_name: str, point: RunPoint) -> str:
+    """The point id of the runs of one experiment: ``<scale>/<machine>/<variant>``."""
+    return f"{scale_name}/{point.machine}/{point.variant}"
+
+
+def experiment_runs(s: Settings) -> dict[str, dict[str, RunPoint]]:
+    """Every run of :func:`run_sets` by its experiment's point id (:func:`experiment_id`), then by
+    its :attr:`RunPoint.name`: a run the sweep and the paper setting both contain is listed once."""
+    out: dict[str, dict[str, RunPoint]] = {}
+    for scale_name, _, runs in run_sets(s):
+        for p in runs:
+            out.setdefault(experiment_id(scale_name, p), {}).setdefault(p.name, p)
+    return out

@@ -24,7 +24,7 @@ from .attribution import attribution_row, published_attribution_row
 from .config import Settings, readings
 from .jobs import implied_missing
 from .runs import DELAY_THRESHOLDS_S, summarize
-from .sweep import GROUPS, RunPoint, run_id, run_sets
+from .sweep import GROUPS, RunPoint, experiment_id, run_sets
 
 
 def table1(trace_jobs: pd.DataFrame, table: pd.DataFrame, machines: list[int],
@@ -177,7 +177,7 @@ def _summaries(runs: Mapping[str, Mapping[str, pd.DataFrame]], scale_name: str,
     """The summary rows of ``points`` and the per-job results of each machine's BF base run."""
     rows, bf = [], {}
     for point in points:
-        df = runs[run_id(scale_name, point)]["jobs"]
+        df = runs[experiment_id(scale_name, point)][point.name]
         rows += summarize(df, point)
         if point.experiment == "base" and point.algorithm == "BF" and not point.replicate:
             bf[point.machine] = df
