@@ -19,6 +19,7 @@ from schedlab.papers.perkovic2000.scoring import paper_rows, section8_rows
 from schedlab.papers.perkovic2000.sweep import (
     GROUPS,
     RunPoint,
+    experiment_id,
     experiment_runs,
     grid,
     paper_setting_points,
@@ -100,8 +101,9 @@ def test_contract_runs_every_point_and_assembles_a_tiny_log(tmp_path):
     assert summary.loc[paper, "jobs"].max() == 60 and summary.loc[~paper, "jobs"].max() == 40
     assert list(tables["attribution"]["reading"]) == ["published (paper)", "paper", "no_runtime_cut"]
     # what the figures and the scorecard read back equals the runs' own summary
+    runs = tmp_path / "results/perkovic2000/runs"
     direct = pd.DataFrame([r for p in paper_setting_points(s) for r in summarize(
-        read_point(tmp_path / "results/perkovic2000/runs/all/8/base/done.json")[p.name], p)])
+        read_point(runs / experiment_id("all", p) / "done.json")[p.name], p)])
     v = views(s, tables)
     pd.testing.assert_frame_equal(v.base.reset_index(drop=True), direct, check_exact=True)
     assert v.whole_log and v.note_base == "8 nodes, whole cleaned log, 2 seeds of 1/L-NG"

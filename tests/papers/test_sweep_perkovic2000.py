@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pandas as pd
@@ -36,7 +37,8 @@ def test_grid_sizes_and_paths():
     quick = grid(settings_at("quick"))
     assert len(quick) < len(pts) and all(p.machine == CFG["machine"] for p in quick)
     p = RunPoint(338, "spec", "R/L", False, 0.5, replicate=2)
-    assert experiment_id("n5000", p) == "n5000/338/spec50" and p.name == "R_L-NG_r2"
+    assert experiment_id("n5000", p) == "n5000/338/spec50_r2" and p.name == "R_L-NG_r2"
+    assert experiment_id("all", dataclasses.replace(p, replicate=0)) == "all/338/spec50"
     with pytest.raises(ValueError, match="unknown order"):
         grid(settings_at(orders=["X"]))
 
@@ -108,11 +110,16 @@ def test_experiment_runs_hold_every_algorithm_and_replicate_once(overrides):
         # every run of the experiment once, by its name; every algorithm of the settings
         assert len(runs) == len(wanted[pid]) and set(runs.values()) == wanted[pid]
         assert all(name == p.name for name, p in runs.items())
-        assert len({p.algorithm for p in runs.values()}) == 2 * len(s.orders)
+        reps = {p.replicate for p in runs.values()}
+        assert len(reps) == 1  # a further seed is its own point (experiment_id)
+        algos = {p.algorithm for p in runs.values()}
+        assert (len(algos) == 2 * len(s.orders) if reps == {0}
+                else algos <= set(s.paper_setting.seed_algorithms))
     both = len(listed) - sum(map(len, groups.values()))  # runs the sweep and paper setting share
     if s.max_jobs is None:
-        base = groups[f"all/{s.machine}/base"]
+        base, base_r1 = groups[f"all/{s.machine}/base"], groups[f"all/{s.machine}/base_r1"]
         assert both == 2 * len(s.orders) + len(s.paper_setting.seed_algorithms)  # replicates 0, 1
-        assert len(base) == 2 * len(s.orders) + 2 * len(s.paper_setting.seed_algorithms)
+        assert len(base) == 2 * len(s.orders)
+        assert len(base_r1) == len(s.paper_setting.seed_algorithms)
     else:
         assert both == 0

@@ -6,9 +6,10 @@ Three kinds, by ``Point.spec["kind"]``:
     the normalized log: ``all`` (the whole log: Tables 1-2) and ``sim`` (the first ``max_jobs``
     jobs by submission: the simulated subset), from the trace's job table; ``<scale>`` is ``n5000``
     or ``all`` (:func:`.sweep.scale`), so runs of different subsets never mix.
-``<scale>/<machine>/<experiment>``
+``<scale>/<machine>/<experiment>[_r<seed>]``
     every run of one experiment (its variant, e.g. ``spec50``) on one job subset and machine
-    size (:func:`.sweep.experiment_runs`): each algorithm and replicate of the sweep
+    size, one point per replicate of its seeded algorithms (:func:`.sweep.experiment_id`,
+    :func:`.sweep.experiment_runs`): each algorithm and replicate of the sweep
     (:func:`.sweep.grid`, Figures 5-9, at ``max_jobs``) and of the paper setting
     (:func:`.sweep.paper_setting_points`, Figures 3-4, Table 3, §8), a run both contain once.
     One frame per run (:func:`.runs.simulate`: per-job results), named by the run

@@ -186,8 +186,11 @@ def run_sets(s: Settings) -> list[tuple[str, int | None, list[RunPoint]]]:
 
 
 def experiment_id(scale_name: str, point: RunPoint) -> str:
-    """The point id of the runs of one experiment: ``<scale>/<machine>/<variant>``."""
-    return f"{scale_name}/{point.machine}/{point.variant}"
+    """The point id of the runs of one experiment: ``<scale>/<machine>/<variant>``, and
+    ``<variant>_r<k>`` for replicate ``k`` >= 1 of its seeded algorithms, so that the whole-log
+    paper setting (12 runs, then 8 per further seed) is a few jobs of similar size, not one."""
+    rep = f"_r{point.replicate}" if point.replicate else ""
+    return f"{scale_name}/{point.machine}/{point.variant}{rep}"
 
 
 def experiment_runs(s: Settings) -> dict[str, dict[str, RunPoint]]:
