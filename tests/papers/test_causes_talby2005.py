@@ -3,6 +3,8 @@ and the rows' causes filled by lookup."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pandas as pd
 import pytest
 import yaml
@@ -166,10 +168,12 @@ def test_monthly_claims_under_a_maui_reading(cfg):
 
 
 def test_a_row_of_a_log_the_attribution_leaves_out_names_the_run_that_would_try_it(repo):
-    """At the default scale BLUE's attribution batch runs at the paper scale only: a deviating,
+    """With BLUE left out of the attribution (``attribution.logs``), a deviating,
     unattributed BLUE row (or every-log claim) says ``unexplained`` and names that run; a KTH
     row, a matching row and a row whose cause is found stay as they are."""
     s = resolve_settings(yaml.safe_load((repo / "config/papers/talby2005.yaml").read_text()))
+    assert causes.unattributed_logs(s, None) == []  # the default attributes every log
+    s = dataclasses.replace(s, attribution={**s.attribution, "logs": ["KTH", "SDSP2"]})
     assert causes.unattributed_logs(s, None) == ["BLUE"]
     assert causes.unattributed_logs(s, ["KTH"]) == []
     row = value_row("talby2005", "Table 2", "mean wait", "BLUE maui", 1535.0, 3000.0, "s", 0.15)

@@ -43,14 +43,14 @@ def test_grid_sizes(cfg, raw):
     default = ex.grid(cfg)
     assert ({p.log for p in default if p.kind in ("pbas", "wbas")}
             == set(raw["scales"]["default"]["adaptive_logs"]))
-    # the attribution runs cover the logs of attribution.logs (the paper scale: every log); a
-    # reading equal to a main scheduler reuses its run
-    attributed = set(raw["scales"]["default"]["attribution"]["logs"])
-    assert attributed < set(cfg.logs)
-    assert {p.log for p in default if p.kind == "attr"} == attributed
-    assert {p.log for p in full if p.kind == "attr"} == set(cfg.logs)
+    # the attribution runs cover every log; a reading equal to a main scheduler reuses its run
+    assert {p.log for p in default if p.kind == "attr"} == set(cfg.logs)
     # one attribution batch job per log
-    assert sorted(p.name for p in default if p.kind == "attr") == ["batch"] * len(attributed)
+    assert sorted(p.name for p in default if p.kind == "attr") == ["batch"] * len(cfg.logs)
+    # attribution.logs limits it (the rows of the others then name the run, .causes)
+    some = ex.grid(dataclasses.replace(cfg, attribution={**cfg.attribution, "logs": ["KTH"]}))
+    assert {p.log for p in some if p.kind == "attr"} == {"KTH"}
+    assert {p.log for p in some if p.kind == "sched"} == set(cfg.logs)
     assert {p.log for p in default if p.kind == "sched"} == set(cfg.logs)
     # raw-log points only when the raw log is local
     assert not any(p.version == "raw" for p in default)
