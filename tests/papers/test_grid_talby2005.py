@@ -43,14 +43,18 @@ def test_grid_sizes(cfg, raw):
     default = ex.grid(cfg)
     assert ({p.log for p in default if p.kind in ("pbas", "wbas")}
             == set(raw["scales"]["default"]["adaptive_logs"]))
-    # the attribution runs cover every log; a reading equal to a main scheduler reuses its run
-    assert {p.log for p in default if p.kind == "attr"} == set(cfg.logs)
-    # one attribution batch job per log
+    # the attribution runs on the logs of attribution.logs (the paper scale: every log) and the
+    # slack sweep on those of slack_logs; a reading equal to a main scheduler reuses its run
+    attributed = set(raw["scales"]["default"]["attribution"]["logs"])
+    assert attributed < set(cfg.logs) <= set(cfg.attribution["slack_logs"])
+    assert {p.log for p in full if p.kind == "attr"} == set(cfg.logs)
+    # one attribution batch job per log; a log outside attribution.logs runs the slack sweep only
     assert sorted(p.name for p in default if p.kind == "attr") == ["batch"] * len(cfg.logs)
-    # attribution.logs limits it (the rows of the others then name the run, .causes)
-    some = ex.grid(dataclasses.replace(cfg, attribution={**cfg.attribution, "logs": ["KTH"]}))
-    assert {p.log for p in some if p.kind == "attr"} == {"KTH"}
-    assert {p.log for p in some if p.kind == "sched"} == set(cfg.logs)
+    for log in set(cfg.logs) - attributed:
+        assert {r for r, _ in ex.attr_batch(cfg, log)} <= {
+            ex.slack_reading(f) for f in cfg.attribution["slack_factors"]}
+        assert ex.attr_batch(cfg, log)
+    assert {p.log for p in default if p.kind == "sched"} == set(cfg.logs)
     assert {p.log for p in default if p.kind == "sched"} == set(cfg.logs)
     # raw-log points only when the raw log is local
     assert not any(p.version == "raw" for p in default)

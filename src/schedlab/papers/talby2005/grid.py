@@ -63,12 +63,14 @@ def attr_name(reading: str, cancelled: str) -> str:
 
 
 def attribution_keys(cfg: Settings, logs: Sequence[str]) -> list[tuple[str, str, str]]:
-    """(log, reading, cancelled) of the attribution experiment (config ``attribution``): every
-    reading of ``run_readings`` (null: every reading) under the configured ``cancelled`` rule, the
-    ``cancelled_readings`` under every rule of ``cancelled_rules``, and Flex's slack factors
-    (reading ``flex_slack<f>``) under the configured rule on ``slack_logs`` (null: every log); all
-    of it on the ``logs`` of ``logs`` that are also in ``attribution.logs`` (null: every one)."""
+    """(log, reading, cancelled) of the attribution experiment (config ``attribution``), on the
+    ``logs`` of ``logs`` that are also in ``attribution.logs`` (null: every one): every reading of
+    ``run_readings`` (null: every reading) under the configured ``cancelled`` rule, the variants
+    and the ``cancelled_readings`` under every rule of ``cancelled_rules``; and Flex's slack
+    factors (reading ``flex_slack<f>``) under the configured rule on the ``logs`` that are in
+    ``slack_logs`` (null: every one), whether or not ``attribution.logs`` names them."""
     at = cfg.attribution
+    slack_logs = logs if at.get("slack_logs") is None else [x for x in logs if x in at["slack_logs"]]
     if at.get("logs") is not None:
         logs = [x for x in logs if x in at["logs"]]
     run = at.get("run_readings")
@@ -78,7 +80,6 @@ def attribution_keys(cfg: Settings, logs: Sequence[str]) -> list[tuple[str, str,
              for mod, rs in (at.get("variants") or {}).items() for r in rs]
     keys += [(log, r, c) for log in logs for r in at["cancelled_readings"]
              for c in at["cancelled_rules"]]
-    slack_logs = logs if at.get("slack_logs") is None else [x for x in logs if x in at["slack_logs"]]
     keys += [(log, slack_reading(f), cfg.cancelled) for log in slack_logs
              for f in at["slack_factors"]]
     return sorted(set(keys))
