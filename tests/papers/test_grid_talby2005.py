@@ -54,6 +54,12 @@ def test_grid_sizes(cfg, raw):
         assert {r for r, _ in ex.attr_batch(cfg, log)} <= {
             ex.slack_reading(f) for f in cfg.attribution["slack_factors"]}
         assert ex.attr_batch(cfg, log)
+        # its main runs (the sched points, no run of their own) are keys too: the slack
+        # readings' tables (attr_table3, attr_monthly) compare against them
+        keys = {(r, c) for lg, r, c in ex.attribution_keys(cfg, [log])}
+        assert ("maui_xfactor100", cfg.cancelled) in keys and ("maui_fcfs", cfg.cancelled) not in keys
+        assert {ex.attr_point(cfg, log, r, c).kind for r, c in keys
+                if not r.startswith("flex_slack")} == {"sched"}
     assert {p.log for p in default if p.kind == "sched"} == set(cfg.logs)
     assert {p.log for p in default if p.kind == "sched"} == set(cfg.logs)
     # raw-log points only when the raw log is local

@@ -68,7 +68,8 @@ def attribution_keys(cfg: Settings, logs: Sequence[str]) -> list[tuple[str, str,
     ``run_readings`` (null: every reading) under the configured ``cancelled`` rule, the variants
     and the ``cancelled_readings`` under every rule of ``cancelled_rules``; and Flex's slack
     factors (reading ``flex_slack<f>``) under the configured rule on the ``logs`` that are in
-    ``slack_logs`` (null: every one), whether or not ``attribution.logs`` names them."""
+    ``slack_logs`` (null: every one), whether or not ``attribution.logs`` names them (with the
+    main runs there, which are the sched points)."""
     at = cfg.attribution
     slack_logs = logs if at.get("slack_logs") is None else [x for x in logs if x in at["slack_logs"]]
     if at.get("logs") is not None:
@@ -82,6 +83,10 @@ def attribution_keys(cfg: Settings, logs: Sequence[str]) -> list[tuple[str, str,
              for c in at["cancelled_rules"]]
     keys += [(log, slack_reading(f), cfg.cancelled) for log in slack_logs
              for f in at["slack_factors"]]
+    # a slack log the rest leaves out keeps its main runs (no run of their own): the readings
+    # change one thing against them
+    keys += [(log, r, cfg.cancelled) for log in slack_logs if log not in logs
+             for r in at["readings"] if attr_point(cfg, log, r, cfg.cancelled).kind == "sched"]
     return sorted(set(keys))
 
 
