@@ -24,9 +24,9 @@ experiment          what runs                                             figure
 Setting (issue 24). §2: "a one year long trace from the Cornell Theory Center's 430-node cluster";
 Table 1: 430 nodes, 79,302 jobs. Default: the whole cleaned log (77,222 jobs) on 430 nodes for the
 base experiment (Figures 3-4, Table 3, §4, §5, §8: :func:`paper_setting_points`), with 3 seeds of
-every randomized algorithm (P, R, P/L, R/L, each with guarantees and -NG); Figures 5-9 (144 runs,
+every randomized algorithm (P, R, P/L, R/L, each with guarantees and -NG); Figures 5-9 (156 runs,
 :func:`grid`) on the first ``max_jobs`` jobs at 430 nodes unless ``full`` (the whole log, 3 seeds
-of the randomized orders: ~2-6 CPU-s per run, greedy 9-14; the default's 144 runs alone would
+of the randomized orders: ~2-6 CPU-s per run, greedy 9-14; the default's 156 runs alone would
 cost ~12 CPU-min on the whole log). Why 430 nodes and the other readings of the setting:
 :mod:`.attribution`.
 """
