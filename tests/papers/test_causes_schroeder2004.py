@@ -41,7 +41,7 @@ def test_c90_rows_no_reading_explains_are_data():
     rows = [row("§1.4", "SITA-U-fair improves ... by more than an order of magnitude", False, 0.3),
             row("§4.2 / Fig 4", "ranges from 4 to 10", True, 4.0),
             row("Fig 2", "SITA-E beats LWL", False, 0.9)]
-    out = c90_gaps(rows)
+    out = c90_gaps(rows, "CTC", 5.4)
     assert out[0]["explained"] == "data" and "C90" in out[0]["evidence"]
     assert out[1]["explained"] == "" and out[2]["cause"] == "not yet attributed"
     scorecard_frame(out)
@@ -78,7 +78,7 @@ def test_the_causes_name_the_workloads_log_not_ctc_on_a_study():
     from schedlab.papers.schroeder2004.causes import log_label, untried
     assert log_label("CTC-SP2-1996-3.1-cln") == "CTC" and log_label("HPC2N-2002-2.2-cln") == "HPC2N"
     c90 = [row("§4.2 / Fig 4", "ranges from 4 to 10", False, 2.0)]
-    own = c90_gaps(c90)[0]["cause"]
+    own = c90_gaps(c90, "CTC", 5.42)[0]["cause"]
     assert "the CTC log's 8-processor jobs (C² 5.4), whose gains are smaller" in own
     study = c90_gaps(c90, "HPC2N", 3.72)[0]["cause"]
     assert "HPC2N log's" in study and "C² 3.7" in study and "CTC" not in study

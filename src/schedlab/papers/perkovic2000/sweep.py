@@ -86,8 +86,7 @@ class RunPoint:
     @property
     def name(self) -> str:
         """The run within its experiment: the algorithm's slug and replicate, e.g. ``R_L-NG_r1``."""
-        rep = f"_r{self.replicate}" if self.replicate else ""
-        return f"{slug(self.order, self.guarantees)}{rep}"
+        return f"{slug(self.order, self.guarantees)}{replicate_suffix(self.replicate)}"
 
     @property
     def path(self) -> str:
@@ -189,8 +188,12 @@ def experiment_id(scale_name: str, point: RunPoint) -> str:
     """The point id of the runs of one experiment: ``<scale>/<machine>/<variant>``, and
     ``<variant>_r<k>`` for replicate ``k`` >= 1 of its seeded algorithms, so that the whole-log
     paper setting (12 runs, then 8 per further seed) is a few jobs of similar size, not one."""
-    rep = f"_r{point.replicate}" if point.replicate else ""
-    return f"{scale_name}/{point.machine}/{point.variant}{rep}"
+    return f"{scale_name}/{point.machine}/{point.variant}{replicate_suffix(point.replicate)}"
+
+
+def replicate_suffix(replicate: int) -> str:
+    """``_r<k>`` for replicate ``k`` >= 1, nothing for the first."""
+    return f"_r{replicate}" if replicate else ""
 
 
 def experiment_runs(s: Settings) -> dict[str, dict[str, RunPoint]]:

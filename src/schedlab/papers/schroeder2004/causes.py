@@ -110,8 +110,7 @@ def readings(rows: Sequence[Mapping[str, Any]],
     return attribution_frame(out)
 
 
-def c90_gaps(rows: Iterable[dict[str, Any]], log: str = "CTC", scv: float = 5.4
-             ) -> list[dict[str, Any]]:
+def c90_gaps(rows: Iterable[dict[str, Any]], log: str, scv: float) -> list[dict[str, Any]]:
     """The deviating C90-number rows that no reading explains, marked ``data`` (our workload:
     ``log``'s jobs, C² ``scv``)."""
     return [data_gap(r, c90_cause(log, scv), "the PSC C90 log (not obtainable offline)")

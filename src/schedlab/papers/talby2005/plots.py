@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...report.plotting import new_figure
 from .config import Settings
 
 LOG_ORDER = ("BLUE", "SDSP2", "KTH")
@@ -46,8 +47,6 @@ def monthly_wait(monthly: pd.DataFrame):
     if not len(monthly):
         return None
     logs = _logs(monthly)
-    from ...report.plotting import new_figure
-
     fig, axes = new_figure(len(logs), 1, width=9, height=3, squeeze=False)
     for ax, log in zip(axes[:, 0], logs, strict=True):
         d = monthly[monthly["log"] == log]
@@ -68,8 +67,6 @@ def pbas_by_frame(ad: pd.DataFrame, t2: pd.DataFrame, published: dict | None = N
     if not len(d):
         return None
     logs = _logs(d)
-    from ...report.plotting import new_figure
-
     fig, axes = new_figure(len(logs), 2, width=5, height=3.2, squeeze=False)
     for i, log in enumerate(logs):
         for j, (col, label) in enumerate((("wait", "wait time (s)"),
@@ -93,8 +90,6 @@ def pbas_candidates(ad: pd.DataFrame, t2: pd.DataFrame, published: dict | None =
     if not len(d) or not (d["candidates"].str.count(r"\+") == 3).any():
         return None
     logs = [x for x in _logs(d) if (d[d["log"] == x]["candidates"].str.count(r"\+") == 3).any()]
-    from ...report.plotting import new_figure
-
     fig, axes = new_figure(1, len(logs), width=5, height=3.5, squeeze=False)
     for ax, log in zip(axes[0], logs, strict=True):
         for c, g in d[d["log"] == log].groupby("candidates", sort=True):
@@ -117,8 +112,6 @@ def wbas_sweeps(ad: pd.DataFrame, t2: pd.DataFrame, maf_fixed: float, switch_fix
     if not len(d):
         return None
     logs = _logs(d)
-    from ...report.plotting import new_figure
-
     fig, axes = new_figure(len(logs), 2, width=5, height=3.2, squeeze=False)
     for i, log in enumerate(logs):
         g = d[(d["log"] == log) & (d["maf"] == float(maf_fixed))].sort_values("time_frame_s")
@@ -145,8 +138,6 @@ def attr_easy_maui(detail: pd.DataFrame):
     if not len(detail):
         return None
     logs = _logs(detail)
-    from ...report.plotting import new_figure
-
     fig, axes = new_figure(2, len(logs), width=4.5, height=3.4, squeeze=False)
     for j, log in enumerate(logs):
         d = detail[detail["log"] == log]
@@ -181,8 +172,6 @@ def attr_cancelled_slack(runs: pd.DataFrame, cancelled: str):
     if not len(runs):
         return None
     logs = _logs(runs)
-    from ...report.plotting import new_figure
-
     fig, axes = new_figure(2, len(logs), width=4.5, height=3.4, squeeze=False)
     rules = sorted(set(runs["cancelled"]))
     for j, log in enumerate(logs):
@@ -241,8 +230,6 @@ def paper_figures(cfg: Settings, tables: Mapping[str, pd.DataFrame]) -> dict[str
 
 
 def _not_run():
-    from ...report.plotting import new_figure
-
     fig, ax = new_figure()
     ax.text(0.5, 0.5, "not run in this configuration", ha="center", va="center")
     ax.set_axis_off()

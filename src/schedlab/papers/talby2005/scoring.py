@@ -17,6 +17,8 @@ from .causes import (
     adaptive_needs_run,
     attribution_needs_run,
     attribution_rows,
+    is_every_log,
+    row_log,
     unattributed_logs,
 )
 from .checks import (
@@ -205,8 +207,7 @@ def _monthly_claim_rows(pub: Mapping[str, Any], monthly: pd.DataFrame, version: 
 def _not_in_run(row: dict[str, Any], main_logs: Sequence[str]) -> dict[str, Any]:
     """A row without a value because its log is not simulated in this run (the quick profile runs
     KTH only) is ``not_run`` "needs a larger run", not a failure."""
-    log = str(row["condition"]).split(" ")[0].rstrip(",")
-    every = str(row["condition"]).startswith(("every log", "all months of every log"))
+    log, every = row_log(row), is_every_log(row)
     missing = log not in main_logs if log in PUBLISHED_LOGS else (
         every and not set(PUBLISHED_LOGS) <= set(main_logs))
     if (row["verdict"] == "fails" and missing

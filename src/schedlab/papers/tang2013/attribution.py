@@ -32,6 +32,11 @@ PLAIN_FAIR_READING = {"runtime": "estimate", "order": "dynamic", "policy": "subm
 UNFAIR_MARGINS_MIN = (1, 10, 30, 60, 120)
 
 
+def configured_reading(cfg: Settings) -> dict[str, str]:
+    """The configured fair-start reading (config ``fair_start`` over :data:`PLAIN_FAIR_READING`)."""
+    return {**PLAIN_FAIR_READING, **cfg.fair_start}
+
+
 def fair_readings(cfg: Settings, selection: str, threshold: str) -> tuple[dict[str, str], ...]:
     """The fair-start readings weighed under one job selection and threshold (config
     ``fair_readings``): ``every`` reading of :data:`FAIR_READINGS` everywhere, or
@@ -41,8 +46,7 @@ def fair_readings(cfg: Settings, selection: str, threshold: str) -> tuple[dict[s
     start, :func:`.causes.run_readings`)."""
     if cfg.fair_readings == "every" or (selection == cfg.job_selection and threshold == "paper"):
         return FAIR_READINGS
-    configured = {**PLAIN_FAIR_READING, **cfg.fair_start}
-    return tuple(r for r in FAIR_READINGS if r == configured)
+    return tuple(r for r in FAIR_READINGS if r == configured_reading(cfg))
 
 
 def reading_name(reading: dict[str, str]) -> str:
@@ -208,7 +212,7 @@ def unfair_margins_table(rows: pd.DataFrame, cfg: Settings) -> pd.DataFrame:
     """:func:`unfair_table` under every counting rule (:data:`COUNT_RULES`) for three
     fair-start readings: the configured one, the same with the run's backfilling in the probe,
     and the plainest (:data:`PLAIN_FAIR_READING`)."""
-    configured = {**PLAIN_FAIR_READING, **cfg.fair_start}
+    configured = configured_reading(cfg)
     readings = {reading_name(r) for r in (configured, {**configured, "backfill": "policy"},
                                           PLAIN_FAIR_READING)}
     return unfair_table(rows, cfg, readings=sorted(readings), count_rules=COUNT_RULES)
