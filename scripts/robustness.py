@@ -1,5 +1,5 @@
 """Snakemake adapter: the robustness matrix from the papers' and the studies' scorecards (rule
-robustness) -> results/robustness.parquet."""
+robustness) -> <root>/robustness.parquet (results/, or results/paper-scale/ at paper scale)."""
 
 from pathlib import Path
 
@@ -12,7 +12,9 @@ from schedlab.report.robustness import build_matrix, collect, size
 def main(sm):
     log = smk.log_to(sm)
     own_logs = {p: dict(names) for p, names in sm.params.own_logs.items()}
-    cards, missing = collect(Path("results"), [tuple(p) for p in sm.params.pairs], own_logs)
+    # the run's root is the matrix's folder (results/ or results/paper-scale/)
+    cards, missing = collect(Path("results"), [tuple(p) for p in sm.params.pairs], own_logs,
+                             Path(sm.output[0]).parent)
     m = build_matrix(cards)
     claims, logs = size(m)
     write_parquet(sm.output[0], m, {"schedlab_version": __version__, "claims": claims,

@@ -38,11 +38,14 @@ def test_a_study_log_added_by_one_registry_entry_is_an_input_of_the_matrix(repo,
     assert {f"results/{p}/scorecard.parquet" for p in PAPERS} & set(runs[True])
 
 
+@pytest.mark.parametrize("root", ["results", "results/paper-scale"])
 def test_the_rules_script_writes_the_matrix_from_the_scorecards_on_disk(repo, tmp_path,
-                                                                       monkeypatch):
+                                                                       monkeypatch, root):
     """scripts/robustness.py (the rule's job) in a scratch results tree: the matrix of the own
     scorecard and the study scorecards found, its size and the study without a scorecard in the
-    metadata and the log."""
+    metadata and the log. The own scorecard is read under the run's root (the matrix's folder:
+    results/, or results/paper-scale/ at paper scale), the studies under results/studies/ (shared
+    by both scales)."""
     import runpy
     from types import SimpleNamespace
 
@@ -52,10 +55,12 @@ def test_the_rules_script_writes_the_matrix_from_the_scorecards_on_disk(repo, tm
     from schedlab.report.robustness import size
 
     monkeypatch.chdir(tmp_path)
-    write_parquet(tmp_path / "results" / P / "scorecard.parquet", card({"a": True, "b": True}))
+    write_parquet(tmp_path / root / P / "scorecard.parquet", card({"a": True, "b": True}))
+    if root != "results":  # another scale's own scorecard must not be read
+        write_parquet(tmp_path / "results" / P / "scorecard.parquet", card({"a": False}))
     write_parquet(tmp_path / "results/studies/New-1" / P / "scorecard.parquet",
                   card({"a": False, "b": True}))
-    out, log = tmp_path / "results" / "robustness.parquet", tmp_path / "robustness.log"
+    out, log = tmp_path / root / "robustness.parquet", tmp_path / "robustness.log"
     sm = SimpleNamespace(input=[], output=[str(out)], log=[str(log)], rule="robustness",
                          wildcards={}, params=SimpleNamespace(
                              pairs=[["New-1", P], ["Other-2", P]],

@@ -20,9 +20,10 @@ import pytest
 from schedlab.cli.main import main
 from schedlab.io import read_parquet, write_parquet
 from schedlab.report.attribution import data_gap
-from schedlab.report.html import build_report, combine_scorecards, format_scorecard_terminal
+from schedlab.report.html import build_report, combine_scorecards
 from schedlab.report.plotting import new_figure, save_figure
 from schedlab.report.scorecard import claim_row, scorecard_frame, value_row, with_cause
+from schedlab.report.terminal import format_scorecard_terminal
 from schedlab.traces.swf import parse_swf_text
 
 

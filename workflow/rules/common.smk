@@ -12,6 +12,10 @@ from schedlab.sim.options import SIM_OPTION_KEYS, SimOptions
 from schedlab.traces.registry import check_local_changes, load_registry, mirror_dir
 
 PAPER_KEYS = list(PAPERS)
+# The output root of this run's papers, robustness matrix and merged scorecard: results/ for the
+# default and quick scales, results/paper-scale/ for config `full` (schedlab.papers.run_root).
+RUN_SCALE = _papers.run_scale(config)
+RUN_ROOT = _papers.run_root(config)
 try:
     REGISTRY = load_registry(config["registry"])
     MIRROR = mirror_dir(config.get("trace_mirror"))
@@ -105,4 +109,4 @@ def point_input(run):
     """The input files of a run's point jobs (papers.smk), by wildcards: the point's files and
     the ``done.json`` of the points it needs (``PAPER_RUNS``, ``PAPER_POINTS``)."""
     paper, log, _ = PAPER_RUNS[run]
-    return lambda wc: papers_point_input(paper, PAPER_POINTS[run][wc.point], log)
+    return lambda wc: papers_point_input(paper, PAPER_POINTS[run][wc.point], log, RUN_ROOT)

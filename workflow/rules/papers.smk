@@ -5,8 +5,9 @@
 #   <run>_point     one job per experiment point: <dir>/runs/<point>/done.json (+ frames)
 #   <run>_assemble  tables, figures and scorecard: <dir>/{tables,figures}/, scorecard.parquet
 #                   (a study's also <dir>/done.json)
-# with <dir> = results/<paper> (run name <paper>; target <paper>, which also builds the paper's
-# `extra_targets(s)`, rules of workflow/rules/<paper>.smk) or results/studies/<log>/<paper> (run
+# with <dir> = <root>/<paper> (run name <paper>; target <paper>, which also builds the paper's
+# `extra_targets(s)`, rules of workflow/rules/<paper>.smk; <root> = RUN_ROOT: results, or
+# results/paper-scale for config `full`) or results/studies/<log>/<paper> at every scale (run
 # name study_<log>_<paper>; target `studies`: every study). A study's settings are the paper's at
 # scale `study` with config `studies.<paper>` and the log in the place of its own (`with_log`).
 # Settings are resolved once (common.smk: PAPER_SETTINGS), passed to every job as a param in their
@@ -37,7 +38,7 @@ STUDY_OUTPUTS = [f"{_papers.paper_dir(_p, _log)}/done.json" for _log, _p in STUD
 
 
 for _run, (_p, _log, _s) in PAPER_RUNS.items():
-    _dir = _papers.paper_dir(_p, _log)
+    _dir = _papers.paper_dir(_p, _log, RUN_ROOT)
     _out = PAPER_OUTPUTS[_run]
     _targets = [
         *[f"{_dir}/tables/{t}.parquet" for t in _out.tables],
@@ -71,7 +72,7 @@ for _run, (_p, _log, _s) in PAPER_RUNS.items():
         name:
             f"{_run}_assemble"
         input:
-            runs=[point_done(_p, pid, _log) for pid in PAPER_POINTS[_run]],
+            runs=[point_done(_p, pid, _log, RUN_ROOT) for pid in PAPER_POINTS[_run]],
             files=list(_out.inputs),
         output:
             _targets,

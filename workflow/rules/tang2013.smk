@@ -10,4 +10,7 @@ from schedlab.papers.tang2013.tabulate import ATTRIBUTION_TABLES as _TANG_ATTRIB
 
 rule tang2013_attribution:
     input:
-        [f"results/tang2013/tables/{n}.parquet" for n in _TANG_ATTRIBUTION_TABLES],
+        [
+            f"{_papers.paper_dir('tang2013', None, RUN_ROOT)}/tables/{n}.parquet"
+            for n in _TANG_ATTRIBUTION_TABLES
+        ],

@@ -1,4 +1,5 @@
-"""``schedlab scorecard``: the combined published-vs-reproduced scorecard in the terminal."""
+"""``schedlab scorecard``: the combined published-vs-reproduced scorecard in the terminal (and
+``scorecard-diff``, ``scale-sensitivity``: two scorecards side by side)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,8 @@ def read_scorecard(path: Path) -> pd.DataFrame:
 
 
 def cmd_scorecard(args: argparse.Namespace) -> int:
-    from ..report.html import claim_coverage, format_scorecard_terminal, format_summary_terminal
+    from ..report.html import claim_coverage
+    from ..report.terminal import format_scorecard_terminal, format_summary_terminal
 
     sc = read_scorecard(Path(args.file))
     claims_dir = Path(args.claims)
@@ -85,6 +87,27 @@ def cmd_scorecard_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_scale_sensitivity(args: argparse.Namespace) -> int:
+    from ..io import check_output_path, write_parquet
+    from ..report.scale_sensitivity import format_terminal, from_roots
+
+    for d in (args.default_dir, args.paper_dir):
+        if not Path(d).is_dir():
+            raise ConfigError(f"{d}: no such results directory")
+    if args.out:
+        check_output_path(args.out)
+    table = from_roots(Path(args.default_dir), Path(args.paper_dir))
+    if args.paper:
+        unknown = set(args.paper) - set(table["paper"])
+        if unknown:
+            raise ConfigError(f"no scorecard rows for paper(s) {sorted(unknown)} at either scale")
+        table = table[table["paper"].isin(args.paper)]
+    print(format_terminal(table, every_row=args.all))
+    if args.out:
+        write_parquet(args.out, table, {"default": args.default_dir, "paper": args.paper_dir})
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("scorecard", help="print the published-vs-reproduced scorecard: verdict "
                        "counts per paper and the headline claims; --rows or --verdict for rows")
@@ -107,3 +130,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("after", help="scorecard parquet after the change")
     p.add_argument("--paper", action="append", help="only this paper (repeatable)")
     p.set_defaults(func=cmd_scorecard_diff)
+
+    p = sub.add_parser("scale-sensitivity", help="the default-scale scorecard beside the "
+                       "paper-scale one: verdict flips per paper and each flipped row with the "
+                       "settings that differ and its value move")
+    p.add_argument("default_dir", nargs="?", default="results",
+                   help="the default run's results (its scorecard.parquet; default: results)")
+    p.add_argument("paper_dir", nargs="?", default="results/paper-scale",
+                   help="the paper-scale run's results (default: results/paper-scale)")
+    p.add_argument("--paper", action="append", help="only this paper (repeatable)")
+    p.add_argument("--all", action="store_true",
+                   help="every row whose verdict or presence differs, not only the flips")
+    p.add_argument("--out", help="also write the whole table to this .parquet")
+    p.set_defaults(func=cmd_scale_sensitivity)

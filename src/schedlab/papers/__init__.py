@@ -82,12 +82,14 @@ import pandas as pd
 from ..errors import ConfigError
 from ..io import read_parquet
 from ..sim.options import SimOptions
-from .settings import PaperSettings, Switches, switches
+from .settings import PaperSettings, Switches, scale_of, switches
 
 __all__ = [
     "CONTRACT",
     "MODULES",
     "PAPERS",
+    "RESULTS",
+    "ROOTS",
     "Env",
     "Inputs",
     "Outputs",
@@ -99,6 +101,8 @@ __all__ = [
     "point_done",
     "point_input",
     "run_by",
+    "run_root",
+    "run_scale",
     "study_logs",
     "study_pairs",
     "study_settings",
@@ -185,22 +189,46 @@ def run_by(runners: Mapping[str, Runner], key: str, paper: str, s: Any, point: P
     return runners[name](s, point, inputs)
 
 
-def paper_dir(paper: str, log: str | None = None) -> str:
-    """The pipeline folder of a paper's outputs: ``results/<paper>``, or of its study on ``log``:
-    ``results/studies/<log>/<paper>``."""
-    return f"results/{paper}" if log is None else f"results/studies/{log}/{paper}"
+#: The folder of the outputs every scale shares (logs, fitted models, synthetic workloads, the
+#: studies) and of the default's (and quick's) own.
+RESULTS = "results"
+#: The output root of each run scale the report compares: a paper-scale run (config ``full``)
+#: writes its papers' outputs, robustness matrix and merged scorecard under its own root, so
+#: neither scale overwrites the other. Quick runs share the default's.
+ROOTS: dict[str, str] = {"default": RESULTS, "paper": f"{RESULTS}/paper-scale"}
 
 
-def point_done(paper: str, point_id: str, log: str | None = None) -> str:
+def run_scale(config: Mapping[str, Any]) -> str:
+    """The scale a pipeline config asks of its runs (config ``quick``, ``full``;
+    :func:`~schedlab.papers.settings.scale_of` without a paper's overrides)."""
+    return scale_of({}, bool(config.get("quick")), bool(config.get("full")))
+
+
+def run_root(config: Mapping[str, Any]) -> str:
+    """The output root of a pipeline config's paper runs, robustness matrix and merged
+    scorecard (:data:`ROOTS`): ``results/paper-scale`` for config ``full``, else ``results``."""
+    return ROOTS.get(run_scale(config), RESULTS)
+
+
+def paper_dir(paper: str, log: str | None = None, root: str = RESULTS) -> str:
+    """The pipeline folder of a paper's outputs: ``<root>/<paper>`` (``root``: :func:`run_root`),
+    or of its study on ``log``: ``results/studies/<log>/<paper>`` whatever the root, since a
+    study's settings are the paper's ``study`` scale at the default and the paper scale alike
+    (:func:`study_config`): both runs share its files."""
+    return f"{root}/{paper}" if log is None else f"{RESULTS}/studies/{log}/{paper}"
+
+
+def point_done(paper: str, point_id: str, log: str | None = None, root: str = RESULTS) -> str:
     """The pipeline path of a finished point's ``done.json`` (``<paper_dir>/runs/<id>/``)."""
-    return f"{paper_dir(paper, log)}/runs/{point_id}/done.json"
+    return f"{paper_dir(paper, log, root)}/runs/{point_id}/done.json"
 
 
-def point_input(paper: str, point: Point, log: str | None = None) -> dict[str, list[str]]:
+def point_input(paper: str, point: Point, log: str | None = None,
+                root: str = RESULTS) -> dict[str, list[str]]:
     """The inputs of a point's rule: its ``files`` and the ``done.json`` of the points it
-    ``needs`` (of the paper's own run, or of its study on ``log``)."""
+    ``needs`` (of the paper's own run under ``root``, or of its study on ``log``)."""
     return {"files": list(point.inputs),
-            "needs": [point_done(paper, n, log) for n in point.needs]}
+            "needs": [point_done(paper, n, log, root) for n in point.needs]}
 
 
 class Registry(Protocol):

@@ -40,7 +40,7 @@ import pandas as pd
 
 from ..errors import ConfigError
 from ..io import read_parquet
-from ..papers import PAPERS
+from ..papers import PAPERS, RESULTS, paper_dir
 from .scorecard import UNCHECKABLE, is_our_check
 
 COLUMNS = ["paper", "claim", "log", "own_log", "verdict", "value", "checked", "note"]
@@ -267,26 +267,28 @@ def wide(m: pd.DataFrame) -> pd.DataFrame:
 
 
 def matrix_inputs(pairs: Iterable[tuple[str, str]], papers: Sequence[str],
-                  results: str = "results", study_file: str = STUDY_DONE) -> dict[str, list[str]]:
+                  root: str = RESULTS, study_file: str = STUDY_DONE) -> dict[str, list[str]]:
     """The files the rule ``robustness`` reads: ``own``, each paper's scorecard on its own log(s)
-    (``results/<paper>/scorecard.parquet``), and ``studies``, for each ``(log, paper)`` pair of a
-    study of a paper in ``papers``, ``results/studies/<log>/<paper>/<study_file>`` (the study's
-    scorecard is ``scorecard.parquet`` beside it)."""
+    (``<root>/<paper>/scorecard.parquet``, ``root`` the run's: :func:`schedlab.papers.run_root`),
+    and ``studies``, for each ``(log, paper)`` pair of a study of a paper in ``papers``,
+    ``results/studies/<log>/<paper>/<study_file>`` (the study's scorecard is
+    ``scorecard.parquet`` beside it; :func:`schedlab.papers.paper_dir`)."""
     run = set(papers)
-    return {"own": [f"{results}/{p}/scorecard.parquet" for p in papers],
-            "studies": [f"{results}/studies/{log}/{p}/{study_file}" for log, p in pairs if p in run]}
+    return {"own": [f"{paper_dir(p, None, root)}/scorecard.parquet" for p in papers],
+            "studies": [f"{paper_dir(p, log)}/{study_file}" for log, p in pairs if p in run]}
 
 
 def collect(results: Path, pairs: Iterable[tuple[str, str]],
-            own_logs: Mapping[str, Sequence[str] | Mapping[str, str]]
-            ) -> tuple[list[Card], list[str]]:
-    """The scorecards of the matrix under ``results``: each paper of ``own_logs`` on its own logs
-    (registry names, or the contract's ``log_names``: the names its conditions give them), and
-    each ``(log, paper)`` study of such a paper; also the studies that have no
-    ``scorecard.parquet`` (listed, not an error: a study that computes no scorecard)."""
+            own_logs: Mapping[str, Sequence[str] | Mapping[str, str]],
+            root: Path | None = None) -> tuple[list[Card], list[str]]:
+    """The scorecards of the matrix: each paper of ``own_logs`` on its own logs (registry names,
+    or the contract's ``log_names``: the names its conditions give them) under ``root`` (default
+    ``results``), and each ``(log, paper)`` study of such a paper under ``results``; also the
+    studies that have no ``scorecard.parquet`` (listed, not an error: a study that computes no
+    scorecard)."""
     cards, missing = [], []
     for paper, logs in own_logs.items():
-        sc, _ = read_parquet(results / paper / "scorecard.parquet")
+        sc, _ = read_parquet((root or results) / paper / "scorecard.parquet")
         names = dict(logs) if isinstance(logs, Mapping) else {n: n for n in logs}
         joined = "+".join(dict.fromkeys(names.values()))
         cards.append(Card(paper, joined, True, sc, names))

@@ -9,6 +9,8 @@ scorecard, its occurrences are matched in order. A row present on one side only 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 
 from .scorecard import DEVIATING, EXPLAINED, VERDICTS
@@ -26,11 +28,14 @@ def _keyed(sc: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def verdict_changes(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
+def verdict_changes(before: pd.DataFrame, after: pd.DataFrame,
+                    carry: Sequence[str] = ()) -> pd.DataFrame:
     """One row per scorecard row of either side: its key, verdict, reproduced value and ``explained``
-    before and after, and ``change`` (:data:`CHANGES`). ``cause`` is the after side's (the before
-    side's for a removed row). Order: after's rows first (in its order), then the removed ones."""
-    cols = ["verdict", "reproduced", "explained", "cause"]
+    before and after, and ``change`` (:data:`CHANGES`). ``cause`` and the columns ``carry`` are the
+    after side's (the before side's for a removed row). Order: after's rows first (in its order),
+    then the removed ones."""
+    carried = ["cause", *carry]
+    cols = ["verdict", "reproduced", "explained", *carried]
     on = [*KEY, "occurrence"]
     b = _keyed(before)[[*on, *cols]]
     a = _keyed(after)[[*on, *cols]]
@@ -42,9 +47,10 @@ def verdict_changes(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
     moved = (m["_merge"] == "both") & (m["verdict_before"] != m["verdict_after"])
     change[moved] = "changed"
     m["change"] = change
-    m["cause"] = m["cause_after"].where(m["_merge"] != "right_only", m["cause_before"])
+    for c in carried:
+        m[c] = m[f"{c}_after"].where(m["_merge"] != "right_only", m[f"{c}_before"])
     order = [*KEY, "verdict_before", "verdict_after", "reproduced_before", "reproduced_after",
-             "explained_before", "explained_after", "cause", "change"]
+             "explained_before", "explained_after", *carried, "change"]
     return m[order].reset_index(drop=True)
 
 
