@@ -1,11 +1,14 @@
-"""Snakemake adapter: combined scorecard + HTML report from the paper outputs under results/
-(and the studies on the logs marked ``study: true``, results/studies/)."""
+"""Snakemake adapter: combined scorecard + HTML report from the paper outputs under the run's root
+(results/, or results/paper-scale/ at paper scale), the studies on the logs marked ``study: true``
+(results/studies/) and, when it exists, the other scale's merged scorecard (the scale-sensitivity
+table, results/scale_sensitivity.parquet)."""
 
 from pathlib import Path
 
 from schedlab import __version__
 from schedlab.pipeline import smk
 from schedlab.report.html import build_report
+from schedlab.report.scale_sensitivity import SENSITIVITY
 
 
 def main(sm):
@@ -14,7 +17,12 @@ def main(sm):
                  {"schedlab_version": __version__, "papers": ", ".join(sm.params.papers)},
                  studied_traces=dict(sm.params.studied_traces),
                  extra_scorecards=dict(sm.params.extra_scorecards),
-                 claims_dir=Path(sm.input.claims[0]).parent if sm.input.claims else None)
+                 claims_dir=Path(sm.input.claims[0]).parent if sm.input.claims else None,
+                 # the run's root is its merged scorecard's folder (results/ or results/paper-scale/)
+                 scale=sm.params.scale, root=Path(sm.output.scorecard).parent,
+                 other_scorecards=dict(zip(sm.params.other_scales, map(Path, sm.input.other_scale),
+                                           strict=True)),
+                 out_sensitivity=Path(getattr(sm.output, "sensitivity", None) or SENSITIVITY))
 
 
 smk.run(main, snakemake)

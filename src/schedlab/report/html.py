@@ -33,6 +33,8 @@ from ..traces.swf import SWFHeader, SWFTrace
 from .claims import Coverage, coverage, coverage_table, load_inventories
 from .compare import item_of_table, items_with_numbers, side_by_side
 from .robustness_view import robustness_section
+from .scale_sensitivity import lead_scale, read_scale, recorded_settings, scale_sensitivity
+from .scale_view import ScaleCard, lead_html, scale_section
 from .scorecard import (
     COLUMNS,
     EXPLAINED_RULES,
@@ -46,11 +48,9 @@ from .scorecard import (
 from .why import (
     STATUS_COLORS,
     coverage_line,
-    headline_cause,
     headlines_table,
     why_counts,
     why_section,
-    why_terminal,
 )
 
 VERDICT_COLORS = {"match": "#1a7f37", "holds": "#1a7f37", "close": "#9a6700", "differs": "#b35900",
@@ -113,13 +113,14 @@ def paper_title(key: str) -> str:
 
 
 def collect(results_dir: Path, papers: Sequence[str],
-            extra_scorecards: Mapping[str, Sequence[str]] | None = None) -> list[PaperResults]:
+            extra_scorecards: Mapping[str, Sequence[str]] | None = None,
+            root: Path | None = None) -> list[PaperResults]:
     """Find each paper's scorecard (with ``extra_scorecards[<p>]``: scorecards its target builds
-    outside results/<p>/, relative to ``results_dir``), tables (results/<p>/tables/*.parquet) and
-    figures (*.png)."""
+    outside <root>/<p>/, relative to ``results_dir``), tables (<root>/<p>/tables/*.parquet) and
+    figures (*.png); ``root``: the run's output root (default ``results_dir``)."""
     out = []
     for key in papers:
-        base = results_dir / key
+        base = (root or results_dir) / key
         pr = PaperResults(key)
         extra = (extra_scorecards or {}).get(key, ())
         found = [p for p in (base / "scorecard.parquet", *(results_dir / x for x in extra))
@@ -464,11 +465,15 @@ def not_run_section(overall: pd.DataFrame) -> str:
 
 def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenance: dict,
                 studied: Sequence[StudiedTrace] | None = None,
-                covs: Mapping[str, Coverage] | None = None, robustness: str = "") -> str:
+                covs: Mapping[str, Coverage] | None = None, robustness: str = "",
+                lead: str = "", scales: str = "") -> str:
     """The whole page (the "Studies on other logs" section when ``studied`` is not None; each
-    paper's claim coverage from ``covs``; the ``robustness`` section's HTML after the summary)."""
+    paper's claim coverage from ``covs``; the ``robustness`` section's HTML after the summary;
+    ``lead``: the line saying which scale the page leads with, above the summary; ``scales``: the
+    "Scale sensitivity" section, after the summary)."""
     covs = covs or {}
-    nav = "".join(f'<a href="#{p.key}">{html.escape(p.key)}</a>' for p in papers)
+    nav = '<a href="#scale-sensitivity">scale sensitivity</a>' if scales else ""
+    nav += "".join(f'<a href="#{p.key}">{html.escape(p.key)}</a>' for p in papers)
     nav += '<a href="#robustness">robustness</a>' if robustness else ""
     if studied is not None:
         nav += '<a href="#studies">studies on other logs</a>'
@@ -480,7 +485,9 @@ def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenanc
 <html lang="en"><head><meta charset="utf-8"><title>schedlab reproduction report</title>
 <style>{_CSS}</style></head><body>
 <h1>schedlab reproduction report</h1>
+{lead}
 {summary_section(overall, covs)}
+{scales}
 {robustness}
 <nav>{nav}</nav>
 <ul class="note">{prov}</ul>
@@ -494,7 +501,10 @@ def render_html(papers: Sequence[PaperResults], overall: pd.DataFrame, provenanc
 def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_scorecard: Path,
                  provenance: dict, studied_traces: Mapping[str, int | None] | None = None,
                  claims_dir: Path | None = None,
-                 extra_scorecards: Mapping[str, Sequence[str]] | None = None) -> None:
+                 extra_scorecards: Mapping[str, Sequence[str]] | None = None, *,
+                 scale: str = "default", root: Path | None = None,
+                 other_scorecards: Mapping[str, Path] | None = None,
+                 out_sensitivity: Path | None = None) -> None:
     """Collect outputs, write the combined scorecard parquet and the HTML page (+ figure copies).
 
     ``extra_scorecards``: by paper, scorecards its target builds outside results/<paper>/ (paths
@@ -502,12 +512,35 @@ def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_s
 
     ``studied_traces``: the studied logs, config ``study_traces`` (name -> registry machine size) whose
     studies form the last section; ``None`` leaves the section out. ``claims_dir``: where the
-    claim inventories are (``config/papers``; None: no coverage shown)."""
-    found = collect(results_dir, papers, extra_scorecards)
+    claim inventories are (``config/papers``; None: no coverage shown).
+
+    Scales: the run's papers are under ``root`` (default ``results_dir``) at ``scale``; its merged
+    scorecard records the papers' settings (metadata ``settings``). ``other_scorecards``: the other
+    scale's merged scorecard (by scale) when it exists. With a paper-scale one the page leads with
+    the paper scale (its papers, robustness matrix and scorecard) and says so; with both the
+    default and the paper scale, the table of :mod:`schedlab.report.scale_sensitivity` is written
+    to ``out_sensitivity`` and shown in the "Scale sensitivity" section."""
+    root = root or results_dir
+    found = collect(results_dir, papers, extra_scorecards, root)
     studied = collect_studies(results_dir, studied_traces) if studied_traces is not None else None
     overall = combine_scorecards(p.scorecard for p in found)
+    settings = recorded_settings(root, list(papers))
+    write_parquet(out_scorecard, overall, provenance | {"scale": scale, "settings": settings})
+    cards = {scale: ScaleCard(scale, root, overall, settings, provenance)}
+    for other, path in (other_scorecards or {}).items():
+        sc, recorded = read_scale(path.parent)
+        cards[other] = ScaleCard(other, path.parent, sc, recorded, read_parquet_metadata(path))
+    lead = lead_scale(cards)
+    table = None
+    if {"default", "paper"} <= set(cards):
+        d, p = cards["default"], cards["paper"]
+        table = scale_sensitivity(d.scorecard, p.scorecard, d.settings, p.settings)
+        write_parquet(out_sensitivity or results_dir / "scale_sensitivity.parquet", table,
+                      {k: str(cards[k].root) for k in ("default", "paper")})
+    if lead != scale:
+        found = collect(results_dir, papers, extra_scorecards, cards[lead].root)
+        overall = cards[lead].scorecard
     covs = claim_coverage(claims_dir, papers, overall) if claims_dir is not None else {}
-    write_parquet(out_scorecard, overall, provenance)
     fig_dir = out_html.parent / "figures"
     copies = [(png, fig_dir / p.key) for p in found for png in p.figures]
     copies += [(png, fig_dir / "studies" / sr.trace / sr.study)
@@ -517,10 +550,11 @@ def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_s
             if src.exists():
                 dest_dir.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(src, dest_dir / src.name)
-    rob = results_dir / "robustness.parquet"  # the matrix (rule robustness), when built
+    rob = cards[lead].root / "robustness.parquet"  # the matrix (rule robustness), when built
     robustness = robustness_section(read_parquet(rob)[0], VERDICT_COLORS, {
         p: paper_title(p) for p in PAPERS}) if rob.is_file() else ""
-    write_text(out_html, render_html(found, overall, provenance, studied, covs, robustness))
+    write_text(out_html, render_html(found, overall, provenance, studied, covs, robustness,
+                                     lead_html(lead, cards, table), scale_section(table, html_table)))
 
 
 def claim_coverage(claims_dir: Path, papers: Sequence[str], sc: pd.DataFrame
@@ -528,73 +562,3 @@ def claim_coverage(claims_dir: Path, papers: Sequence[str], sc: pd.DataFrame
     """Each paper's claim inventory (``claims_dir``) against the combined scorecard ``sc``."""
     return {p: coverage(p, claims, sc if p in set(sc["paper"]) else None)
             for p, claims in load_inventories(claims_dir, papers).items()}
-
-
-_ANSI = {"match": "32", "holds": "32", "close": "33", "differs": "33", "fails": "31",
-         "not_run": "90"}
-
-
-def _paint(text: str, verdict: str, color: bool) -> str:
-    return f"\x1b[{_ANSI.get(verdict.strip(), '0')}m{text}\x1b[0m" if color else text
-
-
-def format_summary_terminal(sc: pd.DataFrame, color: bool = True,
-                            covs: Mapping[str, Coverage] | None = None) -> str:
-    """The report's first screen as text: verdict counts per paper, the deviating rows by cause
-    status, the claim inventories' coverage (``covs``), then each paper's headline claims with
-    verdict and cause (or note) in one line."""
-    if not len(sc):
-        return "no scorecard rows"
-    counts = verdict_summary(sc)
-    w = max(len("paper"), *(len(p) for p in counts.index))
-    lines = ["paper".ljust(w) + "".join(_paint(v.rjust(9), v, color) for v in VERDICTS)
-             + "     rows"]
-    for p in counts.index:
-        lines.append(p.ljust(w) + "".join(f"{int(counts.loc[p, v]):>9}" for v in VERDICTS)
-                     + f"{int(counts.loc[p, 'rows']):>9}")
-    tot = counts.sum()
-    lines.append("all".ljust(w) + "".join(f"{int(tot[v]):>9}" for v in VERDICTS)
-                 + f"{int(tot['rows']):>9}")
-    lines += why_terminal(sc, covs)
-    h = headlines(sc)
-    for p, rows in h.groupby("paper", sort=False):
-        lines += ["", f"{p}: headline claims"]
-        for r in rows.to_dict("records"):
-            nums = ""
-            if not (math.isnan(r["published"]) and math.isnan(r["reproduced"])):
-                nums = (f" [published {_plain(r['published'], '')}, reproduced "
-                        f"{_plain(r['reproduced'], '')}{(' ' + r['unit']) if r['unit'] else ''}]")
-            lines.append(f"  {_paint(r['verdict'].ljust(8), r['verdict'], color)} {r['item']}: "
-                         f"{r['quantity']} ({r['condition']}){nums}")
-            why = headline_cause(r)
-            if why or r["note"]:
-                lines.append(f"           {((why and 'cause: ' + why) or r['note'])[:160]}")
-    return "\n".join(lines)
-
-
-def format_scorecard_terminal(sc: pd.DataFrame, color: bool = True) -> str:
-    """The scorecard rows as aligned text, verdicts colored with ANSI codes when ``color``."""
-    cols = ["paper", "item", "quantity", "condition", "published", "reproduced", "unit",
-            "relative_error", "tolerance", "verdict", "explained", "cause"]
-    rows = [[_plain(r[c], c) for c in cols] for r in sc.to_dict("records")]
-    widths = [min(40, max([len(c)] + [len(row[i]) for row in rows])) for i, c in enumerate(cols)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths, strict=True)).rstrip()]
-    v = cols.index("verdict")
-    for row in rows:
-        cells = [val[:w].ljust(w) for val, w in zip(row, widths, strict=True)]
-        cells[v] = _paint(cells[v], row[v], color)
-        lines.append("  ".join(cells).rstrip())
-    counts = verdict_counts(sc) if len(sc) else {}
-    lines.append("")
-    lines.append(", ".join(f"{n} {v}" for v, n in counts.items()) or "no rows")
-    return "\n".join(lines)
-
-
-def _plain(v: object, col: str) -> str:
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "-"
-        if col == "relative_error":
-            return f"{100 * v:+.1f}%"
-        return f"{100 * v:.0f}%" if col == "tolerance" else f"{v:.4g}"
-    return str(v)
