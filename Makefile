@@ -29,6 +29,9 @@ reproduce: $(STAMP)
 # Every paper at its published size (the `paper` scale of each config/papers/*.yaml, through the full
 # profile layered on the default one). Not yet affordable on 2 cores (docs/engine.md, issue 34); on a
 # cluster, layer workflow/profiles/full after workflow/profiles/slurm instead (docs/slurm.md).
+# Writes under results/paper-scale/ (the default's results/ untouched; logs, models and studies
+# shared); the report results/report/index.html then leads with this scale, the default's beside it
+# (Scale sensitivity; results/scale_sensitivity.parquet, `schedlab scale-sensitivity`).
 reproduce-paper: $(STAMP)
 	@$(BIN)/python -m schedlab.pipeline.locks; start=$$(date +%s); $(BIN)/snakemake --profile $(PROFILE) --profile workflow/profiles/full $(SNAKEMAKE_ARGS); rc=$$?; \
 	  echo "make reproduce-paper: $$(( $$(date +%s) - start )) s wall (exit $$rc)"; exit $$rc

@@ -116,3 +116,38 @@ def test_the_lead_check_fails_on_a_report_that_leads_with_its_own_run(tmp_path, 
     monkeypatch.setattr(report_html, "lead_scale", lambda scales: next(iter(scales)))
     with pytest.raises(AssertionError):
         check_leads_with_paper_scale(default_run(res, other=True), res, default_beside=True)
+
+
+@pytest.mark.parametrize("run", ["default", "paper"])
+def test_the_rules_script_reads_the_other_scale_from_its_inputs(repo, tmp_path, monkeypatch, run):
+    """scripts/build_report.py (the job of rule report) as report.smk calls it, in a scratch
+    results tree with both scales: the run's root is its scorecard's folder, the other scale comes
+    from input ``other_scale`` and output ``sensitivity`` receives the table."""
+    import runpy
+    from types import SimpleNamespace
+
+    from snakemake.iocontainers import Namedlist
+
+    monkeypatch.chdir(tmp_path)
+    res = tmp_path / "results"
+    make_results(res)
+    make_paper_scale(res)
+    default_run(res, other=False)  # each scale's merged scorecard, as its earlier run left it
+    paper_run(res, other=False)
+    own, other = {"default": ("results", "paper"), "paper": ("results/paper-scale", "default")}[run]
+    root_of = {"default": "results", "paper": "results/paper-scale"}
+    sm = SimpleNamespace(
+        rule="report", wildcards={}, log=[str(tmp_path / "report.log")],
+        input=Namedlist(fromdict={"claims": [],
+                                  "other_scale": [f"{root_of[other]}/scorecard.parquet"]}),
+        output=Namedlist(fromdict={"html": "results/report/index.html",
+                                   "scorecard": f"{own}/scorecard.parquet",
+                                   "sensitivity": "results/scale_sensitivity.parquet"}),
+        params=SimpleNamespace(papers=PAPERS, studied_traces={}, extra_scorecards={}, scale=run,
+                               other_scales=[other]))
+    runpy.run_path(str(repo / "scripts" / "build_report.py"), init_globals={"snakemake": sm})
+    check_leads_with_paper_scale((res / "report" / "index.html").read_text(), res,
+                                 default_beside=True)
+    table, _ = read_parquet(res / "scale_sensitivity.parquet")
+    assert int(table["flipped"].sum()) == 1
+    assert read_parquet(tmp_path / own / "scorecard.parquet")[1]["scale"] == run

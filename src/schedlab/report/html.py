@@ -8,6 +8,10 @@ A last section, "Studies on other logs", shows for every studied log (config ``s
 characteristics and each paper's study of it (``results/studies/<trace>/<paper>/``, the paper
 contract's study, :mod:`schedlab.papers`: the title, the study log's role and the scale from
 ``done.json``, the claim rows of its scorecard, its tables and figures).
+When a paper-scale run's merged scorecard exists (``results/paper-scale/``, ``make
+reproduce-paper``), the page leads with that scale and says so above the summary, the default scale
+beside it in a "Scale sensitivity" section (:mod:`schedlab.report.scale_view`), whichever run builds
+it; otherwise it is a single run's page.
 The page is self-contained in its directory (figures are copied next to it), so ``results/report/``
 can be zipped and mailed. Pure functions build the HTML; :func:`build_report` is the only I/O.
 """
