@@ -56,6 +56,11 @@ registry entries with ``study: true`` that are at hand); :func:`study_pairs` lis
 paper) of a config. The study's overrides are config ``studies: {<paper>: {...}}`` (the keys of
 the paper's overrides).
 
+A paper's own outputs are under its run's root (:func:`run_root`): ``results/`` at the default and
+quick scales, ``results/paper-scale/`` at the paper scale (config ``full``), so the two sizes sit
+side by side (the report's scale sensitivity, :mod:`schedlab.report.scale_sensitivity`); studies,
+logs, models and synthetic workloads are shared.
+
 The rule family (``workflow/rules/papers.smk``) defines, for every paper run, ``<paper>_point``
 (one job per point), ``<paper>_assemble`` (tables, figures, scorecard) and the target ``<paper>``;
 for every study the same two rules named ``study_<log>_<paper>_...`` and the target ``studies``.
