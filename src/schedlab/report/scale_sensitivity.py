@@ -40,7 +40,7 @@ NOT_COMPARED = ("scale",)
 #: The settings column of a paper whose settings one run did not record.
 UNRECORDED = "settings not recorded by both runs"
 #: Settings differences written out in a reason line (the rest counted; all in ``settings``).
-REASON_SETTINGS = 4
+REASON_SETTINGS = 12
 
 
 def is_flip(verdict_default: object, verdict_paper: object) -> bool:
@@ -150,14 +150,11 @@ def scale_sensitivity(default: pd.DataFrame, paper: pd.DataFrame,
                                      ).fillna("both")
     ch["flipped"] = [is_flip(a, b) if p == "both" else False for a, b, p in
                      zip(ch["verdict_default"], ch["verdict_paper"], ch["present"], strict=True)]
-    diffs = {}
-    for p in dict.fromkeys(ch["paper"]):
-        if p in settings_default and p in settings_paper:
-            diffs[p] = diff_text(settings_diff(settings_default[p], settings_paper[p]))
-    ch["settings"] = [diffs.get(p, UNRECORDED) for p in ch["paper"]]
-    short = {p: diff_text(settings_diff(settings_default[p], settings_paper[p]), REASON_SETTINGS)
-             for p in diffs}
-    ch["reason"] = [reason(r, short.get(r["paper"], r["settings"]))
+    diffs = {p: settings_diff(settings_default[p], settings_paper[p])
+             for p in dict.fromkeys(ch["paper"]) if p in settings_default and p in settings_paper}
+    ch["settings"] = [diff_text(diffs[p]) if p in diffs else UNRECORDED for p in ch["paper"]]
+    ch["reason"] = [reason(r, diff_text(diffs[r["paper"]], REASON_SETTINGS)
+                           if r["paper"] in diffs else UNRECORDED)
                     for r in ch.to_dict("records")]
     for c in ("verdict_default", "verdict_paper", "unit"):
         ch[c] = ch[c].fillna("").astype(str)
