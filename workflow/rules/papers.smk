@@ -65,6 +65,10 @@ for _run, (_p, _log, _s) in PAPER_RUNS.items():
             "../envs/schedlab.yaml"
         log:
             f"logs/{_logs}/runs/{{point}}.log",
+        # the point's measured cost (wall s, cpu_time, max_rss MB): what the profiles' resources
+        # for this rule are declared from (benchmarks/point_costs.py sums them; docs/slurm.md)
+        benchmark:
+            f"logs/{_logs}/runs/{{point}}.benchmark.tsv"
         script:
             "../../scripts/paper_point.py"
 
