@@ -73,11 +73,14 @@ def test_points_of_the_shipped_settings(monkeypatch):
     ids = [p.id for p in C.points(s)]
     kinds = pd.Series([p.spec["kind"] for p in C.points(s)]).value_counts().to_dict()
     # 50 workloads (the default's 15,000 experiments, 300 targets each; the paper scale's
-    # 360,000 take 1,200), 2 sweep workloads per parameter, 8 readings x 2 workloads, 8 load
+    # 30,000 take 100), 2 sweep workloads per parameter, 8 readings x 2 workloads, 8 load
     # readings, no SP2 times
     assert kinds == {"single": 50, "sweep": 4, "attribution": 16, "load": 8}
     paper = C.settings({"papers": {"cirne2001": {"scale": "paper"}}}, ENV)
-    assert paper.n_workloads == 1200 and paper.load_attribution["workloads_per_polynomial"] == 10
+    assert paper.n_workloads == 100 and paper.load_attribution["workloads_per_polynomial"] == 4
+    assert paper.single_target["jobs_per_workload"] == 10000
+    assert paper.offered_load == {**paper.offered_load, "workloads_per_point": 40,
+                                  "jobs_per_workload": 10000}
     assert len(set(ids)) == len(ids) and all(re.fullmatch(r"[A-Za-z0-9_.\-/]+", i) for i in ids)
     quick = C.settings({"quick": True}, ENV)
     assert [p.id for p in C.points(quick)] == ["single/w0", "single/w1", "sweep/kappa_L/w0",

@@ -85,7 +85,7 @@ def test_the_paper_scale_dag_writes_under_its_own_root_and_the_default_is_unchan
     assert shared_default == shared_full
     assert any(f.startswith("results/studies/") for f in shared_full)
     assert any(f.startswith("results/models/") for f in shared_full)
-    # the paper scale runs more points of the same papers (Cirne's 1,200 workloads, ...)
+    # the paper scale runs more points of the same papers (Cirne's 100 workloads of 10,000 jobs, ...)
     assert len(own(full, PAPER_SCALE)) > len(own(default, "results"))
 
 
