@@ -180,12 +180,17 @@ class Perkovic(Scheduler):
         self.submit_a = np.zeros(cap)
         self.est_a = np.zeros(cap)
         self.prio_a = np.zeros(cap)
+        # greedy adaptation: each job's alternatives (:meth:`_alternatives`) as kernel arrays
+        self.alt_p = np.zeros((cap if self.cfg.adaptation == "greedy" else 0, 3), dtype=np.int64)
+        self.alt_e = np.zeros_like(self.alt_p)
+        self.n_alt = np.zeros(len(self.alt_p), dtype=np.int64)
         self.spec_base: list[float] = []
         self.queue: dict[int, None] = {}
         self.suspended: set[int] = set()
         self.resv: dict[int, tuple[int, int, int]] = {}
         self.running: dict[int, tuple[int, int, int, str]] = {}  # start, allotted, procs, kind
         self.profile: Profile | None = None
+        self.buf: pk.Buffers | None = None  # the compiled passes' arrays
         self.greedy_alts: dict[int, list[tuple[int, int]]] = {}
         self.freed = False
         self.timer_at: int | None = None
@@ -223,10 +228,15 @@ class Perkovic(Scheduler):
         self.p.append(p)
         self.est.append(est)
         if k == len(self.est_a):
-            for name in ("submit_a", "est_a", "prio_a"):
+            for name in ("submit_a", "est_a", "prio_a", "alt_p", "alt_e", "n_alt"):
                 a = getattr(self, name)
-                setattr(self, name, np.concatenate([a, np.zeros(len(a))]))
+                if len(a):
+                    setattr(self, name, np.concatenate([a, np.zeros_like(a)]))
         self.submit_a[k], self.est_a[k], self.prio_a[k] = job.submit, est, self.prio[k]
+        if mode == "greedy":
+            alts = self._alternatives(k, ctx.machine_size)
+            self.n_alt[k] = len(alts)
+            self.alt_p[k, : len(alts)], self.alt_e[k, : len(alts)] = zip(*alts, strict=True)
         spec = self.cfg.speculation
         self.spec_base.append(specmod.initial_speculation(est, spec.percentage) if spec else 0.0)
         self.guaranteed.append(math.nan)
@@ -245,6 +255,7 @@ class Perkovic(Scheduler):
         now = ctx.now
         if self.profile is None:
             self.profile = Profile(ctx.machine_size, now)
+            self.buf = pk.Buffers(ctx.machine_size)
         self.profile.advance(now)
         self.freed = False
         self.timer_due = not self.ended and self.timer_at == now
@@ -405,7 +416,8 @@ class Perkovic(Scheduler):
         resv = self.resv
         until_stable = self.cfg.compress_passes == "until_stable"
         if self.cfg.adaptation != "greedy":  # one alternative: the shared compression pass
-            starts = pk.compress_in_order(prof, now, [resv[k] for k in order], until_stable)
+            starts = pk.compress_in_order(prof, now, [resv[k] for k in order], until_stable,
+                                          self.buf)
             for k, s2 in zip(order, starts, strict=True):
                 if s2 != resv[k][0]:
                     _, d, p = resv[k]
@@ -420,11 +432,12 @@ class Perkovic(Scheduler):
         again from the head of the queue after every change. Compiled
         (:func:`.perkovic_kernel.compress_greedy`)."""
         resv, spec = self.resv, self.cfg.speculation
-        new, switched = pk.compress_greedy(
-            prof, now, [resv[k] for k in order],
-            [self._alternatives(k, prof.machine_size) for k in order],
-            [self.p[k] for k in order], until_stable)
-        for k, r, sw in zip(order, new, switched, strict=True):
+        idx = np.array(order, dtype=np.int64)
+        new, switched = pk.compress_greedy_arrays(
+            prof, now, [resv[k] for k in order], self.alt_p[idx], self.alt_e[idx],
+            self.n_alt[idx], np.array([self.p[k] for k in order], dtype=np.int64),
+            until_stable, self.buf)
+        for k, r, sw in zip(order, new, switched.tolist(), strict=True):
             if resv[k][0] <= now:
                 continue
             resv[k] = r
@@ -494,7 +507,7 @@ class Perkovic(Scheduler):
         starts, prof = pk.plan_ng(
             self.profile, now, [self.p[j] for j in order], [self.est[j] for j in order],
             suffix_min, lambda st: spec or (widening and min(st, default=now + 1) <= now),
-            spec or widening)
+            spec or widening, self.buf)
         started = [j for j, s in zip(order, starts, strict=False) if s <= now]
         plan = {j: (s, self.est[j], self.p[j])
                 for j, s in zip(order, starts, strict=False) if s > now}
