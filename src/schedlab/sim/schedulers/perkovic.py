@@ -135,6 +135,25 @@ def _hole(prof: Profile, procs: int) -> float:
     return math.inf if k == n else prof.t[k] - prof.t[0]
 
 
+def _hole_released(prof: Profile, procs: int, start: int, end: int, give: int) -> float:
+    """:func:`_hole` of ``procs`` as it would be once ``give`` processors are given back during
+    ``[start, end)`` (a slot held in ``prof``), without changing ``prof``: the first time from
+    the origin at which fewer than ``procs`` are free, counting ``give`` more within the slot."""
+    t, free = prof.t, prof.free
+    t0 = t[0]
+    n = len(t)
+    for k in range(n):
+        a, f = t[k], free[k]
+        b = t[k + 1] if k + 1 < n else math.inf
+        if f < procs and a < start:  # the part before the slot
+            return a - t0
+        if f + give < procs and a < end and b > start:  # the part within it
+            return max(a, start) - t0
+        if f < procs and b > end:  # the part after it
+            return max(a, end) - t0
+    return math.inf
+
+
 def _whole(seconds: float) -> int:
     """An allotment in whole seconds (module docstring: they always are)."""
     s = int(seconds)
@@ -462,10 +481,7 @@ class Perkovic(Scheduler):
         if self.cfg.speculation is not None:
             for j in order:
                 if j in plan and prof.free[0] >= self.p[j]:
-                    r = plan[j]
-                    prof.release(*r)
-                    if not self._try_speculate(prof, j, now, math.inf):
-                        prof.reserve(*r)
+                    self._try_speculate(prof, j, now, math.inf, plan[j])
         if self.cfg.widening:
             self._widen(prof, started, now)
 
@@ -514,12 +530,23 @@ class Perkovic(Scheduler):
         return prof, plan, started
 
     # ---------------------------------------------------------------- phases 3 and 4
-    def _try_speculate(self, prof: Profile, k: int, now: int, cap: float) -> bool:
-        """Speculative start or test run of queued job k (§6, §6.1); True if it was started."""
+    def _try_speculate(self, prof: Profile, k: int, now: int, cap: float,
+                       slot: tuple[int, int, int] | None = None) -> bool:
+        """Speculative start or test run of queued job k (§6, §6.1); True if it was started.
+        ``slot``: k's planned (start, duration, processors) in ``prof``, given back first (left
+        in place if k does not start)."""
         p = self.p[k]
-        if prof.free[0] < p or cap <= 0:
-            return False
-        hole = min(_hole(prof, p), cap)
+        if slot is None:
+            if prof.free[0] < p or cap <= 0:
+                return False
+            hole = min(_hole(prof, p), cap)
+        else:
+            s, d, q = slot
+            end = s + d
+            t0 = prof.t[0]
+            if prof.free[0] + (q if s <= t0 < end else 0) < p or cap <= 0:
+                return False
+            hole = min(_hole_released(prof, p, s, end, q), cap)
         spec = self.cfg.speculation
         assert spec is not None
         allot = specmod.speculated_time(self.spec_base[k], hole, self.est[k])
@@ -532,6 +559,8 @@ class Perkovic(Scheduler):
         if kind == "spec" and allot >= self.est[k] and not self.g:
             kind = "regular"  # the hole holds the whole estimate: an ordinary start
         allot = _whole(allot)
+        if slot is not None:
+            prof.release(*slot)
         prof.reserve(now, allot, p)
         if kind == "test":
             self.test_runs[k] += 1
@@ -550,14 +579,14 @@ class Perkovic(Scheduler):
             if prof.free[0] <= 0:
                 return
             _, alloc, p, _ = self.running[k]
-            prof.release(now, alloc, p)
-            for factor in self.cfg.widen_factors:
+            for factor in self.cfg.widen_factors:  # each width with k's own slot given back
                 w = adapt.widened_width(p, prof.machine_size, int(factor))
                 if w is None:
                     continue
                 job = self.jobs[k]
                 e = job.estimate if w == job.procs else job.scaled(w).estimate
-                if _hole(prof, w) >= e:
+                if _hole_released(prof, w, now, now + alloc, p) >= e:
+                    prof.release(now, alloc, p)
                     prof.reserve(now, e, w)
                     if not self.g:  # -NG: its running slot (with guarantees prof is the profile)
                         self.profile.release(now, alloc, p)
@@ -566,8 +595,6 @@ class Perkovic(Scheduler):
                     self.running[k] = (now, e, w, "regular")
                     self.widened[k] = True
                     break
-            else:
-                prof.reserve(now, alloc, p)
 
 
 def perkovic(order: str = "D", guarantees: bool = True, weight: float | None = None,
