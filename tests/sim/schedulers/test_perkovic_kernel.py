@@ -52,8 +52,9 @@ class ListPerkovic(Perkovic):
                         moved = True
                         break
 
-    def _plan_compiled(self, now, order, suffix_min):
-        return self._plan_queue(now, order, suffix_min)
+    def _plan_compiled(self, now, order):
+        procs = [self.p[k] for k in order]
+        return self._plan_queue(now, order, np.minimum.accumulate(procs[::-1])[::-1].tolist())
 
 
 def _workload(seed: int, n: int = 120):

@@ -198,6 +198,8 @@ class Perkovic(Scheduler):
         cap = max(self.n_jobs or 0, 16)
         self.submit_a = np.zeros(cap)
         self.est_a = np.zeros(cap)
+        self.p_i = np.zeros(cap, dtype=np.int64)  # self.p and self.est as arrays (-NG plan)
+        self.est_i = np.zeros(cap, dtype=np.int64)
         self.prio_a = np.zeros(cap)
         # greedy adaptation: each job's alternatives (:meth:`_alternatives`) as kernel arrays
         self.alt_p = np.zeros((cap if self.cfg.adaptation == "greedy" else 0, 3), dtype=np.int64)
@@ -247,11 +249,13 @@ class Perkovic(Scheduler):
         self.p.append(p)
         self.est.append(est)
         if k == len(self.est_a):
-            for name in ("submit_a", "est_a", "prio_a", "alt_p", "alt_e", "n_alt"):
+            for name in ("submit_a", "est_a", "prio_a", "p_i", "est_i", "alt_p", "alt_e",
+                         "n_alt"):
                 a = getattr(self, name)
                 if len(a):
                     setattr(self, name, np.concatenate([a, np.zeros_like(a)]))
         self.submit_a[k], self.est_a[k], self.prio_a[k] = job.submit, est, self.prio[k]
+        self.p_i[k], self.est_i[k] = p, est
         if mode == "greedy":
             alts = self._alternatives(k, ctx.machine_size)
             self.n_alt[k] = len(alts)
@@ -351,12 +355,13 @@ class Perkovic(Scheduler):
         idx = np.fromiter(ks, dtype=np.int64, count=n)
         pos = sort_queue(o.order, self.submit_a[idx], self.est_a[idx], self.prio_a[idx], rnd, now,
                          0.0 if self.g else o.weight)
-        return [ks[i] for i in pos.tolist()]
+        return idx[pos].tolist()
 
     def _set_estimate(self, k: int, p: int, est: int) -> None:
         """Job k now plans with alternative (p, est)."""
         self.p[k], self.est[k] = p, est
-        self.est_a[k] = est
+        self.est_a[k] = self.est_i[k] = est
+        self.p_i[k] = p
 
     def _alternatives(self, k: int, machine: int) -> list[tuple[int, int]]:
         """(procs, estimate) of the alternatives planned for job k."""
@@ -470,11 +475,12 @@ class Perkovic(Scheduler):
         if not self.queue:
             return
         order = self._sorted_queue(now, list(self.queue))
-        procs = [self.p[k] if self.cfg.adaptation != "greedy"
-                 else min(w for w, _ in self._alternatives(k, machine)) for k in order]
-        suffix_min = np.minimum.accumulate(np.array(procs[::-1]))[::-1].tolist()
-        plan_queue = self._plan_queue if self.cfg.adaptation == "greedy" else self._plan_compiled
-        prof, plan, started = plan_queue(now, order, suffix_min)
+        if self.cfg.adaptation == "greedy":
+            procs = [min(w for w, _ in self._alternatives(k, machine)) for k in order]
+            suffix_min = np.minimum.accumulate(np.array(procs[::-1]))[::-1].tolist()
+            prof, plan, started = self._plan_queue(now, order, suffix_min)
+        else:
+            prof, plan, started = self._plan_compiled(now, order)
         for j in started:
             del self.queue[j]
             self._launch(j, now, self.est[j], self.p[j], "regular")
@@ -515,18 +521,23 @@ class Perkovic(Scheduler):
                 plan[j] = r
         return prof, plan, started
 
-    def _plan_compiled(self, now: int, order: list[int], suffix_min: list[int]
+    def _plan_compiled(self, now: int, order: list[int]
                        ) -> tuple[Profile | None, dict[int, tuple[int, int, int]], list[int]]:
-        """:meth:`_plan_queue` with one alternative per job, compiled
-        (:func:`.perkovic_kernel.plan_ng`); the profile only for the phases that read it."""
+        """:meth:`_plan_queue` with one alternative per job (the limits: the least width from
+        each job on), compiled (:func:`.perkovic_kernel.plan_ng`); the profile only for the
+        phases that read it, the plan only for speculation."""
         spec, widening = self.cfg.speculation is not None, self.cfg.widening
+        idx = np.array(order, dtype=np.int64)
+        p, e = self.p_i[idx], self.est_i[idx]
         starts, prof = pk.plan_ng(
-            self.profile, now, [self.p[j] for j in order], [self.est[j] for j in order],
-            suffix_min, lambda st: spec or (widening and min(st, default=now + 1) <= now),
+            self.profile, now, p, e, np.minimum.accumulate(p[::-1])[::-1].copy(),
+            lambda st: spec or (widening and min(st, default=now + 1) <= now),
             spec or widening, self.buf)
-        started = [j for j, s in zip(order, starts, strict=False) if s <= now]
-        plan = {j: (s, self.est[j], self.p[j])
-                for j, s in zip(order, starts, strict=False) if s > now}
+        started = [order[i] for i in np.flatnonzero(starts <= now).tolist()]
+        plan = {}
+        if spec:
+            plan = {j: (s, d, q) for j, s, d, q in zip(order, starts.tolist(), e.tolist(),
+                                                        p.tolist(), strict=False) if s > now}
         return prof, plan, started
 
     # ---------------------------------------------------------------- phases 3 and 4

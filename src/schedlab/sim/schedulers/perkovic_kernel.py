@@ -131,20 +131,19 @@ def compress_in_order(profile: Profile, now: int, res: list[tuple[int, int, int]
     return queue[K.RES, :m].tolist()
 
 
-def plan_ng(profile: Profile, now: int, procs: list[int], est: list[int], limit: list[int],
+def plan_ng(profile: Profile, now: int, procs: np.ndarray, est: np.ndarray, limit: np.ndarray,
             complete: Callable[[list[int]], bool], want_profile: bool,
-            buf: Buffers | None = None) -> tuple[list[int], Profile | None]:
-    """The -NG plan: :func:`plan_in_order` on a copy of ``profile`` (the running jobs; in
-    ``buf`` if given); when it stops early and ``complete(starts)`` holds, the remaining jobs too
-    (with processors free now). Returns the starts in order (as many as planned) and, if
-    ``want_profile``, the plan's profile."""
+            buf: Buffers | None = None) -> tuple[np.ndarray, Profile | None]:
+    """The -NG plan: :func:`plan_in_order` (int64 arrays) on a copy of ``profile`` (the running
+    jobs; in ``buf`` if given); when it stops early and ``complete(starts)`` holds, the remaining
+    jobs too (with processors free now). Returns the starts in order (as many as planned) and,
+    if ``want_profile``, the plan's profile."""
     buf = buf or Buffers(profile.machine_size)
     n = len(procs)
-    pel = np.array((procs, est, limit), dtype=np.int64)
-    p, e = pel[0], pel[1]
+    p, e = procs, est
     prof, meta = buf.load(profile, 2 * n)
     out = np.empty(n, dtype=np.int64)
-    k = plan_in_order(prof, meta, p, e, pel[2], now, out)
+    k = plan_in_order(prof, meta, p, e, limit, now, out)
     if k < n and prof[K.FREE, 0] > 0 and complete(out[:k].tolist()):
         plan_in_order(prof, meta, p[k:], e[k:], np.zeros(n - k, dtype=np.int64), now, out[k:])
         k = n
@@ -152,7 +151,7 @@ def plan_ng(profile: Profile, now: int, procs: list[int], est: list[int], limit:
     if want_profile:
         copy = Profile(profile.machine_size)
         write_back(copy, prof, meta)
-    return out[:k].tolist(), copy
+    return out[:k], copy
 
 
 def compress_greedy(profile: Profile, now: int, res: list[tuple[int, int, int]],
