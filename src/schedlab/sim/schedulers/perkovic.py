@@ -93,7 +93,6 @@ from .queue_orders import (
     anti_starvation_weight,
     draw_priorities,
     slug,
-    sort_queue,
 )
 
 #: The same-time order the policy is defined with (module docstring).
@@ -201,6 +200,7 @@ class Perkovic(Scheduler):
         self.p_i = np.zeros(cap, dtype=np.int64)  # self.p and self.est as arrays (-NG plan)
         self.est_i = np.zeros(cap, dtype=np.int64)
         self.prio_a = np.zeros(cap)
+        self.no_draws = np.zeros(0)  # the R draws of an order without them
         # greedy adaptation: each job's alternatives (:meth:`_alternatives`) as kernel arrays
         self.alt_p = np.zeros((cap if self.cfg.adaptation == "greedy" else 0, 3), dtype=np.int64)
         self.alt_e = np.zeros_like(self.alt_p)
@@ -292,7 +292,7 @@ class Perkovic(Scheduler):
         elif self.g:
             self._pass_guarantee(now, new)
             if self.resv:  # a guaranteed start may fall where no job event happens
-                nxt = min(r[0] for r in self.resv.values())
+                nxt = min(self.resv.values())[0]  # the least start
                 if nxt > now and nxt != self.timer_at:
                     self.timer_at = nxt
                     ctx.set_timer(nxt, "reservation")
@@ -350,12 +350,11 @@ class Perkovic(Scheduler):
         o = self.cfg.order
         if o.order == "D":  # delay descending = submission ascending, ties by queue position:
             return sorted(ks, key=self.submit.__getitem__)  # sort_queue's order, stable sort
-        n = len(ks)
-        rnd = self.rng.random(n) if o.redraw_each_pass else np.zeros(n)
-        idx = np.fromiter(ks, dtype=np.int64, count=n)
-        pos = sort_queue(o.order, self.submit_a[idx], self.est_a[idx], self.prio_a[idx], rnd, now,
-                         0.0 if self.g else o.weight)
-        return idx[pos].tolist()
+        n = len(ks)  # sort_queue's order, compiled (perkovic_kernel.sort_order)
+        rnd = self.rng.random(n) if o.redraw_each_pass else self.no_draws
+        return pk.sort_order(pk.ORDER_CODES[o.order], np.fromiter(ks, dtype=np.int64, count=n),
+                             self.submit_a, self.est_a, self.prio_a, rnd, now,
+                             0.0 if self.g else o.weight).tolist()
 
     def _set_estimate(self, k: int, p: int, est: int) -> None:
         """Job k now plans with alternative (p, est)."""
@@ -404,7 +403,9 @@ class Perkovic(Scheduler):
             self.queue[k] = None
         if not self.queue:
             return
-        order = self._sorted_queue(now, [k for k in self.queue if k not in self.suspended])
+        sus = self.suspended
+        order = self._sorted_queue(now, [k for k in self.queue if k not in sus] if sus
+                                   else list(self.queue))
         resv = self.resv
         if self.freed:
             self._compress(prof, now, order)

@@ -194,3 +194,37 @@ def compress_greedy_arrays(profile: Profile, now: int, res: list[tuple[int, int,
                               f"{s + d}) (machine {profile.machine_size})")
     write_back(profile, prof, meta)
     return list(zip(*arr.tolist(), strict=True)), switched
+
+
+#: :func:`sort_order`'s codes of the Table 4 orders (``D`` sorts by submission, in Python)
+ORDER_CODES = {"P": 1, "R": 2, "1/L": 3, "P/L": 4, "R/L": 5}
+
+
+@njit(cache=True, nogil=True)
+def sort_order(code, ks, submit, est, prio, rnd, now, weight):
+    """:func:`.queue_orders.sort_queue` of the queued jobs ``ks`` (indices into the per-job
+    arrays ``submit``, ``est``, ``prio``; ``rnd[i]``: the ``R`` draw of ``ks[i]``), order
+    ``code`` (:data:`ORDER_CODES`): the jobs in backfilling order, criterion + weight x delay
+    descending, ties by submission, then position in ``ks`` (two stable sorts)."""
+    n = len(ks)
+    sub = np.empty(n)
+    neg = np.empty(n)
+    for i in range(n):
+        k = ks[i]
+        sub[i] = submit[k]
+        if code == 1:
+            c = prio[k]
+        elif code == 2:
+            c = rnd[i]
+        else:
+            e = max(est[k], 1.0)
+            c = 1.0 / e if code == 3 else (prio[k] if code == 4 else rnd[i]) / e
+        if weight != 0.0:
+            c = c + weight * (now - submit[k])
+        neg[i] = -c
+    o1 = np.argsort(sub, kind="mergesort")
+    o2 = np.argsort(neg[o1], kind="mergesort")
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = ks[o1[o2[i]]]
+    return out
