@@ -458,15 +458,15 @@ class Perkovic(Scheduler):
         (:func:`.perkovic_kernel.compress_greedy`)."""
         resv, spec = self.resv, self.cfg.speculation
         idx = np.array(order, dtype=np.int64)
-        new, switched = pk.compress_greedy_arrays(
+        new, switched, changed = pk.compress_greedy_arrays(
             prof, now, [resv[k] for k in order], self.alt_p[idx], self.alt_e[idx],
-            self.n_alt[idx], np.array([self.p[k] for k in order], dtype=np.int64),
-            until_stable, self.buf)
-        for k, r, sw in zip(order, new, switched.tolist(), strict=True):
+            self.n_alt[idx], self.p_i[idx], until_stable, self.buf)
+        for i in changed.tolist():  # the others keep their reservation and width
+            k = order[i]
             if resv[k][0] <= now:
                 continue
-            resv[k] = r
-            if sw:  # as _plan: the job now plans with the alternative chosen last
+            resv[k] = r = tuple(new[:, i].tolist())
+            if switched[i]:  # as _plan: the job now plans with the alternative chosen last
                 self._set_estimate(k, r[2], r[1])
                 if spec:
                     self.spec_base[k] = specmod.initial_speculation(r[1], spec.percentage)

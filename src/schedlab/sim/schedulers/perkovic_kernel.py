@@ -168,22 +168,24 @@ def compress_greedy(profile: Profile, now: int, res: list[tuple[int, int, int]],
     for i, a in enumerate(alts):
         alt_procs[i, : len(a)] = [w for w, _ in a]
         alt_est[i, : len(a)] = [e for _, e in a]
-    new, switched = compress_greedy_arrays(
+    new, switched, _ = compress_greedy_arrays(
         profile, now, res, alt_procs, alt_est, np.array([len(a) for a in alts], dtype=np.int64),
         np.array(procs, dtype=np.int64), until_stable)
-    return new, switched.astype(bool).tolist()
+    return list(zip(*new.tolist(), strict=True)), switched.astype(bool).tolist()
 
 
 def compress_greedy_arrays(profile: Profile, now: int, res: list[tuple[int, int, int]],
                            alt_procs: np.ndarray, alt_est: np.ndarray, alts: np.ndarray,
                            procs: np.ndarray, until_stable: bool, buf: Buffers | None = None
-                           ) -> tuple[list[tuple[int, int, int]], np.ndarray]:
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`compress_greedy` with the alternatives as :func:`replan_greedy`'s arrays (job
     ``i``'s first ``alts[i]`` of ``alt_procs[i]``, ``alt_est[i]``; ``procs`` is updated), in
-    ``buf`` if given. Returns the reservations after it and the switch flags (0 or 1)."""
+    ``buf`` if given. Returns the reservations after it (rows start, duration, processors), the
+    switch flags (0 or 1) and the positions whose reservation or width changed."""
     buf = buf or Buffers(profile.machine_size)
     n = len(res)
-    arr = np.array(res, dtype=np.int64).T.copy()
+    before = np.array(res, dtype=np.int64).T
+    arr = before.copy()
     prof, meta = buf.load(profile, 2 * n)
     switched = np.zeros(n, dtype=np.int64)
     bad = replan_greedy(prof, meta, now, profile.machine_size, arr, alt_procs, alt_est, alts,
@@ -193,7 +195,7 @@ def compress_greedy_arrays(profile: Profile, now: int, res: list[tuple[int, int,
         raise SimulationError(f"profile over-allocation: {-p:+d} processors during [{s}, "
                               f"{s + d}) (machine {profile.machine_size})")
     write_back(profile, prof, meta)
-    return list(zip(*arr.tolist(), strict=True)), switched
+    return arr, switched, np.flatnonzero((arr != before).any(axis=0) | (switched != 0))
 
 
 #: :func:`sort_order`'s codes of the Table 4 orders (``D`` sorts by submission, in Python)
