@@ -209,6 +209,9 @@ class Perkovic(Scheduler):
         self.queue: dict[int, None] = {}
         self.suspended: set[int] = set()
         self.resv: dict[int, tuple[int, int, int]] = {}
+        #: the reservations (start, duration, processors) as columns (processors, duration,
+        #: start), the rows of a kernel queue; valid for the jobs in ``resv``
+        self.res_a = np.zeros((3, cap), dtype=np.int64)
         self.running: dict[int, tuple[int, int, int, str]] = {}  # start, allotted, procs, kind
         self.profile: Profile | None = None
         self.buf: pk.Buffers | None = None  # the compiled passes' arrays
@@ -254,6 +257,7 @@ class Perkovic(Scheduler):
                 a = getattr(self, name)
                 if len(a):
                     setattr(self, name, np.concatenate([a, np.zeros_like(a)]))
+            self.res_a = np.concatenate([self.res_a, np.zeros_like(self.res_a)], axis=1)
         self.submit_a[k], self.est_a[k], self.prio_a[k] = job.submit, est, self.prio[k]
         self.p_i[k], self.est_i[k] = p, est
         if mode == "greedy":
@@ -399,6 +403,7 @@ class Perkovic(Scheduler):
             r = self._plan(prof, k, now)
             prof.reserve(*r)
             self.resv[k] = r
+            self.res_a[:, k] = r[::-1]
             self.guaranteed[k] = r[0]
             self.queue[k] = None
         if not self.queue:
@@ -441,12 +446,13 @@ class Perkovic(Scheduler):
         resv = self.resv
         until_stable = self.cfg.compress_passes == "until_stable"
         if self.cfg.adaptation != "greedy":  # one alternative: the shared compression pass
-            starts = pk.compress_in_order(prof, now, [resv[k] for k in order], until_stable,
-                                          self.buf)
-            for k, s2 in zip(order, starts, strict=True):
-                if s2 != resv[k][0]:
-                    _, d, p = resv[k]
-                    resv[k] = (s2, d, p)
+            rows = self.res_a[:, np.array(order, dtype=np.int64)]
+            starts = pk.compress_in_order(prof, now, rows, until_stable, self.buf)
+            for i in np.flatnonzero(starts != rows[2]).tolist():  # the jobs moved
+                k, s2 = order[i], int(starts[i])
+                _, d, p = resv[k]
+                resv[k] = (s2, d, p)
+                self.res_a[2, k] = s2
         else:  # each job re-planned over its alternatives; until stable: again from the head
             self._compress_greedy(prof, now, order, until_stable)
 
@@ -466,6 +472,7 @@ class Perkovic(Scheduler):
             if resv[k][0] <= now:
                 continue
             resv[k] = r = tuple(new[:, i].tolist())
+            self.res_a[:, k] = r[::-1]
             if switched[i]:  # as _plan: the job now plans with the alternative chosen last
                 self._set_estimate(k, r[2], r[1])
                 if spec:

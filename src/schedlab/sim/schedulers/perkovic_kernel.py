@@ -114,21 +114,21 @@ def replan_greedy(prof, meta, now, machine, res, alt_procs, alt_est, alts, cur, 
     return -1
 
 
-def compress_in_order(profile: Profile, now: int, res: list[tuple[int, int, int]],
-                      until_stable: bool = False, buf: Buffers | None = None) -> list[int]:
-    """:func:`.compression.compress` of the reservations ``res`` (start, duration, processors;
-    in queue order; one pass, or until stable) on ``profile``, compiled (in ``buf`` if given):
-    ``profile`` is updated and the new starts returned."""
+def compress_in_order(profile: Profile, now: int, rows: np.ndarray, until_stable: bool = False,
+                      buf: Buffers | None = None) -> np.ndarray:
+    """:func:`.compression.compress` of the reservations ``rows`` (processors, duration and
+    start of each, in queue order: the rows ``PROCS``, ``EST``, ``RES`` of a kernel queue; one
+    pass, or until stable) on ``profile``, compiled (in ``buf`` if given): ``profile`` is
+    updated and the new starts returned."""
     buf = buf or Buffers(profile.machine_size)
-    m = len(res)
+    m = rows.shape[1]
     prof, meta = buf.load(profile, 2 * m)
     queue = buf.queue
-    if m:  # rows PROCS, EST, RES: the tuples reversed
-        queue[: K.RES + 1, :m] = np.array(res, dtype=np.int64)[:, ::-1].T
+    queue[: K.RES + 1, :m] = rows
     meta[K.M] = m
     K.compress(prof, queue, meta, now, until_stable, True)
     write_back(profile, prof, meta)
-    return queue[K.RES, :m].tolist()
+    return queue[K.RES, :m].copy()
 
 
 def plan_ng(profile: Profile, now: int, procs: np.ndarray, est: np.ndarray, limit: np.ndarray,
