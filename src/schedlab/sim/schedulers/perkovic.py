@@ -492,10 +492,10 @@ class Perkovic(Scheduler):
         for j in started:
             del self.queue[j]
             self._launch(j, now, self.est[j], self.p[j], "regular")
-        if self.cfg.speculation is not None:
-            for j in order:
-                if j in plan and prof.free[0] >= self.p[j]:
-                    self._try_speculate(prof, j, now, math.inf, plan[j])
+        if self.cfg.speculation is not None:  # the plan in queue order
+            for j, slot in plan.items():
+                if prof.free[0] >= self.p[j]:
+                    self._try_speculate(prof, j, now, math.inf, slot)
         if self.cfg.widening:
             self._widen(prof, started, now)
 
@@ -533,7 +533,8 @@ class Perkovic(Scheduler):
                        ) -> tuple[Profile | None, dict[int, tuple[int, int, int]], list[int]]:
         """:meth:`_plan_queue` with one alternative per job (the limits: the least width from
         each job on), compiled (:func:`.perkovic_kernel.plan_ng`); the profile only for the
-        phases that read it, the plan only for speculation."""
+        phases that read it, the plan only for speculation and only of the jobs it can start
+        (no wider than the processors free now: a speculative start only takes more)."""
         spec, widening = self.cfg.speculation is not None, self.cfg.widening
         idx = np.array(order, dtype=np.int64)
         p, e = self.p_i[idx], self.est_i[idx]
@@ -543,9 +544,10 @@ class Perkovic(Scheduler):
             spec or widening, self.buf)
         started = [order[i] for i in np.flatnonzero(starts <= now).tolist()]
         plan = {}
-        if spec:
-            plan = {j: (s, d, q) for j, s, d, q in zip(order, starts.tolist(), e.tolist(),
-                                                        p.tolist(), strict=False) if s > now}
+        if spec and prof is not None:
+            n = len(starts)
+            for i in np.flatnonzero((starts > now) & (p[:n] <= prof.free[0])).tolist():
+                plan[order[i]] = (int(starts[i]), int(e[i]), int(p[i]))
         return prof, plan, started
 
     # ---------------------------------------------------------------- phases 3 and 4
