@@ -77,7 +77,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..errors import SimulationError
 from ..job import SimJob
 from ..profile import Profile
 from ..scheduler import Scheduler, Start
@@ -122,45 +121,6 @@ class PKConfig:
             raise ValueError("widen factors must be integers >= 2")
 
 
-def _hole(prof: Profile, procs: int) -> float:
-    """How long from the profile's origin at least ``procs`` processors stay free (0 if not now)."""
-    free = prof.free
-    if free[0] < procs:
-        return 0
-    n = len(free)
-    k = 1
-    while k < n and free[k] >= procs:
-        k += 1
-    return math.inf if k == n else prof.t[k] - prof.t[0]
-
-
-def _hole_released(prof: Profile, procs: int, start: int, end: int, give: int) -> float:
-    """:func:`_hole` of ``procs`` as it would be once ``give`` processors are given back during
-    ``[start, end)`` (a slot held in ``prof``), without changing ``prof``: the first time from
-    the origin at which fewer than ``procs`` are free, counting ``give`` more within the slot."""
-    t, free = prof.t, prof.free
-    t0 = t[0]
-    n = len(t)
-    for k in range(n):
-        a, f = t[k], free[k]
-        b = t[k + 1] if k + 1 < n else math.inf
-        if f < procs and a < start:  # the part before the slot
-            return a - t0
-        if f + give < procs and a < end and b > start:  # the part within it
-            return max(a, start) - t0
-        if f < procs and b > end:  # the part after it
-            return max(a, end) - t0
-    return math.inf
-
-
-def _whole(seconds: float) -> int:
-    """An allotment in whole seconds (module docstring: they always are)."""
-    s = int(seconds)
-    if s != seconds:
-        raise SimulationError(f"Perković allotment of {seconds} s is not a whole number of seconds")
-    return s
-
-
 class Perkovic(Scheduler):
     """Perković & Keleher backfilling: queue order, guarantees or -NG, speculation, adaptation."""
 
@@ -197,8 +157,7 @@ class Perkovic(Scheduler):
         cap = max(self.n_jobs or 0, 16)
         self.submit_a = np.zeros(cap)
         self.est_a = np.zeros(cap)
-        self.p_i = np.zeros(cap, dtype=np.int64)  # self.p and self.est as arrays (-NG plan)
-        self.est_i = np.zeros(cap, dtype=np.int64)
+        self.p_i, self.est_i = np.zeros((2, cap), dtype=np.int64)  # self.p, self.est
         self.prio_a = np.zeros(cap)
         self.no_draws = np.zeros(0)  # the R draws of an order without them
         # greedy adaptation: each job's alternatives (:meth:`_alternatives`) as kernel arrays
@@ -209,8 +168,7 @@ class Perkovic(Scheduler):
         self.queue: dict[int, None] = {}
         self.suspended: set[int] = set()
         self.resv: dict[int, tuple[int, int, int]] = {}
-        #: the reservations (start, duration, processors) as columns (processors, duration,
-        #: start), the rows of a kernel queue; valid for the jobs in ``resv``
+        #: ``resv`` as columns (processors, duration, start): the rows of a kernel queue
         self.res_a = np.zeros((3, cap), dtype=np.int64)
         self.running: dict[int, tuple[int, int, int, str]] = {}  # start, allotted, procs, kind
         self.profile: Profile | None = None
@@ -255,8 +213,7 @@ class Perkovic(Scheduler):
             for name in ("submit_a", "est_a", "prio_a", "p_i", "est_i", "alt_p", "alt_e",
                          "n_alt"):
                 a = getattr(self, name)
-                if len(a):
-                    setattr(self, name, np.concatenate([a, np.zeros_like(a)]))
+                setattr(self, name, np.concatenate([a, np.zeros_like(a)]))
             self.res_a = np.concatenate([self.res_a, np.zeros_like(self.res_a)], axis=1)
         self.submit_a[k], self.est_a[k], self.prio_a[k] = job.submit, est, self.prio[k]
         self.p_i[k], self.est_i[k] = p, est
@@ -408,9 +365,7 @@ class Perkovic(Scheduler):
             self.queue[k] = None
         if not self.queue:
             return
-        sus = self.suspended
-        order = self._sorted_queue(now, [k for k in self.queue if k not in sus] if sus
-                                   else list(self.queue))
+        order = self._sorted_queue(now, [k for k in self.queue if k not in self.suspended])
         resv = self.resv
         if self.freed:
             self._compress(prof, now, order)
@@ -450,8 +405,7 @@ class Perkovic(Scheduler):
             starts = pk.compress_in_order(prof, now, rows, until_stable, self.buf)
             for i in np.flatnonzero(starts != rows[2]).tolist():  # the jobs moved
                 k, s2 = order[i], int(starts[i])
-                _, d, p = resv[k]
-                resv[k] = (s2, d, p)
+                resv[k] = (s2, *resv[k][1:])
                 self.res_a[2, k] = s2
         else:  # each job re-planned over its alternatives; until stable: again from the head
             self._compress_greedy(prof, now, order, until_stable)
@@ -545,8 +499,7 @@ class Perkovic(Scheduler):
         started = [order[i] for i in np.flatnonzero(starts <= now).tolist()]
         plan = {}
         if spec and prof is not None:
-            n = len(starts)
-            for i in np.flatnonzero((starts > now) & (p[:n] <= prof.free[0])).tolist():
+            for i in np.flatnonzero((starts > now) & (p[: len(starts)] <= prof.free[0])).tolist():
                 plan[order[i]] = (int(starts[i]), int(e[i]), int(p[i]))
         return prof, plan, started
 
@@ -558,16 +511,13 @@ class Perkovic(Scheduler):
         in place if k does not start)."""
         p = self.p[k]
         if slot is None:
-            if prof.free[0] < p or cap <= 0:
-                return False
-            hole = min(_hole(prof, p), cap)
+            free, hole = prof.free[0], min(specmod.hole(prof, p), cap)
         else:
             s, d, q = slot
-            end = s + d
-            t0 = prof.t[0]
-            if prof.free[0] + (q if s <= t0 < end else 0) < p or cap <= 0:
-                return False
-            hole = min(_hole_released(prof, p, s, end, q), cap)
+            free = prof.free[0] + (q if s <= prof.t[0] < s + d else 0)
+            hole = min(specmod.hole_released(prof, p, s, s + d, q), cap)
+        if free < p or cap <= 0:
+            return False
         spec = self.cfg.speculation
         assert spec is not None
         allot = specmod.speculated_time(self.spec_base[k], hole, self.est[k])
@@ -579,7 +529,7 @@ class Perkovic(Scheduler):
                 return False
         if kind == "spec" and allot >= self.est[k] and not self.g:
             kind = "regular"  # the hole holds the whole estimate: an ordinary start
-        allot = _whole(allot)
+        allot = specmod.whole_seconds(allot)
         if slot is not None:
             prof.release(*slot)
         prof.reserve(now, allot, p)
@@ -606,7 +556,7 @@ class Perkovic(Scheduler):
                     continue
                 job = self.jobs[k]
                 e = job.estimate if w == job.procs else job.scaled(w).estimate
-                if _hole_released(prof, w, now, now + alloc, p) >= e:
+                if specmod.hole_released(prof, w, now, now + alloc, p) >= e:
                     prof.release(now, alloc, p)
                     prof.reserve(now, e, w)
                     if not self.g:  # -NG: its running slot (with guarantees prof is the profile)
