@@ -153,7 +153,7 @@ def test_fractional_input_and_allotments_are_refused():
     """Engine time is whole seconds: fractional job times and (impossible by construction)
     fractional speculative allotments raise a one-line SimulationError."""
     from schedlab.sim.errors import SimulationError
-    from schedlab.sim.schedulers.perkovic import _whole
+    from schedlab.sim.schedulers.speculative import whole_seconds as _whole
 
     with pytest.raises(SimulationError, match="runtime must be whole seconds"):
         pk_jobs([0, 1], [10.5, 3], [20, 3], [1, 1])

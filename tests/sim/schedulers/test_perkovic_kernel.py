@@ -12,7 +12,7 @@ from schedlab.sim.schedulers import queue_orders as qo
 from schedlab.sim.schedulers import speculative as sp
 from schedlab.sim.schedulers.compression import COMPRESS_ON, COMPRESS_PASSES, compress
 from schedlab.sim.schedulers.perkovic import Perkovic, PKConfig
-from schedlab.sim.schedulers.perkovic_kernel import compress_greedy
+from schedlab.sim.schedulers.perkovic_kernel import ORDER_CODES, compress_greedy, sort_order
 from schedlab.sim.schedulers.perkovic_runs import pk_jobs, run_engine
 
 READINGS = [(on, passes) for on in COMPRESS_ON for passes in COMPRESS_PASSES]
@@ -52,8 +52,9 @@ class ListPerkovic(Perkovic):
                         moved = True
                         break
 
-    def _plan_compiled(self, now, order, suffix_min):
-        return self._plan_queue(now, order, suffix_min)
+    def _plan_compiled(self, now, order):
+        procs = [self.p[k] for k in order]
+        return self._plan_queue(now, order, np.minimum.accumulate(procs[::-1])[::-1].tolist())
 
 
 def _workload(seed: int, n: int = 120):
@@ -122,3 +123,22 @@ def test_greedy_compression_by_hand(until_stable):
     assert new == [(10, 5, 4), (15, 10, 2)]
     assert switched == [True, False]
     assert prof.t == [0, 15, 25] and prof.free == [0, 2, 4]  # A, then B on 2 of 4
+
+
+@pytest.mark.parametrize("order", sorted(ORDER_CODES))
+@pytest.mark.parametrize("weight", [0.0, 1e-6])
+def test_sort_order_is_sort_queue(order, weight):
+    """The compiled queue sort gives :func:`.queue_orders.sort_queue`'s order, ties included
+    (few distinct submit times, estimates, priorities and draws), on a subset of the jobs."""
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        n = int(rng.integers(1, 60))
+        submit = rng.integers(0, 5, n).astype(float)
+        est = rng.choice([0.0, 1.0, 60.0, 3600.0], n)
+        prio = rng.integers(1, 4, n).astype(float)
+        ks = rng.permutation(n)[: int(rng.integers(1, n + 1))]
+        rnd = rng.choice([0.0, 0.25, 0.5], len(ks))
+        want = ks[qo.sort_queue(order, submit[ks], est[ks], prio[ks], rnd, 10, weight)]
+        got = sort_order(ORDER_CODES[order], ks.astype(np.int64), submit, est, prio, rnd, 10,
+                         weight)
+        assert got.tolist() == want.tolist()

@@ -15,8 +15,9 @@ from schedlab.sim.profile import Profile
 from schedlab.sim.schedulers import adaptation as adapt
 from schedlab.sim.schedulers import queue_orders as qo
 from schedlab.sim.schedulers import speculative as sp
-from schedlab.sim.schedulers.perkovic import Perkovic, PKConfig, _hole
+from schedlab.sim.schedulers.perkovic import Perkovic, PKConfig
 from schedlab.sim.schedulers.perkovic_runs import pk_jobs, run_engine, simulate_pk
+from schedlab.sim.schedulers.speculative import hole, hole_released
 
 SEED = np.random.SeedSequence(7)
 
@@ -37,9 +38,41 @@ def test_hole_from_the_origin():
     p = Profile(4, 0)
     p.reserve(0, 10, 3)      # 1 free on [0,10)
     p.reserve(20, 5, 4)      # 0 free on [20,25)
-    assert _hole(p, 1) == 20 and _hole(p, 2) == 0
+    assert hole(p, 1) == 20 and hole(p, 2) == 0
     p.advance(25)
-    assert _hole(p, 4) == math.inf
+    assert hole(p, 4) == math.inf
+
+
+def test_hole_released_by_hand():
+    """1 free on [0,10), 0 on [20,25); giving back a 3-wide slot [0,10) or a 4-wide [20,25)."""
+    p = Profile(4, 0)
+    p.reserve(0, 10, 3)
+    p.reserve(20, 5, 4)
+    assert hole_released(p, 2, 0, 10, 3) == 20  # [0,10) now has 4 free
+    assert hole_released(p, 4, 0, 10, 3) == 20
+    assert hole_released(p, 4, 5, 10, 3) == 0  # [0,5) keeps its 1 free
+    assert hole_released(p, 1, 20, 25, 4) == math.inf
+    assert hole_released(p, 2, 20, 25, 4) == 0  # the slot lies after the shortage at 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 20), st.integers(1, 4)),
+                min_size=1, max_size=8), st.integers(0, 7), st.integers(1, 4))
+def test_hole_released_equals_release_thenhole(slots, which, procs):
+    """The hole once a held slot is given back, read without giving it back."""
+    p = Profile(4, 0)
+    held = []
+    for s, d, q in slots:
+        if p.fits(q, s, d):
+            p.reserve(s, d, q)
+            held.append((s, d, q))
+    s, d, q = held[which % len(held)]
+    got = hole_released(p, procs, s, s + d, q)
+    before = (list(p.t), list(p.free))
+    p.release(s, d, q)
+    assert got == hole(p, procs)
+    p.reserve(s, d, q)
+    assert (p.t, p.free) == before  # release and reserve again: the same profile
 
 
 # ------------------------------------------------------------------------------ queue orders

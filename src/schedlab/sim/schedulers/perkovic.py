@@ -77,7 +77,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..errors import SimulationError
 from ..job import SimJob
 from ..profile import Profile
 from ..scheduler import Scheduler, Start
@@ -93,7 +92,6 @@ from .queue_orders import (
     anti_starvation_weight,
     draw_priorities,
     slug,
-    sort_queue,
 )
 
 #: The same-time order the policy is defined with (module docstring).
@@ -121,26 +119,6 @@ class PKConfig:
             )
         if any(int(f) < 2 for f in self.widen_factors):
             raise ValueError("widen factors must be integers >= 2")
-
-
-def _hole(prof: Profile, procs: int) -> float:
-    """How long from the profile's origin at least ``procs`` processors stay free (0 if not now)."""
-    free = prof.free
-    if free[0] < procs:
-        return 0
-    n = len(free)
-    k = 1
-    while k < n and free[k] >= procs:
-        k += 1
-    return math.inf if k == n else prof.t[k] - prof.t[0]
-
-
-def _whole(seconds: float) -> int:
-    """An allotment in whole seconds (module docstring: they always are)."""
-    s = int(seconds)
-    if s != seconds:
-        raise SimulationError(f"Perković allotment of {seconds} s is not a whole number of seconds")
-    return s
 
 
 class Perkovic(Scheduler):
@@ -179,13 +157,22 @@ class Perkovic(Scheduler):
         cap = max(self.n_jobs or 0, 16)
         self.submit_a = np.zeros(cap)
         self.est_a = np.zeros(cap)
+        self.p_i, self.est_i = np.zeros((2, cap), dtype=np.int64)  # self.p, self.est
         self.prio_a = np.zeros(cap)
+        self.no_draws = np.zeros(0)  # the R draws of an order without them
+        # greedy adaptation: each job's alternatives (:meth:`_alternatives`) as kernel arrays
+        self.alt_p = np.zeros((cap if self.cfg.adaptation == "greedy" else 0, 3), dtype=np.int64)
+        self.alt_e = np.zeros_like(self.alt_p)
+        self.n_alt = np.zeros(len(self.alt_p), dtype=np.int64)
         self.spec_base: list[float] = []
         self.queue: dict[int, None] = {}
         self.suspended: set[int] = set()
         self.resv: dict[int, tuple[int, int, int]] = {}
+        #: ``resv`` as columns (processors, duration, start): the rows of a kernel queue
+        self.res_a = np.zeros((3, cap), dtype=np.int64)
         self.running: dict[int, tuple[int, int, int, str]] = {}  # start, allotted, procs, kind
         self.profile: Profile | None = None
+        self.buf: pk.Buffers | None = None  # the compiled passes' arrays
         self.greedy_alts: dict[int, list[tuple[int, int]]] = {}
         self.freed = False
         self.timer_at: int | None = None
@@ -223,10 +210,17 @@ class Perkovic(Scheduler):
         self.p.append(p)
         self.est.append(est)
         if k == len(self.est_a):
-            for name in ("submit_a", "est_a", "prio_a"):
+            for name in ("submit_a", "est_a", "prio_a", "p_i", "est_i", "alt_p", "alt_e",
+                         "n_alt"):
                 a = getattr(self, name)
-                setattr(self, name, np.concatenate([a, np.zeros(len(a))]))
+                setattr(self, name, np.concatenate([a, np.zeros_like(a)]))
+            self.res_a = np.concatenate([self.res_a, np.zeros_like(self.res_a)], axis=1)
         self.submit_a[k], self.est_a[k], self.prio_a[k] = job.submit, est, self.prio[k]
+        self.p_i[k], self.est_i[k] = p, est
+        if mode == "greedy":
+            alts = self._alternatives(k, ctx.machine_size)
+            self.n_alt[k] = len(alts)
+            self.alt_p[k, : len(alts)], self.alt_e[k, : len(alts)] = zip(*alts, strict=True)
         spec = self.cfg.speculation
         self.spec_base.append(specmod.initial_speculation(est, spec.percentage) if spec else 0.0)
         self.guaranteed.append(math.nan)
@@ -245,6 +239,7 @@ class Perkovic(Scheduler):
         now = ctx.now
         if self.profile is None:
             self.profile = Profile(ctx.machine_size, now)
+            self.buf = pk.Buffers(ctx.machine_size)
         self.profile.advance(now)
         self.freed = False
         self.timer_due = not self.ended and self.timer_at == now
@@ -258,7 +253,7 @@ class Perkovic(Scheduler):
         elif self.g:
             self._pass_guarantee(now, new)
             if self.resv:  # a guaranteed start may fall where no job event happens
-                nxt = min(r[0] for r in self.resv.values())
+                nxt = min(self.resv.values())[0]  # the least start
                 if nxt > now and nxt != self.timer_at:
                     self.timer_at = nxt
                     ctx.set_timer(nxt, "reservation")
@@ -316,17 +311,17 @@ class Perkovic(Scheduler):
         o = self.cfg.order
         if o.order == "D":  # delay descending = submission ascending, ties by queue position:
             return sorted(ks, key=self.submit.__getitem__)  # sort_queue's order, stable sort
-        n = len(ks)
-        rnd = self.rng.random(n) if o.redraw_each_pass else np.zeros(n)
-        idx = np.fromiter(ks, dtype=np.int64, count=n)
-        pos = sort_queue(o.order, self.submit_a[idx], self.est_a[idx], self.prio_a[idx], rnd, now,
-                         0.0 if self.g else o.weight)
-        return [ks[i] for i in pos.tolist()]
+        n = len(ks)  # sort_queue's order, compiled (perkovic_kernel.sort_order)
+        rnd = self.rng.random(n) if o.redraw_each_pass else self.no_draws
+        return pk.sort_order(pk.ORDER_CODES[o.order], np.fromiter(ks, dtype=np.int64, count=n),
+                             self.submit_a, self.est_a, self.prio_a, rnd, now,
+                             0.0 if self.g else o.weight).tolist()
 
     def _set_estimate(self, k: int, p: int, est: int) -> None:
         """Job k now plans with alternative (p, est)."""
         self.p[k], self.est[k] = p, est
-        self.est_a[k] = est
+        self.est_a[k] = self.est_i[k] = est
+        self.p_i[k] = p
 
     def _alternatives(self, k: int, machine: int) -> list[tuple[int, int]]:
         """(procs, estimate) of the alternatives planned for job k."""
@@ -365,6 +360,7 @@ class Perkovic(Scheduler):
             r = self._plan(prof, k, now)
             prof.reserve(*r)
             self.resv[k] = r
+            self.res_a[:, k] = r[::-1]
             self.guaranteed[k] = r[0]
             self.queue[k] = None
         if not self.queue:
@@ -405,11 +401,12 @@ class Perkovic(Scheduler):
         resv = self.resv
         until_stable = self.cfg.compress_passes == "until_stable"
         if self.cfg.adaptation != "greedy":  # one alternative: the shared compression pass
-            starts = pk.compress_in_order(prof, now, [resv[k] for k in order], until_stable)
-            for k, s2 in zip(order, starts, strict=True):
-                if s2 != resv[k][0]:
-                    _, d, p = resv[k]
-                    resv[k] = (s2, d, p)
+            rows = self.res_a[:, np.array(order, dtype=np.int64)]
+            starts = pk.compress_in_order(prof, now, rows, until_stable, self.buf)
+            for i in np.flatnonzero(starts != rows[2]).tolist():  # the jobs moved
+                k, s2 = order[i], int(starts[i])
+                resv[k] = (s2, *resv[k][1:])
+                self.res_a[2, k] = s2
         else:  # each job re-planned over its alternatives; until stable: again from the head
             self._compress_greedy(prof, now, order, until_stable)
 
@@ -420,15 +417,17 @@ class Perkovic(Scheduler):
         again from the head of the queue after every change. Compiled
         (:func:`.perkovic_kernel.compress_greedy`)."""
         resv, spec = self.resv, self.cfg.speculation
-        new, switched = pk.compress_greedy(
-            prof, now, [resv[k] for k in order],
-            [self._alternatives(k, prof.machine_size) for k in order],
-            [self.p[k] for k in order], until_stable)
-        for k, r, sw in zip(order, new, switched, strict=True):
+        idx = np.array(order, dtype=np.int64)
+        new, switched, changed = pk.compress_greedy_arrays(
+            prof, now, [resv[k] for k in order], self.alt_p[idx], self.alt_e[idx],
+            self.n_alt[idx], self.p_i[idx], until_stable, self.buf)
+        for i in changed.tolist():  # the others keep their reservation and width
+            k = order[i]
             if resv[k][0] <= now:
                 continue
-            resv[k] = r
-            if sw:  # as _plan: the job now plans with the alternative chosen last
+            resv[k] = r = tuple(new[:, i].tolist())
+            self.res_a[:, k] = r[::-1]
+            if switched[i]:  # as _plan: the job now plans with the alternative chosen last
                 self._set_estimate(k, r[2], r[1])
                 if spec:
                     self.spec_base[k] = specmod.initial_speculation(r[1], spec.percentage)
@@ -438,21 +437,19 @@ class Perkovic(Scheduler):
         if not self.queue:
             return
         order = self._sorted_queue(now, list(self.queue))
-        procs = [self.p[k] if self.cfg.adaptation != "greedy"
-                 else min(w for w, _ in self._alternatives(k, machine)) for k in order]
-        suffix_min = np.minimum.accumulate(np.array(procs[::-1]))[::-1].tolist()
-        plan_queue = self._plan_queue if self.cfg.adaptation == "greedy" else self._plan_compiled
-        prof, plan, started = plan_queue(now, order, suffix_min)
+        if self.cfg.adaptation == "greedy":
+            procs = [min(w for w, _ in self._alternatives(k, machine)) for k in order]
+            suffix_min = np.minimum.accumulate(np.array(procs[::-1]))[::-1].tolist()
+            prof, plan, started = self._plan_queue(now, order, suffix_min)
+        else:
+            prof, plan, started = self._plan_compiled(now, order)
         for j in started:
             del self.queue[j]
             self._launch(j, now, self.est[j], self.p[j], "regular")
-        if self.cfg.speculation is not None:
-            for j in order:
-                if j in plan and prof.free[0] >= self.p[j]:
-                    r = plan[j]
-                    prof.release(*r)
-                    if not self._try_speculate(prof, j, now, math.inf):
-                        prof.reserve(*r)
+        if self.cfg.speculation is not None:  # the plan in queue order
+            for j, slot in plan.items():
+                if prof.free[0] >= self.p[j]:
+                    self._try_speculate(prof, j, now, math.inf, slot)
         if self.cfg.widening:
             self._widen(prof, started, now)
 
@@ -486,27 +483,41 @@ class Perkovic(Scheduler):
                 plan[j] = r
         return prof, plan, started
 
-    def _plan_compiled(self, now: int, order: list[int], suffix_min: list[int]
+    def _plan_compiled(self, now: int, order: list[int]
                        ) -> tuple[Profile | None, dict[int, tuple[int, int, int]], list[int]]:
-        """:meth:`_plan_queue` with one alternative per job, compiled
-        (:func:`.perkovic_kernel.plan_ng`); the profile only for the phases that read it."""
+        """:meth:`_plan_queue` with one alternative per job (the limits: the least width from
+        each job on), compiled (:func:`.perkovic_kernel.plan_ng`); the profile only for the
+        phases that read it, the plan only for speculation and only of the jobs it can start
+        (no wider than the processors free now: a speculative start only takes more)."""
         spec, widening = self.cfg.speculation is not None, self.cfg.widening
+        idx = np.array(order, dtype=np.int64)
+        p, e = self.p_i[idx], self.est_i[idx]
         starts, prof = pk.plan_ng(
-            self.profile, now, [self.p[j] for j in order], [self.est[j] for j in order],
-            suffix_min, lambda st: spec or (widening and min(st, default=now + 1) <= now),
-            spec or widening)
-        started = [j for j, s in zip(order, starts, strict=False) if s <= now]
-        plan = {j: (s, self.est[j], self.p[j])
-                for j, s in zip(order, starts, strict=False) if s > now}
+            self.profile, now, p, e, np.minimum.accumulate(p[::-1])[::-1].copy(),
+            lambda st: spec or (widening and min(st, default=now + 1) <= now),
+            spec or widening, self.buf)
+        started = [order[i] for i in np.flatnonzero(starts <= now).tolist()]
+        plan = {}
+        if spec and prof is not None:
+            for i in np.flatnonzero((starts > now) & (p[: len(starts)] <= prof.free[0])).tolist():
+                plan[order[i]] = (int(starts[i]), int(e[i]), int(p[i]))
         return prof, plan, started
 
     # ---------------------------------------------------------------- phases 3 and 4
-    def _try_speculate(self, prof: Profile, k: int, now: int, cap: float) -> bool:
-        """Speculative start or test run of queued job k (§6, §6.1); True if it was started."""
+    def _try_speculate(self, prof: Profile, k: int, now: int, cap: float,
+                       slot: tuple[int, int, int] | None = None) -> bool:
+        """Speculative start or test run of queued job k (§6, §6.1); True if it was started.
+        ``slot``: k's planned (start, duration, processors) in ``prof``, given back first (left
+        in place if k does not start)."""
         p = self.p[k]
-        if prof.free[0] < p or cap <= 0:
+        if slot is None:
+            free, hole = prof.free[0], min(specmod.hole(prof, p), cap)
+        else:
+            s, d, q = slot
+            free = prof.free[0] + (q if s <= prof.t[0] < s + d else 0)
+            hole = min(specmod.hole_released(prof, p, s, s + d, q), cap)
+        if free < p or cap <= 0:
             return False
-        hole = min(_hole(prof, p), cap)
         spec = self.cfg.speculation
         assert spec is not None
         allot = specmod.speculated_time(self.spec_base[k], hole, self.est[k])
@@ -518,7 +529,9 @@ class Perkovic(Scheduler):
                 return False
         if kind == "spec" and allot >= self.est[k] and not self.g:
             kind = "regular"  # the hole holds the whole estimate: an ordinary start
-        allot = _whole(allot)
+        allot = specmod.whole_seconds(allot)
+        if slot is not None:
+            prof.release(*slot)
         prof.reserve(now, allot, p)
         if kind == "test":
             self.test_runs[k] += 1
@@ -537,14 +550,14 @@ class Perkovic(Scheduler):
             if prof.free[0] <= 0:
                 return
             _, alloc, p, _ = self.running[k]
-            prof.release(now, alloc, p)
-            for factor in self.cfg.widen_factors:
+            for factor in self.cfg.widen_factors:  # each width with k's own slot given back
                 w = adapt.widened_width(p, prof.machine_size, int(factor))
                 if w is None:
                     continue
                 job = self.jobs[k]
                 e = job.estimate if w == job.procs else job.scaled(w).estimate
-                if _hole(prof, w) >= e:
+                if specmod.hole_released(prof, w, now, now + alloc, p) >= e:
+                    prof.release(now, alloc, p)
                     prof.reserve(now, e, w)
                     if not self.g:  # -NG: its running slot (with guarantees prof is the profile)
                         self.profile.release(now, alloc, p)
@@ -553,8 +566,6 @@ class Perkovic(Scheduler):
                     self.running[k] = (now, e, w, "regular")
                     self.widened[k] = True
                     break
-            else:
-                prof.reserve(now, alloc, p)
 
 
 def perkovic(order: str = "D", guarantees: bool = True, weight: float | None = None,

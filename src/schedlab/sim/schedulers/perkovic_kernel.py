@@ -2,10 +2,10 @@
 as its list-profile code, run over the arrays of :mod:`schedlab.sim.cbf_kernel`.
 
 A pass copies the scheduler's :class:`~schedlab.sim.profile.Profile` into kernel arrays
-(:func:`to_arrays`), runs one of the loops below and, when the profile itself must change, writes
-it back (:func:`write_back`). The profile has tens of steps on CTC-SP2 (45 on average with
-guarantees, 33 without), so the copies cost little beside the Python loops they replace
-(``benchmarks/bench_perkovic.py``):
+(:class:`Buffers`, kept from pass to pass), runs one of the loops below and, when the profile
+itself must change, writes it back (:func:`write_back`). The profile has tens of steps on CTC-SP2
+(45 on average with guarantees, 33 without), so the copies cost little beside the Python loops
+they replace (``benchmarks/bench_perkovic.py``):
 
 * :func:`plan_in_order` — the -NG pass (§4): first fit of the sorted queue on the running jobs'
   profile, each reserved in turn, until no remaining job could start now;
@@ -29,20 +29,31 @@ from ..errors import SimulationError
 from ..profile import Profile
 
 
-def to_arrays(profile: Profile, extra_steps: int, levels: bool = False
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """Kernel ``(prof, meta)`` holding ``profile``, with room for ``extra_steps`` more steps;
-    with the level-run rows of :func:`~schedlab.sim.cbf_kernel.compress` if ``levels``."""
-    n = len(profile.t)
-    if levels:
-        prof, _, meta = K.new_state(profile.machine_size, profile.t[0], n + extra_steps + 8)
-    else:  # the rows that placement reads: times, free processors, prefix maxima
-        prof = np.empty((K.LEVEL0, n + extra_steps + 8), dtype=np.int64)
-        meta = np.zeros(K.META_SIZE, dtype=np.int64)
-    prof[K.T, :n] = profile.t
-    prof[K.FREE, :n] = profile.free
-    meta[K.N] = n
-    return prof, meta
+class Buffers:
+    """Kernel arrays ``(prof, queue, meta)`` of :func:`~schedlab.sim.cbf_kernel.new_state` (with
+    the level-run rows), reused by the passes of one scheduler: allocating and zeroing new ones
+    costs more than a pass over a short queue. Only the first ``meta[N]`` steps of ``prof`` and
+    ``meta[M]`` jobs of ``queue`` are meaningful; every compression pass resets the level runs."""
+
+    def __init__(self, machine_size: int, capacity: int = 64) -> None:
+        self.machine_size = machine_size
+        self.prof, self.queue, self.meta = K.new_state(machine_size, 0, capacity)
+        self.meta0 = self.meta.copy()
+
+    def load(self, profile: Profile, extra_steps: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(prof, meta)`` holding ``profile`` with room for ``extra_steps`` more steps (and as
+        many queued jobs), ``meta`` as a new state's."""
+        n = len(profile.t)
+        need = n + extra_steps + 8
+        if self.prof.shape[1] < need:
+            self.prof, self.queue, _ = K.new_state(self.machine_size, 0,
+                                                   max(need, 2 * self.prof.shape[1]))
+        prof, meta = self.prof, self.meta
+        prof[K.T, :n] = profile.t
+        prof[K.FREE, :n] = profile.free
+        meta[:] = self.meta0
+        meta[K.N] = n
+        return prof, meta
 
 
 def write_back(profile: Profile, prof: np.ndarray, meta: np.ndarray) -> None:
@@ -103,41 +114,44 @@ def replan_greedy(prof, meta, now, machine, res, alt_procs, alt_est, alts, cur, 
     return -1
 
 
-def compress_in_order(profile: Profile, now: int, res: list[tuple[int, int, int]],
-                      until_stable: bool = False) -> list[int]:
-    """:func:`.compression.compress` of the reservations ``res`` (start, duration, processors;
-    in queue order; one pass, or until stable) on ``profile``, compiled: ``profile`` is updated
-    and the new starts returned."""
-    prof, meta = to_arrays(profile, 2 * len(res), levels=True)
-    queue = np.zeros((5, max(1, len(res))), dtype=np.int64)
-    if res:
-        queue[[K.RES, K.EST, K.PROCS]] = np.array(res, dtype=np.int64).T
-    meta[K.M] = len(res)
+def compress_in_order(profile: Profile, now: int, rows: np.ndarray, until_stable: bool = False,
+                      buf: Buffers | None = None) -> np.ndarray:
+    """:func:`.compression.compress` of the reservations ``rows`` (processors, duration and
+    start of each, in queue order: the rows ``PROCS``, ``EST``, ``RES`` of a kernel queue; one
+    pass, or until stable) on ``profile``, compiled (in ``buf`` if given): ``profile`` is
+    updated and the new starts returned."""
+    buf = buf or Buffers(profile.machine_size)
+    m = rows.shape[1]
+    prof, meta = buf.load(profile, 2 * m)
+    queue = buf.queue
+    queue[: K.RES + 1, :m] = rows
+    meta[K.M] = m
     K.compress(prof, queue, meta, now, until_stable, True)
     write_back(profile, prof, meta)
-    return queue[K.RES, : len(res)].tolist()
+    return queue[K.RES, :m].copy()
 
 
-def plan_ng(profile: Profile, now: int, procs: list[int], est: list[int], limit: list[int],
-            complete: Callable[[list[int]], bool], want_profile: bool
-            ) -> tuple[list[int], Profile | None]:
-    """The -NG plan: :func:`plan_in_order` on a copy of ``profile`` (the running jobs); when it
-    stops early and ``complete(starts)`` holds, the remaining jobs too (with processors free
-    now). Returns the starts in order (as many as planned) and, if ``want_profile``, the plan's
-    profile."""
+def plan_ng(profile: Profile, now: int, procs: np.ndarray, est: np.ndarray, limit: np.ndarray,
+            complete: Callable[[list[int]], bool], want_profile: bool,
+            buf: Buffers | None = None) -> tuple[np.ndarray, Profile | None]:
+    """The -NG plan: :func:`plan_in_order` (int64 arrays) on a copy of ``profile`` (the running
+    jobs; in ``buf`` if given); when it stops early and ``complete(starts)`` holds, the remaining
+    jobs too (with processors free now). Returns the starts in order (as many as planned) and,
+    if ``want_profile``, the plan's profile."""
+    buf = buf or Buffers(profile.machine_size)
     n = len(procs)
-    p, e = np.array(procs, dtype=np.int64), np.array(est, dtype=np.int64)
-    prof, meta = to_arrays(profile, 2 * n)
+    p, e = procs, est
+    prof, meta = buf.load(profile, 2 * n)
     out = np.empty(n, dtype=np.int64)
-    k = plan_in_order(prof, meta, p, e, np.array(limit, dtype=np.int64), now, out)
+    k = plan_in_order(prof, meta, p, e, limit, now, out)
     if k < n and prof[K.FREE, 0] > 0 and complete(out[:k].tolist()):
         plan_in_order(prof, meta, p[k:], e[k:], np.zeros(n - k, dtype=np.int64), now, out[k:])
         k = n
     copy = None
     if want_profile:
-        copy = profile.copy()
+        copy = Profile(profile.machine_size)
         write_back(copy, prof, meta)
-    return out[:k].tolist(), copy
+    return out[:k], copy
 
 
 def compress_greedy(profile: Profile, now: int, res: list[tuple[int, int, int]],
@@ -148,21 +162,71 @@ def compress_greedy(profile: Profile, now: int, res: list[tuple[int, int, int]],
     updated; ``procs``: the processors each job plans with. Returns the reservations after it and,
     per job, whether a choice changed its processors."""
     n = len(res)
-    arr = np.array(res, dtype=np.int64).T.copy()
     width = max(len(a) for a in alts)
     alt_procs = np.zeros((n, width), dtype=np.int64)
     alt_est = np.zeros((n, width), dtype=np.int64)
     for i, a in enumerate(alts):
         alt_procs[i, : len(a)] = [w for w, _ in a]
         alt_est[i, : len(a)] = [e for _, e in a]
-    prof, meta = to_arrays(profile, 2 * n)
+    new, switched, _ = compress_greedy_arrays(
+        profile, now, res, alt_procs, alt_est, np.array([len(a) for a in alts], dtype=np.int64),
+        np.array(procs, dtype=np.int64), until_stable)
+    return list(zip(*new.tolist(), strict=True)), switched.astype(bool).tolist()
+
+
+def compress_greedy_arrays(profile: Profile, now: int, res: list[tuple[int, int, int]],
+                           alt_procs: np.ndarray, alt_est: np.ndarray, alts: np.ndarray,
+                           procs: np.ndarray, until_stable: bool, buf: Buffers | None = None
+                           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`compress_greedy` with the alternatives as :func:`replan_greedy`'s arrays (job
+    ``i``'s first ``alts[i]`` of ``alt_procs[i]``, ``alt_est[i]``; ``procs`` is updated), in
+    ``buf`` if given. Returns the reservations after it (rows start, duration, processors), the
+    switch flags (0 or 1) and the positions whose reservation or width changed."""
+    buf = buf or Buffers(profile.machine_size)
+    n = len(res)
+    before = np.array(res, dtype=np.int64).T
+    arr = before.copy()
+    prof, meta = buf.load(profile, 2 * n)
     switched = np.zeros(n, dtype=np.int64)
-    bad = replan_greedy(prof, meta, now, profile.machine_size, arr, alt_procs, alt_est,
-                        np.array([len(a) for a in alts], dtype=np.int64),
-                        np.array(procs, dtype=np.int64), switched, until_stable)
+    bad = replan_greedy(prof, meta, now, profile.machine_size, arr, alt_procs, alt_est, alts,
+                        procs, switched, until_stable)
     if bad >= 0:
         s, d, p = res[bad]
         raise SimulationError(f"profile over-allocation: {-p:+d} processors during [{s}, "
                               f"{s + d}) (machine {profile.machine_size})")
     write_back(profile, prof, meta)
-    return [tuple(r) for r in arr.T.tolist()], [bool(x) for x in switched]
+    return arr, switched, np.flatnonzero((arr != before).any(axis=0) | (switched != 0))
+
+
+#: :func:`sort_order`'s codes of the Table 4 orders (``D`` sorts by submission, in Python)
+ORDER_CODES = {"P": 1, "R": 2, "1/L": 3, "P/L": 4, "R/L": 5}
+
+
+@njit(cache=True, nogil=True)
+def sort_order(code, ks, submit, est, prio, rnd, now, weight):
+    """:func:`.queue_orders.sort_queue` of the queued jobs ``ks`` (indices into the per-job
+    arrays ``submit``, ``est``, ``prio``; ``rnd[i]``: the ``R`` draw of ``ks[i]``), order
+    ``code`` (:data:`ORDER_CODES`): the jobs in backfilling order, criterion + weight x delay
+    descending, ties by submission, then position in ``ks`` (two stable sorts)."""
+    n = len(ks)
+    sub = np.empty(n)
+    neg = np.empty(n)
+    for i in range(n):
+        k = ks[i]
+        sub[i] = submit[k]
+        if code == 1:
+            c = prio[k]
+        elif code == 2:
+            c = rnd[i]
+        else:
+            e = max(est[k], 1.0)
+            c = 1.0 / e if code == 3 else (prio[k] if code == 4 else rnd[i]) / e
+        if weight != 0.0:
+            c = c + weight * (now - submit[k])
+        neg[i] = -c
+    o1 = np.argsort(sub, kind="mergesort")
+    o2 = np.argsort(neg[o1], kind="mergesort")
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = ks[o1[o2[i]]]
+    return out

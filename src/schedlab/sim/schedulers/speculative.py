@@ -21,7 +21,11 @@ every reservation) drop below the job's width.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+
+from ..errors import SimulationError
+from ..profile import Profile
 
 
 @dataclass(frozen=True)
@@ -68,3 +72,42 @@ def test_run_length(
     if hole < spec.length_s:
         return None
     return min(hole, spec.max_length_s)
+
+
+def hole(prof: Profile, procs: int) -> float:
+    """How long from the profile's origin at least ``procs`` processors stay free (0 if not now)."""
+    free = prof.free
+    if free[0] < procs:
+        return 0
+    n = len(free)
+    k = 1
+    while k < n and free[k] >= procs:
+        k += 1
+    return math.inf if k == n else prof.t[k] - prof.t[0]
+
+
+def hole_released(prof: Profile, procs: int, start: int, end: int, give: int) -> float:
+    """:func:`hole` of ``procs`` as it would be once ``give`` processors are given back during
+    ``[start, end)`` (a slot held in ``prof``), without changing ``prof``: the first time from
+    the origin at which fewer than ``procs`` are free, counting ``give`` more within the slot."""
+    t, free = prof.t, prof.free
+    t0 = t[0]
+    n = len(t)
+    for k in range(n):
+        a, f = t[k], free[k]
+        b = t[k + 1] if k + 1 < n else math.inf
+        if f < procs and a < start:  # the part before the slot
+            return a - t0
+        if f + give < procs and a < end and b > start:  # the part within it
+            return max(a, start) - t0
+        if f < procs and b > end:  # the part after it
+            return max(a, end) - t0
+    return math.inf
+
+
+def whole_seconds(seconds: float) -> int:
+    """An allotment in whole seconds (:mod:`.perkovic`'s docstring: they always are)."""
+    s = int(seconds)
+    if s != seconds:
+        raise SimulationError(f"Perković allotment of {seconds} s is not a whole number of seconds")
+    return s
