@@ -346,6 +346,10 @@ def _until_stable(prof, queue, meta, now):
       window ``[x, x + e)`` of the job (``x < r``; its part from ``r`` on lies in its own slot,
       given back for the search) that fits now but did not on P contains a point of
       ``[b, s + d)`` before ``r``: so ``r > b``; after several moves, ``r >`` the least ``b``;
+    * that point has ``procs`` free now, and no room was given back there since the last move
+      whose given-back part holds it, so right after that move its given-back part had
+      ``procs`` free somewhere: ``procs <= mf``, the most free there then; after several moves,
+      ``procs <=`` the greatest ``mf``;
     * a promoted job cannot move again on the profile its move made: an earlier start ``x < s2``
       would need the room of ``[x, s2)`` (unchanged by the move) and of ``[s2, x + d)`` (inside
       the slot it just found free), so it would have fitted at ``x`` before the move.
@@ -353,16 +357,17 @@ def _until_stable(prof, queue, meta, now):
     A round searches the positions from the head up to the promoted one, so all of them are then
     verified on the new profile: the verification state is a stack of segments of positions
     (newest first: ``[0, end_top)``, then ``[end_top, end_top-1)`` ...; the positions past the
-    bottom's end have not been searched in this compression) and per segment the least ``b`` of
-    the moves after its verification and before the next newer one's (a segment a promotion
-    covers hands its ``b`` to the next older one); a round walks them with the running least
-    ``b``. The level runs are reset once: between rounds they stay valid as within one pass
+    bottom's end have not been searched in this compression) and per segment the least ``b`` and
+    the greatest ``mf`` of the moves after its verification and before the next newer one's (a
+    segment a promotion covers hands them to the next older one); a round walks them with the
+    running least ``b`` and greatest ``mf``. The level runs are reset once: between rounds they stay valid as within one pass
     (decreases leave their bounds upper bounds, increases join the frontier). Dominance
     (:func:`_earliest`) is kept within a round, where the profile does not change until the
     promotion."""
     m = meta[M]
     seg_end = np.empty(m + 1, dtype=np.int64)  # stack, bottom (oldest, largest end) first
     seg_b = np.empty(m + 1, dtype=np.int64)
+    seg_mf = np.empty(m + 1, dtype=np.int64)
     top = -1
     moves = 0
     levels_reset(prof, meta)
@@ -370,20 +375,27 @@ def _until_stable(prof, queue, meta, now):
         fail_procs, fail_d, fail_s = 0, 0, -1
         g = top  # the segment holding position k
         bound = seg_b[top] if top >= 0 else -1  # the least b since position k's verification
-        moved, b = -1, 0
+        most = seg_mf[top] if top >= 0 else -1  # the greatest mf since then
+        moved, b, mf = -1, 0, 0
         for k in range(m):
             while g >= 0 and k >= seg_end[g]:
                 g -= 1
-                if g >= 0 and seg_b[g] < bound:
-                    bound = seg_b[g]
+                if g >= 0:
+                    if seg_b[g] < bound:
+                        bound = seg_b[g]
+                    if seg_mf[g] > most:
+                        most = seg_mf[g]
             s = queue[RES, k]
-            if s <= now or (g >= 0 and s <= bound):
+            if s <= now:
                 continue
             procs, d = queue[PROCS, k], queue[EST, k]
+            if g >= 0 and (s <= bound or procs > most):
+                continue
             s2, bounded = _earliest(prof, meta, now, procs, d, s, fail_procs, fail_d, fail_s)
             if s2 != s:
                 _move(prof, queue, meta, k, s2)
                 moved, b = k, max(s2 + d, s)
+                mf = _most_free(prof, meta, b, s + d)
                 break
             if bounded:
                 fail_procs, fail_d, fail_s = procs, d, s
@@ -391,15 +403,34 @@ def _until_stable(prof, queue, meta, now):
             return moves
         moves += 1
         end = moved + 1
-        folded = b  # the segments now covered: their b joins the next older segment's
+        # the segments now covered: their b and mf join the next older segment's
+        folded, folded_mf = b, mf
         while top >= 0 and seg_end[top] <= end:
             if seg_b[top] < folded:
                 folded = seg_b[top]
+            if seg_mf[top] > folded_mf:
+                folded_mf = seg_mf[top]
             top -= 1
-        if top >= 0 and folded < seg_b[top]:
-            seg_b[top] = folded
+        if top >= 0:
+            if folded < seg_b[top]:
+                seg_b[top] = folded
+            if folded_mf > seg_mf[top]:
+                seg_mf[top] = folded_mf
         top += 1
-        seg_end[top], seg_b[top] = end, b
+        seg_end[top], seg_b[top], seg_mf[top] = end, b, mf
+
+
+@njit(cache=True, nogil=True)
+def _most_free(prof, meta, start, end):
+    """The most processors free at any time of ``[start, end)``."""
+    n = meta[N]
+    i = _bisect(prof[T], 0, n, start, True) - 1
+    most = 0
+    while i < n and prof[T, i] < end:
+        if prof[FREE, i] > most:
+            most = prof[FREE, i]
+        i += 1
+    return most
 
 
 @njit(cache=True, nogil=True)
