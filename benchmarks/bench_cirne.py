@@ -11,6 +11,8 @@ each; experiments per CPU-second, the issue-23 throughput measure); sweep points
 With ``--nas-times`` (a YAML mapping benchmark -> {processors: seconds}; for timing only, e.g. a
 made-up table — real runs take the times from config with their source) it instead times the §5.4
 NAS validation on each configured log (results/traces/<log>/jobs.parquet must exist).
+``--jobs 10000 --targets 25`` is the thesis' workload size; its measured before/after and where the
+time goes: docs/papers/cirne2001.md, "Speed at 10,000 jobs".
 """
 
 from __future__ import annotations

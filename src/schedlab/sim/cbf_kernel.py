@@ -72,7 +72,14 @@ from .cbf_layout import (  # noqa: F401 (the layout constants are this module's 
     bisect_row,
     move_row,
 )
-from .cbf_levels import levels_reset, record_increase, window_possible
+from .cbf_levels import (
+    level_of,
+    levels_reset,
+    most_free,
+    record_increase,
+    spans,
+    window_possible,
+)
 from .profile import ProfileView
 
 
@@ -346,6 +353,16 @@ def _until_stable(prof, queue, meta, now):
       window ``[x, x + e)`` of the job (``x < r``; its part from ``r`` on lies in its own slot,
       given back for the search) that fits now but did not on P contains a point of
       ``[b, s + d)`` before ``r``: so ``r > b``; after several moves, ``r >`` the least ``b``;
+    * that point has ``procs`` free now, and no room was given back there since the last move
+      whose given-back part holds it, so right after that move its given-back part had
+      ``procs`` free somewhere: ``procs <= mf``, the most free there then; after several moves,
+      ``procs <=`` the greatest ``mf``;
+    * unless its reservation ``r`` lies in a given-back part (``b < r <= s + d``: then the step
+      before ``r`` may now have ``procs`` free), the window lies wholly before ``r``; right after
+      the last move whose given-back part it meets no room was given back in it since, so it lay
+      in a run of steps with ``2**q <= procs`` free meeting that part: with ``r`` past the
+      greatest ``s + d``, its estimate must not exceed the greatest such run of level ``q``
+      (:func:`~schedlab.sim.cbf_levels.spans`, an upper bound per move);
     * a promoted job cannot move again on the profile its move made: an earlier start ``x < s2``
       would need the room of ``[x, s2)`` (unchanged by the move) and of ``[s2, x + d)`` (inside
       the slot it just found free), so it would have fitted at ``x`` before the move.
@@ -353,16 +370,23 @@ def _until_stable(prof, queue, meta, now):
     A round searches the positions from the head up to the promoted one, so all of them are then
     verified on the new profile: the verification state is a stack of segments of positions
     (newest first: ``[0, end_top)``, then ``[end_top, end_top-1)`` ...; the positions past the
-    bottom's end have not been searched in this compression) and per segment the least ``b`` of
-    the moves after its verification and before the next newer one's (a segment a promotion
-    covers hands its ``b`` to the next older one); a round walks them with the running least
-    ``b``. The level runs are reset once: between rounds they stay valid as within one pass
-    (decreases leave their bounds upper bounds, increases join the frontier). Dominance
+    bottom's end have not been searched in this compression) and per segment the least ``b``, the
+    greatest ``mf``, ``s + d`` and run per level of the moves after its verification and before
+    the next newer one's (a segment a promotion covers hands them to the next older one); a round
+    walks them with the running bounds. The level runs are reset once: between rounds they stay
+    valid as within one pass (decreases leave their bounds upper bounds, increases join the
+    frontier). Dominance
     (:func:`_earliest`) is kept within a round, where the profile does not change until the
     promotion."""
     m = meta[M]
     seg_end = np.empty(m + 1, dtype=np.int64)  # stack, bottom (oldest, largest end) first
     seg_b = np.empty(m + 1, dtype=np.int64)
+    seg_mf = np.empty(m + 1, dtype=np.int64)
+    seg_e = np.empty(m + 1, dtype=np.int64)
+    nl = meta[NL]
+    seg_span = np.empty((m + 1, nl), dtype=np.int64)
+    span = np.empty(nl, dtype=np.int64)  # the greatest spans since position k's verification
+    cur = np.empty(nl, dtype=np.int64)
     top = -1
     moves = 0
     levels_reset(prof, meta)
@@ -370,20 +394,38 @@ def _until_stable(prof, queue, meta, now):
         fail_procs, fail_d, fail_s = 0, 0, -1
         g = top  # the segment holding position k
         bound = seg_b[top] if top >= 0 else -1  # the least b since position k's verification
-        moved, b = -1, 0
+        most = seg_mf[top] if top >= 0 else -1  # the greatest mf since then
+        last_end = seg_e[top] if top >= 0 else -1  # the greatest s + d since then
+        if top >= 0:
+            span[:] = seg_span[top]
+        moved, b, mf, e = -1, 0, 0, 0
         for k in range(m):
             while g >= 0 and k >= seg_end[g]:
                 g -= 1
-                if g >= 0 and seg_b[g] < bound:
-                    bound = seg_b[g]
+                if g >= 0:
+                    if seg_b[g] < bound:
+                        bound = seg_b[g]
+                    if seg_mf[g] > most:
+                        most = seg_mf[g]
+                    if seg_e[g] > last_end:
+                        last_end = seg_e[g]
+                    for q in range(nl):
+                        if seg_span[g, q] > span[q]:
+                            span[q] = seg_span[g, q]
             s = queue[RES, k]
-            if s <= now or (g >= 0 and s <= bound):
+            if s <= now:
                 continue
             procs, d = queue[PROCS, k], queue[EST, k]
+            if g >= 0 and (s <= bound or procs > most
+                           or (s > last_end and d > span[level_of(meta, procs)])):
+                continue
             s2, bounded = _earliest(prof, meta, now, procs, d, s, fail_procs, fail_d, fail_s)
             if s2 != s:
                 _move(prof, queue, meta, k, s2)
                 moved, b = k, max(s2 + d, s)
+                mf = most_free(prof, meta, b, s + d)
+                spans(prof, meta, b, s + d, cur)
+                e = s + d
                 break
             if bounded:
                 fail_procs, fail_d, fail_s = procs, d, s
@@ -391,15 +433,27 @@ def _until_stable(prof, queue, meta, now):
             return moves
         moves += 1
         end = moved + 1
-        folded = b  # the segments now covered: their b joins the next older segment's
+        # the segments now covered: their bounds join the next older segment's
+        folded, folded_mf, folded_e = b, mf, e
+        for q in range(nl):
+            span[q] = cur[q]
         while top >= 0 and seg_end[top] <= end:
-            if seg_b[top] < folded:
-                folded = seg_b[top]
+            folded, folded_mf = min(folded, seg_b[top]), max(folded_mf, seg_mf[top])
+            folded_e = max(folded_e, seg_e[top])
+            for q in range(nl):
+                if seg_span[top, q] > span[q]:
+                    span[q] = seg_span[top, q]
             top -= 1
-        if top >= 0 and folded < seg_b[top]:
-            seg_b[top] = folded
+        if top >= 0:
+            seg_b[top], seg_mf[top] = min(seg_b[top], folded), max(seg_mf[top], folded_mf)
+            seg_e[top] = max(seg_e[top], folded_e)
+            for q in range(nl):
+                if span[q] > seg_span[top, q]:
+                    seg_span[top, q] = span[q]
         top += 1
-        seg_end[top], seg_b[top] = end, b
+        seg_end[top], seg_b[top], seg_mf[top], seg_e[top] = end, b, mf, e
+        for q in range(nl):
+            seg_span[top, q] = cur[q]
 
 
 @njit(cache=True, nogil=True)

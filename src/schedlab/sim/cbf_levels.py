@@ -22,6 +22,7 @@ is bounded by the prefix entries. Both are reset when a pass starts (:func:`leve
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .cbf_layout import (
@@ -51,7 +52,7 @@ def levels_reset(prof, meta):
 
 
 @njit(cache=True, nogil=True)
-def _level(meta, procs):
+def level_of(meta, procs):
     """q with ``2**q <= procs < 2**(q+1)`` (the top level for wider requests)."""
     q = 0
     while q + 1 < meta[NL] and (2 << q) <= procs:
@@ -63,7 +64,7 @@ def _level(meta, procs):
 def window_possible(prof, meta, procs, d, x):
     """False if no span of length ``d`` within ``[now, x)`` can have ``procs`` processors free
     throughout (see "level runs"); True when the bounds allow one."""
-    q = _level(meta, procs)
+    q = level_of(meta, procs)
     r = LEVEL0 + 5 * q
     rte, rbest, ropen = r + TE, r + BEST, r + OPEN
     v = meta[LV + 2 * q]
@@ -185,3 +186,70 @@ def record_increase(prof, meta, start, end, procs):
                 i = z
             else:
                 i += 1
+
+
+@njit(cache=True, nogil=True)
+def most_free(prof, meta, start, end):
+    """The most processors free at any time of ``[start, end)``."""
+    n = meta[N]
+    i = bisect_row(prof, T, 0, n, start, True) - 1
+    most = 0
+    while i < n and prof[T, i] < end:
+        if prof[FREE, i] > most:
+            most = prof[FREE, i]
+        i += 1
+    return most
+
+
+#: steps :func:`spans` follows on each side of a slot before it gives up (no bound there)
+SPAN_SCAN = 64
+
+
+@njit(cache=True, nogil=True)
+def spans(prof, meta, start, end, out):
+    """``out[q]``: an upper bound of the longest run of steps with ``2**q`` processors free that
+    meets ``[start, end)`` (0 if no step there has them): the slot's steps widened on each side
+    while the steps have them (to the origin, or without bound past the last step or
+    :data:`SPAN_SCAN` steps)."""
+    n = meta[N]
+    nl = meta[NL]
+    i0 = bisect_row(prof, T, 0, n, start, True) - 1
+    i1 = i0
+    most = prof[FREE, i0]
+    while i1 + 1 < n and prof[T, i1 + 1] < end:
+        i1 += 1
+        if prof[FREE, i1] > most:
+            most = prof[FREE, i1]
+    left = np.empty(nl, dtype=np.int64)
+    for q in range(nl):
+        left[q] = prof[T, 0]
+        out[q] = -1
+    a = i0 - 1
+    low = BIG  # the least free on the steps a + 1 .. i0 - 1
+    while a >= 0 and i0 - a <= SPAN_SCAN and low > 0:
+        f = prof[FREE, a]
+        if f < low:
+            for q in range(nl):
+                if (1 << q) > f and (1 << q) <= low:
+                    left[q] = prof[T, a + 1]
+            low = f
+        a -= 1
+    if a >= 0 and low > 0:  # gave up: bound from the origin
+        for q in range(nl):
+            if (1 << q) <= low:
+                left[q] = prof[T, 0]
+    z = i1 + 1
+    low = BIG
+    while z < n and z - i1 <= SPAN_SCAN and low > 0:
+        f = prof[FREE, z]
+        if f < low:
+            for q in range(nl):
+                if (1 << q) > f and (1 << q) <= low:
+                    out[q] = prof[T, z] - left[q]
+            low = f
+        z += 1
+    for q in range(nl):
+        if (1 << q) > most:
+            out[q] = 0
+        elif out[q] < 0:  # runs past the last step or the scan
+            out[q] = BIG
