@@ -133,6 +133,16 @@ def test_settings_diff_is_deep_and_names_missing_keys():
     assert ss.diff_text([]) == "no setting differs"
 
 
+def test_settings_diff_goes_into_lists_of_mappings_of_one_length():
+    logs = [{"label": "SP2", "jobs": 5000}, {"label": "BGP", "jobs": 3000}]
+    more = [{"label": "SP2", "jobs": 5000}, {"label": "BGP", "jobs": 9300}]
+    assert ss.settings_diff({"log_specs": logs}, {"log_specs": more}) == [
+        ("log_specs[1].jobs", 3000, 9300)]
+    # another length, or items that are not mappings: the list as a whole
+    assert ss.settings_diff({"l": logs}, {"l": more[:1]}) == [("l", logs, more[:1])]
+    assert ss.settings_diff({"w": [1, 4]}, {"w": [1, 5]}) == [("w", [1, 4], [1, 5])]
+
+
 def test_report_scorecards_and_the_lead_scale():
     have = {"results/scorecard.parquet"}
     exists = have.__contains__

@@ -53,8 +53,8 @@ def is_flip(verdict_default: object, verdict_paper: object) -> bool:
 def settings_diff(default: Any, paper: Any, path: str = "") -> list[tuple[str, Any, Any]]:
     """Every setting whose value differs between two resolved settings mappings, as (dotted path,
     default value, paper value), in key order (the recorded settings' JSON is key-sorted); a key
-    one side lacks has the value :data:`MISSING` there. Mappings are compared key by key, anything
-    else (lists included) as a whole."""
+    one side lacks has the value :data:`MISSING` there. Mappings are compared key by key, lists of
+    mappings of one length item by item (``path[i].key``), anything else as a whole."""
     if isinstance(default, Mapping) and isinstance(paper, Mapping):
         out: list[tuple[str, Any, Any]] = []
         for k in sorted({*default, *paper}, key=str):
@@ -63,6 +63,11 @@ def settings_diff(default: Any, paper: Any, path: str = "") -> list[tuple[str, A
             out += settings_diff(default.get(k, MISSING), paper.get(k, MISSING),
                                  f"{path}.{k}" if path else str(k))
         return out
+    if (isinstance(default, (list, tuple)) and isinstance(paper, (list, tuple))
+            and len(default) == len(paper)
+            and all(isinstance(x, Mapping) for x in (*default, *paper))):
+        return [d for i, (a, b) in enumerate(zip(default, paper, strict=True))
+                for d in settings_diff(a, b, f"{path}[{i}]")]
     return [] if _same(default, paper) else [(path, default, paper)]
 
 
