@@ -211,6 +211,28 @@ def test_golden_ctc_first_3000_jobs(case, mirror):
     _compare(case, ctc_table())
 
 
+
+def test_guaranteed_start_between_job_events_is_not_late(mirror, monkeypatch):
+    """A guaranteed start that follows a timer's starts and falls where no job event happens
+    (CTC job 2835 under half_spec50/P) gets its own timer:
+    the job starts at its reservation, never later (a late start leaves the profile counting its
+    processors free from the reservation's end while the engine still holds them: the
+    over-allocations of the whole-log speculation points)."""
+    from schedlab.sim.schedulers.perkovic import Perkovic
+
+    late, schedule = [], Perkovic.schedule
+
+    def checked(self, ctx):
+        before = dict(self.resv)
+        starts = list(schedule(self, ctx))
+        late.extend(s.job.job_id for s in starts if not s.tag
+                    and before.get(self.index[s.job.job_id], (ctx.now,))[0] < ctx.now)
+        return starts
+
+    monkeypatch.setattr(Perkovic, "schedule", checked)
+    out = run_case(ctc_table(), RunPoint(430, "half_spec", "P", True, 0.5), {})
+    assert len(out) == CTC_JOBS and late == []
+
 def diff_table() -> None:  # pragma: no cover - a report for the docs
     """Markdown rows: each point whose schedule differs from the fixture (jobs with another start,
     mean wait and bounded slowdown golden -> now)."""

@@ -71,7 +71,7 @@ of ``median_estimate`` seconds (default 10,800 s, the CTC-SP2 median of Table 1)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -176,6 +176,8 @@ class Perkovic(Scheduler):
         self.greedy_alts: dict[int, list[tuple[int, int]]] = {}
         self.freed = False
         self.timer_at: int | None = None
+        self.chain_at: set[int] = set()  # timers set after a timer's starts (see schedule)
+        self.chain_due = self.timer_fired = False
         self.new: list[int] = []
         self.ended: list[tuple[int, bool]] = []
         self.pending: list[int] = []  # launched in this pass, in launch order
@@ -243,13 +245,19 @@ class Perkovic(Scheduler):
         self.profile.advance(now)
         self.freed = False
         self.timer_due = not self.ended and self.timer_at == now
+        chain_only = self.chain_due and not (self.timer_fired or self.ended or self.new)
+        self.chain_due = self.timer_fired = False
         if self.ended:
             for k, finished in sorted(self.ended):
                 self._end(k, now, finished)
             self.ended = []
         new, self.new = self.new, []
-        if self.g and self.timer_due and not new and not self.freed:
+        if self.g and chain_only:
+            self._start_guaranteed(now)  # a chained timer only: its starts, nothing else
+            self._chain_timer(ctx, now)
+        elif self.g and self.timer_due and not new and not self.freed:
             self._start_guaranteed(now)  # only a guaranteed start has come: no pass (§2)
+            self._chain_timer(ctx, now)
         elif self.g:
             self._pass_guarantee(now, new)
             if self.resv:  # a guaranteed start may fall where no job event happens
@@ -272,6 +280,25 @@ class Perkovic(Scheduler):
                                 tag="" if kind == "regular" else kind))
         self.pending = []
         return starts
+
+    def on_timer(self, ctx: MachineView, key: Hashable) -> None:
+        if key == "guarantee":
+            self.chain_at.discard(ctx.now)
+            self.chain_due = True
+        else:
+            self.timer_fired = True
+
+    def _chain_timer(self, ctx: MachineView, now: int) -> None:
+        """A timer for the next guaranteed start after :meth:`_start_guaranteed` (else a start
+        between job events would wait for the next one, its processors counted free by the
+        profile from the guaranteed start on while the engine holds them from the late start).
+        Alone at its time it only starts guaranteed jobs; it leaves ``timer_at`` alone, so every
+        other pass is as without it."""
+        if self.resv:
+            nxt = min(self.resv.values())[0]
+            if nxt > now and nxt != self.timer_at and nxt not in self.chain_at:
+                self.chain_at.add(nxt)
+                ctx.set_timer(nxt, "guarantee")
 
     # ---------------------------------------------------------------- job events
     def _launch(self, k: int, now: int, alloc: int, p: int, kind: str) -> None:
