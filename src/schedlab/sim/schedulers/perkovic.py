@@ -72,7 +72,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
@@ -84,7 +83,8 @@ from ..state import MachineView, Run
 from . import adaptation as adapt
 from . import perkovic_kernel as pk
 from . import speculative as specmod
-from .compression import PERKOVIC, check_compression
+from .compression import PERKOVIC
+from .perkovic_config import PKConfig
 from .queue_orders import (
     ORDERS,
     STARVATION_HORIZON_S,
@@ -96,29 +96,6 @@ from .queue_orders import (
 
 #: The same-time order the policy is defined with (module docstring).
 TIE_RULE = "completions_first"
-
-
-@dataclass(frozen=True)
-class PKConfig:
-    """One algorithm mix of Figure 2: order, guarantees, speculation, adaptation, widening."""
-
-    order: QueueOrder = field(default_factory=QueueOrder)
-    speculation: specmod.Speculation | None = None
-    adaptation: str = "none"
-    widening: bool = False
-    widen_factors: tuple[int, ...] = (2,)
-    #: compression with guarantees (:mod:`.compression`): §2's reading, early ends and one pass
-    compress_on: str = PERKOVIC[0]
-    compress_passes: str = PERKOVIC[1]
-
-    def __post_init__(self) -> None:
-        check_compression(self.compress_on, self.compress_passes, "perkovic")
-        if self.adaptation not in adapt.MODES:
-            raise ValueError(
-                f"unknown adaptation {self.adaptation!r}; expected one of {', '.join(adapt.MODES)}"
-            )
-        if any(int(f) < 2 for f in self.widen_factors):
-            raise ValueError("widen factors must be integers >= 2")
 
 
 class Perkovic(Scheduler):
