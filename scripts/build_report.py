@@ -8,7 +8,6 @@ from pathlib import Path
 from schedlab import __version__
 from schedlab.pipeline import smk
 from schedlab.report.html import build_report
-from schedlab.report.scale_sensitivity import SENSITIVITY
 
 
 def main(sm):
@@ -22,7 +21,7 @@ def main(sm):
                  scale=sm.params.scale, root=Path(sm.output.scorecard).parent,
                  other_scorecards=dict(zip(sm.params.other_scales, map(Path, sm.input.other_scale),
                                            strict=True)),
-                 out_sensitivity=Path(getattr(sm.output, "sensitivity", None) or SENSITIVITY))
+                 out_sensitivity=getattr(sm.output, "sensitivity", None))
 
 
 smk.run(main, snakemake)

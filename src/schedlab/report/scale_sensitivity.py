@@ -68,7 +68,7 @@ def settings_diff(default: Any, paper: Any, path: str = "") -> list[tuple[str, A
             and all(isinstance(x, Mapping) for x in (*default, *paper))):
         return [d for i, (a, b) in enumerate(zip(default, paper, strict=True))
                 for d in settings_diff(a, b, f"{path}[{i}]")]
-    return [] if _same(default, paper) else [(path, default, paper)]
+    return [] if default == paper else [(path, default, paper)]
 
 
 class _Missing:
@@ -78,12 +78,6 @@ class _Missing:
 
 #: A setting one scale does not have.
 MISSING: Any = _Missing()
-
-
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return (a is MISSING) == (b is MISSING) and a == b
 
 
 def setting_text(v: Any) -> str:

@@ -229,10 +229,7 @@ class Perkovic(Scheduler):
                 self._end(k, now, finished)
             self.ended = []
         new, self.new = self.new, []
-        if self.g and chain_only:
-            self._start_guaranteed(now)  # a chained timer only: its starts, nothing else
-            self._chain_timer(ctx, now)
-        elif self.g and self.timer_due and not new and not self.freed:
+        if self.g and (chain_only or self.timer_due) and not new and not self.freed:
             self._start_guaranteed(now)  # only a guaranteed start has come: no pass (§2)
             self._chain_timer(ctx, now)
         elif self.g:
