@@ -3,10 +3,13 @@
 (results/studies/) and, when it exists, the other scale's merged scorecard (the scale-sensitivity
 table, results/scale_sensitivity.parquet)."""
 
+from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 from pathlib import Path
 
 from schedlab import __version__
-from schedlab.pipeline import smk
 from schedlab.report.html import build_report
 
 

@@ -2,11 +2,14 @@
 trace -> results/traces/{trace}/clean.parquet (+ per-filter report); optionally also drop the
 flurry detector's candidates (config clean.remove_flurries)."""
 
+from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 import pandas as pd
 
 from schedlab import __version__
 from schedlab.io import read_parquet, write_parquet
-from schedlab.pipeline import smk
 from schedlab.traces.clean import clean_jobs, filters_for, load_filters
 from schedlab.traces.flurry import remove_flurries
 from schedlab.traces.swf import SWFHeader

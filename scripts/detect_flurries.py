@@ -1,8 +1,11 @@
 """Snakemake adapter: flurry candidates (never removed here) + per-user activity plot."""
 
+from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 from schedlab import __version__
 from schedlab.io import read_parquet, write_parquet
-from schedlab.pipeline import smk
 from schedlab.report.plotting import save_figure
 from schedlab.traces.flurry import FlurrySettings, detect_flurries, plot_activity
 

@@ -1,6 +1,9 @@
 """Snakemake adapter: fetch one registered trace (mirror first, then URL), sha256-checked."""
 
 from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 from schedlab.traces.download import fetch_trace
 from schedlab.traces.registry import load_registry, mirror_dir
 

@@ -1,6 +1,10 @@
 """Snakemake adapter: fit Cirne's rigid-model quantities and Downey's distributions to a cleaned
 trace -> results/models/{trace}/{model}.json + figures/{model}.png|pdf."""
 
+from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 from pathlib import Path
 
 from schedlab import __version__
@@ -8,7 +12,6 @@ from schedlab.io import read_parquet, write_json
 from schedlab.models.arrival import PUBLISHED_POLYNOMIALS
 from schedlab.models.fit import fit_all
 from schedlab.models.plots import fit_figures
-from schedlab.pipeline import smk
 from schedlab.report.plotting import save_figure
 from schedlab.traces.swf import SWFHeader
 

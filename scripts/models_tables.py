@@ -1,5 +1,9 @@
 """Snakemake adapter: thesis Tables 1-10 beside our fits -> results/models/cirne2001/."""
 
+from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -14,7 +18,6 @@ from schedlab.io import (
 )
 from schedlab.models.compare import comparison_tables, scorecard_rows
 from schedlab.models.fit import fit_all, select_period
-from schedlab.pipeline import smk
 from schedlab.report.scorecard import scorecard_frame
 from schedlab.traces.swf import SWFHeader
 

@@ -1,12 +1,15 @@
 """Snakemake adapter: one paper's (or one study's) tables, figures and scorecard from its points
 (rule <run>_assemble)."""
 
+from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 import time
 from pathlib import Path
 
 from schedlab.papers import load
 from schedlab.papers.runner import assemble
-from schedlab.pipeline import smk
 
 
 def main(sm):

@@ -1,10 +1,13 @@
 """Snakemake adapter: one experiment point of one paper or study (rule <run>_point)."""
 
+from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 import time
 
 from schedlab.papers import Point, load
 from schedlab.papers.runner import run_point
-from schedlab.pipeline import smk
 
 
 def main(sm):

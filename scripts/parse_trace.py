@@ -2,6 +2,9 @@
 lines at a time (memory flat in the number of jobs)."""
 
 from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 from schedlab.traces.download import sha256_file
 from schedlab.traces.lookup import with_registry_machine_size
 from schedlab.traces.registry import load_registry

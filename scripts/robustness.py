@@ -1,11 +1,14 @@
 """Snakemake adapter: the robustness matrix from the papers' and the studies' scorecards (rule
 robustness) -> <root>/robustness.parquet (results/, or results/paper-scale/ at paper scale)."""
 
+from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 from pathlib import Path
 
 from schedlab import __version__
 from schedlab.io import write_parquet
-from schedlab.pipeline import smk
 from schedlab.report.robustness import build_matrix, collect, size
 
 

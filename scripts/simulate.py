@@ -1,9 +1,12 @@
 """Snakemake adapter: one baseline simulation -> results/sim/{trace}/{scheduler}/{jobs.parquet,summary.json}."""
 
+from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 from schedlab.cli.sim import run_simulation
 from schedlab.errors import ConfigError
 from schedlab.io import read_parquet, write_json, write_parquet
-from schedlab.pipeline import smk
 from schedlab.sim.options import SIM_OPTION_KEYS, SimOptions
 from schedlab.traces.normalize import normalize
 from schedlab.traces.swf import SWFHeader

@@ -1,6 +1,10 @@
 """Snakemake adapter: one synthetic moldable workload -> results/synthetic/{model}/{seed}.parquet
 (jobs), .alternatives.parquet (job_id, procs, runtime, estimate) and .swf (the user requests)."""
 
+from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +17,6 @@ from schedlab.models.synth import (
     params_from_fits,
     swf_workload,
 )
-from schedlab.pipeline import smk
 from schedlab.traces.swf import write_swf
 
 

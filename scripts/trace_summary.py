@@ -1,10 +1,13 @@
 """Snakemake adapter: one row per trace (registry facts + characteristics) -> summary.parquet."""
 
+from schedlab.pipeline import smk
+
+smk.quiet_interrupt(snakemake)  # before the slow imports: a Ctrl-C now ends the job in one line
+
 import pandas as pd
 
 from schedlab import __version__
 from schedlab.io import read_parquet, write_parquet
-from schedlab.pipeline import smk
 from schedlab.traces.lookup import trace_characteristics
 from schedlab.traces.registry import load_registry
 from schedlab.traces.swf import SWFHeader, SWFTrace

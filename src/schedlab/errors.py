@@ -3,6 +3,9 @@ which the CLI and the Snakemake scripts print as one line, without a traceback."
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 
 class SchedlabError(Exception):
     """Base class for errors caused by input or configuration (not by bugs)."""
@@ -37,3 +40,13 @@ class DownloadError(SchedlabError):
 
 class ConfigError(SchedlabError):
     """An invalid option, e.g. an unknown scheduler name."""
+
+
+class CorruptFileError(SchedlabError):
+    """A file written by the pipeline that cannot be read back, or that no longer matches the size
+    and sha256 recorded when it was written (names the file and why)."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import SchedlabError
+from .errors import CorruptFileError, SchedlabError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,16 +41,6 @@ _WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EAC
 
 class OutputPathError(SchedlabError):
     """An output path that cannot be written (names the path and why)."""
-
-
-class CorruptFileError(SchedlabError):
-    """A file written by the pipeline that cannot be read back, or that no longer matches the size
-    and sha256 recorded when it was written (names the file and why)."""
-
-    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
-        self.path = Path(path)
-        self.reason = reason
-        super().__init__(f"{path}: {reason}")
 
 
 def sha256_file(path: str | os.PathLike[str], chunk: int = 1 << 20) -> str:

@@ -8,6 +8,7 @@ parquet and rerun, compare with a clean run) is ci/fault_injection.py.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import resource
@@ -341,16 +342,45 @@ def test_sigint_ends_a_job_script_without_traceback(tmp_path):
 
         smk.run(main, SimpleNamespace(rule="slow", wildcards={"trace": "T"}, log=[], config={}))
     """)
+    assert _interrupted(job, "running") == (130, "rule slow (trace=T): interrupted\n")
+
+
+def _interrupted(job: str, first_line: str, *args: str) -> tuple[int, str]:
+    """Run ``job`` (Python code), send SIGINT once it has printed ``first_line``: (status, stderr)."""
     env = os.environ | {"PYTHONPATH": os.pathsep.join(sys.path)}
     # SIGINT at its default in the child: a suite started in the background (`make test &`)
     # ignores SIGINT, which Python would then never turn into KeyboardInterrupt
-    proc = subprocess.Popen([sys.executable, "-c", job], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", job, *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    assert proc.stdout.readline() == "running\n"
+    assert proc.stdout.readline() == first_line + "\n"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130 and err == "rule slow (trace=T): interrupted\n"
+    return proc.returncode, err
+
+
+def test_sigint_while_a_job_script_imports_ends_it_without_traceback(tmp_path):
+    # a Ctrl-C landing while the script loads pandas or numba (before smk.run) is quiet too
+    job = textwrap.dedent("""
+        import sys, time
+        from types import SimpleNamespace
+        from schedlab.pipeline import smk
+
+        snakemake = SimpleNamespace(rule="slow", wildcards={}, log=[sys.argv[1]], config={})
+        smk.quiet_interrupt(snakemake)
+        print("importing", flush=True)
+        time.sleep(60)  # stands for the script's slow imports
+    """)
+    log = tmp_path / "job.log"
+    assert _interrupted(job, "importing", str(log)) == (130, "rule slow: interrupted\n")
+    assert log.read_text() == "rule slow: interrupted\n"
+
+
+def test_every_adapter_script_is_quiet_on_ctrl_c_before_its_slow_imports():
+    for script in sorted((REPO / "scripts").glob("*.py")):
+        body = ast.parse(script.read_text()).body
+        first = [ast.unparse(node) for node in body[1:3]]  # after the docstring
+        assert first == ["from schedlab.pipeline import smk", "smk.quiet_interrupt(snakemake)"], script
 
 
 # --- failure 6: every number has a maximum ---------------------------------------------------------

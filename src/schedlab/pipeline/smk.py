@@ -8,20 +8,23 @@ An input that cannot be read back or no longer matches its record (:class:`Corru
 parquet cut short, a point's frame changed since its ``done.json`` was written) is removed with the
 output of this run that stands for it (the file itself, the directory output holding it, or the
 point's ``done.json``), so that Snakemake rebuilds it when a job needs it; the line says so. SIGINT (Ctrl-C) ends a job
-with one line and exit status 130.
+with one line and exit status 130: inside :func:`run`, and from :func:`quiet_interrupt` on, which every
+adapter script calls before its other imports (loading pandas or numba takes up to a second, and a
+Ctrl-C landing then would otherwise print a traceback). Snakemake's own preamble before the script
+(unpickling the job, about 0.2 s) stays outside it.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from ..errors import SchedlabError
-from ..io import CorruptFileError
+from ..errors import CorruptFileError, SchedlabError
 
 #: Exit status of a job ended by SIGINT (128 + 2, as a shell reports it).
 INTERRUPTED = 130
@@ -29,12 +32,30 @@ INTERRUPTED = 130
 RESULTS = Path("results")
 
 
-def run(main: Callable[[Any], None], snakemake: Any) -> None:
-    """Run ``main(snakemake)``; turn user errors into one line on stderr and exit status 1."""
+def _where(snakemake: Any) -> str:
+    """``rule NAME (wildcard=value, ...)``."""
     rule = getattr(snakemake, "rule", "?")
     wildcards = dict(getattr(snakemake, "wildcards", {}) or {})
-    where = f"rule {rule}" + (f" ({', '.join(f'{k}={v}' for k, v in wildcards.items())})"
-                              if wildcards else "")
+    return f"rule {rule}" + (f" ({', '.join(f'{k}={v}' for k, v in wildcards.items())})"
+                             if wildcards else "")
+
+
+def quiet_interrupt(snakemake: Any) -> None:
+    """Until :func:`run` starts, SIGINT ends the job with one line and exit status 130."""
+
+    def interrupted(signum: int, frame: Any) -> None:
+        _report(snakemake, f"{_where(snakemake)}: interrupted")
+        raise SystemExit(INTERRUPTED)
+
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, interrupted)
+
+
+def run(main: Callable[[Any], None], snakemake: Any) -> None:
+    """Run ``main(snakemake)``; turn user errors into one line on stderr and exit status 1."""
+    where = _where(snakemake)
+    if signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, signal.SIG_DFL):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         main(snakemake)
     except KeyboardInterrupt:

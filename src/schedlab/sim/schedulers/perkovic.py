@@ -234,11 +234,10 @@ class Perkovic(Scheduler):
             self._chain_timer(ctx, now)
         elif self.g:
             self._pass_guarantee(now, new)
-            if self.resv:  # a guaranteed start may fall where no job event happens
-                nxt = min(self.resv.values())[0]  # the least start
-                if nxt > now and nxt != self.timer_at:
-                    self.timer_at = nxt
-                    ctx.set_timer(nxt, "reservation")
+            nxt = self._next_guaranteed_start(now)  # it may fall where no job event happens
+            if nxt is not None and nxt != self.timer_at:
+                self.timer_at = nxt
+                ctx.set_timer(nxt, "reservation")
         else:
             self.queue.update(dict.fromkeys(new))
             self._pass_no_guarantee(now, ctx.machine_size)
@@ -268,11 +267,15 @@ class Perkovic(Scheduler):
         profile from the guaranteed start on while the engine holds them from the late start).
         Alone at its time it only starts guaranteed jobs; it leaves ``timer_at`` alone, so every
         other pass is as without it."""
-        if self.resv:
-            nxt = min(self.resv.values())[0]
-            if nxt > now and nxt != self.timer_at and nxt not in self.chain_at:
-                self.chain_at.add(nxt)
-                ctx.set_timer(nxt, "guarantee")
+        nxt = self._next_guaranteed_start(now)
+        if nxt is not None and nxt != self.timer_at and nxt not in self.chain_at:
+            self.chain_at.add(nxt)
+            ctx.set_timer(nxt, "guarantee")
+
+    def _next_guaranteed_start(self, now: int) -> int | None:
+        """The least reserved start, if it is after ``now``."""
+        nxt = min(self.resv.values())[0] if self.resv else now
+        return nxt if nxt > now else None
 
     # ---------------------------------------------------------------- job events
     def _launch(self, k: int, now: int, alloc: int, p: int, kind: str) -> None:
