@@ -11,12 +11,15 @@ memory (at least 1,000 MB), rounded up.
 
     .venv/bin/python benchmarks/point_costs.py [LOGS_DIR]        # default: logs
     .venv/bin/python benchmarks/point_costs.py logs/paper-scale  # the paper scale's points
+    .venv/bin/python benchmarks/point_costs.py logs/paper-scale --set-resources
+        # only the arguments of snakemake's --set-resources: per point rule, the most any kind asks
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -57,9 +60,28 @@ def summarise(costs: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def point_rule(run: str) -> str:
+    """The Snakemake rule of a run's points (workflow/rules/papers.smk): ``<paper>_point`` for a
+    paper (under ``paper-scale/`` too), ``study_<log>_<paper>_point`` for a study."""
+    parts = run.removeprefix("paper-scale/").split("/")
+    if parts[0] == "studies" and len(parts) == 3:
+        log = re.sub(r"\W", "_", parts[1])
+        return f"study_{log}_{parts[2]}_point"
+    return f"{parts[0]}_point"
+
+
+def set_resources(summary: pd.DataFrame) -> list[str]:
+    """``RULE:runtime=MIN`` and ``RULE:mem_mb=MB`` per point rule: the most any of its kinds asks."""
+    rules = summary.assign(rule=[point_rule(r) for r in summary["run"]]).groupby("rule", sort=True)
+    return [f"{rule}:{key}={int(g[col].max())}" for rule, g in rules
+            for key, col in (("runtime", "runtime_min"), ("mem_mb", "mem_mb"))]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("logs", nargs="?", default="logs", type=Path)
+    ap.add_argument("--set-resources", action="store_true",
+                    help="print only the arguments of snakemake's --set-resources")
     a = ap.parse_args(argv)
     if not a.logs.is_dir():
         print(f"point_costs: {a.logs}: no such directory", file=sys.stderr)
@@ -69,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"point_costs: no point benchmark files under {a.logs}", file=sys.stderr)
         return 2
     s = summarise(costs)
+    if a.set_resources:
+        print(" ".join(set_resources(s)))
+        return 0
     with pd.option_context("display.width", 200, "display.max_rows", 500):
         print(s.to_string(index=False, float_format=lambda v: f"{v:.1f}"))
     print(f"all points: {len(costs)}, {costs['cpu_s'].sum():.0f} CPU-s, "

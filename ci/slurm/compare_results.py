@@ -5,10 +5,11 @@ listed in WALL_CLOCK and compared with the measured rows left out:
   * Tang 2013 Table 4 (seconds per scheduling iteration): results/tang2013/runs/<log>/table4/table4.parquet and
     results/tang2013/tables/table4.parquet are skipped, and the point's done.json (which records
     the skipped frame's size and sha256) is compared with that frame's entry left out;
-  * the same files of Tang's studies on other logs (results/studies/<log>/tang2013/);
-  * the scorecards (results/tang2013/scorecard.parquet, a Tang study's, results/scorecard.parquet)
+  * the same files of Tang's paper scale (results/paper-scale/tang2013/) and studies on other logs
+    (results/studies/<log>/tang2013/);
+  * the scorecards (Tang's, a Tang study's, results/scorecard.parquet and its paper-scale twin)
     must be equal once the rows of item "Table 4" of paper tang2013 are dropped, and so must the
-    robustness matrix (results/robustness.parquet) once Tang's "Table 4 | ..." claims are;
+    robustness matrix (results/robustness.parquet, and its paper-scale twin) once Tang's "Table 4 | ..." claims are;
   * results/report/index.html renders those scorecards, so it is skipped (its tables and figures are
     the files compared above).
 Prints one line per difference and a summary; exit status 1 if anything differs.
@@ -32,12 +33,13 @@ import pandas as pd
 
 #: Tang's own run and its studies on other logs (results/studies/<log>/tang2013/) alike (fnmatch's
 #: ``*`` also matches ``/``).
-TANG = ["results/tang2013", "results/studies/*/tang2013"]
+TANG = ["results/tang2013", "results/paper-scale/tang2013", "results/studies/*/tang2013"]
 SKIP = [f"{t}/{f}" for t in TANG for f in ("runs/*/table4.parquet", "tables/table4.parquet")] + [
     "results/report/index.html"]
-SCORECARDS = [f"{t}/scorecard.parquet" for t in TANG] + ["results/scorecard.parquet"]
+SCORECARDS = [f"{t}/scorecard.parquet" for t in TANG] + [
+    "results/scorecard.parquet", "results/paper-scale/scorecard.parquet"]
 #: the robustness matrix: Tang's Table 4 claims (wall-clock ratios) left out
-MATRIX = "results/robustness.parquet"
+MATRIX = ("results/robustness.parquet", "results/paper-scale/robustness.parquet")
 #: done.json files of points whose frames carry wall-clock measurements: the frames' entries of
 #: ``files`` (their size and sha256) are left out of the comparison.
 TIMED_DONE = [f"{t}/runs/*/table4/done.json" for t in TANG]
@@ -122,7 +124,7 @@ def main(a: Path, b: Path) -> int:
         elif any(fnmatch.fnmatch(f, pat) for pat in SCORECARDS):
             if not scorecard_without_timings(a / f).equals(scorecard_without_timings(b / f)):
                 problems.append(f"differs (timing rows left out): {f}")
-        elif f == MATRIX:
+        elif f in MATRIX:
             if not matrix_without_timings(a / f).equals(matrix_without_timings(b / f)):
                 problems.append(f"differs (timing rows left out): {f}")
         elif digest(a / f) != digest(b / f):

@@ -19,6 +19,10 @@
 # SCHEDLAB_E2E_BUDGET seconds (default 3000) plus the final shutdown (about 10 s).
 #
 # Environment:
+#   SCHEDLAB_E2E_SCALE     quick (default) or paper: the paper scale (profile full) layered on the
+#                          default profile locally and on the slurm profile on the cluster, each point
+#                          rule's runtime and mem_mb set from the local run's measured costs
+#                          (benchmarks/point_costs.py --set-resources); needs SCHEDLAB_E2E_TARGETS
 #   SCHEDLAB_E2E_TARGETS   targets instead of the quick profile's default target (space separated)
 #   SCHEDLAB_E2E_MAX_JOBS  largest quick DAG run whole (default 400 jobs); a larger one is replaced by
 #                          the trace targets (download/parse/summary), as the summary line says
@@ -36,6 +40,14 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/schedlab-e2e.XXXXXX")
 export SCHEDLAB_SLURM_STATE=${SCHEDLAB_SLURM_STATE:-$WORK/slurm-state}
 JOBCOMP=/var/log/slurm/jobcomp.log
 read -r -a TARGETS <<<"${SCHEDLAB_E2E_TARGETS:-}"
+SCALE=${SCHEDLAB_E2E_SCALE:-quick}
+case $SCALE in
+    quick) LOCAL_PROFILES=(--profile workflow/profiles/quick)
+           SIZE_PROFILE=workflow/profiles/quick; POINT_LOGS=logs ;;
+    paper) LOCAL_PROFILES=(--profile workflow/profiles/default --profile workflow/profiles/full)
+           SIZE_PROFILE=workflow/profiles/full; POINT_LOGS=logs/paper-scale ;;
+    *) echo "slurm e2e: SCHEDLAB_E2E_SCALE=$SCALE: not quick or paper" >&2; exit 2 ;;
+esac
 STEP="setup"
 DETAILS=""
 T0=$SECONDS
@@ -67,6 +79,7 @@ trap 'DETAILS="interrupted"; exit 1' INT TERM
 
 [[ -x $SNAKEMAKE ]] || fail "$SNAKEMAKE not found: run 'make setup' first"
 [[ -d $SCHEDLAB_TRACE_MIRROR ]] || fail "SCHEDLAB_TRACE_MIRROR=$SCHEDLAB_TRACE_MIRROR is not a directory"
+[[ $SCALE == quick || ${#TARGETS[@]} -gt 0 ]] || fail "SCHEDLAB_E2E_SCALE=paper needs SCHEDLAB_E2E_TARGETS"
 
 # left CAP: the timeout for the next step, at most CAP seconds and at most what is left of BUDGET.
 left() {
@@ -105,18 +118,28 @@ if [[ -z ${SCHEDLAB_E2E_TARGETS:-} ]]; then
 fi
 
 STEP="local run"
-say "$STEP: snakemake --profile workflow/profiles/quick ${TARGETS[*]}"
+say "$STEP: snakemake ${LOCAL_PROFILES[*]} ${TARGETS[*]}"
 limit=$(left $((BUDGET / 2)))
-(cd "$WORK/local" && timeout -k 30 "$limit" "$SNAKEMAKE" --profile workflow/profiles/quick --cores 2 \
+(cd "$WORK/local" && timeout -k 30 "$limit" "$SNAKEMAKE" "${LOCAL_PROFILES[@]}" --cores 2 \
     "${TARGETS[@]}") >"$WORK/local.out" 2>&1 || { tail -n 40 "$WORK/local.out" >&2; fail "local run failed"; }
+RESOURCES=()
+if [[ $SCALE == paper ]]; then
+    # each point rule asks for what its points measured in the local run (docs/slurm.md)
+    read -r -a RESOURCES <<<"$("$PYTHON" "$REPO/benchmarks/point_costs.py" "$WORK/local/$POINT_LOGS" --set-resources)" \
+        || fail "no measured point costs under $WORK/local/$POINT_LOGS"
+    "$PYTHON" "$REPO/benchmarks/point_costs.py" "$WORK/local/$POINT_LOGS" >&2 || true
+    say "resources from the local run's measured costs: ${RESOURCES[*]}"
+    RESOURCES=(--set-resources "${RESOURCES[@]}")
+fi
 
 STEP="cluster run"
 copy_workflow "$WORK/slurm"
-# The quick profile layered after the slurm one: its default-resources replace the slurm profile's,
+# The size profile layered after the slurm one: its default-resources replace the slurm profile's,
 # and the command line's replace both, so mem_mb and runtime are repeated here.
-SLURM_ARGS=(--profile workflow/profiles/slurm --profile workflow/profiles/quick
+SLURM_ARGS=(--profile workflow/profiles/slurm --profile "$SIZE_PROFILE"
     --executor slurm --jobs 4 --latency-wait 10
     --default-resources "slurm_partition=$SCHEDLAB_SLURM_PARTITION" mem_mb=1000 runtime=15
+    "${RESOURCES[@]}"
     --slurm-status-command squeue --slurm-init-seconds-before-status-checks 5)
 say "$STEP: snakemake ${SLURM_ARGS[*]} ${TARGETS[*]}"
 rc=0

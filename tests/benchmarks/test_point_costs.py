@@ -39,3 +39,16 @@ def test_no_files_is_an_error(tmp_path, capsys):
     assert point_costs.main([str(tmp_path)]) == 2
     assert "no point benchmark files" in capsys.readouterr().err
     assert point_costs.main([str(tmp_path / "none")]) == 2
+
+
+def test_set_resources_per_point_rule_the_most_any_kind_asks(tmp_path, capsys):
+    runs = tmp_path / "paper-scale" / "cirne2001" / "runs"
+    _bench(runs / "single" / "w0.benchmark.tsv", 300.0, 600.0, 290.0)  # 15 min, 1,200 MB
+    _bench(runs / "sweep" / "kappa_L" / "w0.benchmark.tsv", 700.0, 300.0, 690.0)  # 35 min, 1,000
+    _bench(tmp_path / "studies" / "HPC2N-2002-2.2-cln" / "tang2013" / "runs" / "fig4.benchmark.tsv",
+           10.0, 100.0, 9.0)
+    assert point_costs.main([str(tmp_path), "--set-resources"]) == 0
+    assert capsys.readouterr().out.split() == [
+        "cirne2001_point:runtime=35", "cirne2001_point:mem_mb=1200",
+        "study_HPC2N_2002_2_2_cln_tang2013_point:runtime=5",
+        "study_HPC2N_2002_2_2_cln_tang2013_point:mem_mb=1000"]
