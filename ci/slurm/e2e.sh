@@ -3,7 +3,8 @@
 #
 #   1. starts SLURM (start-local-slurm.sh: installs Debian's packages if missing), after setting a
 #      trap that ALWAYS stops the daemons it started, by PID (stop-local-slurm.sh), even on failure;
-#   2. runs the quick profile's DAG locally, in a scratch copy of the workflow;
+#   2. runs the quick profile's DAG locally, in a scratch copy of the workflow (the whole DAG: every
+#      paper's scorecard and figures, the merged scorecard and the report must be built);
 #   3. runs the same DAG through `snakemake --executor slurm` (profiles slurm + quick, partition on
 #      the command line, `--slurm-status-command squeue` because this cluster has no accounting) in
 #      a second scratch copy;
@@ -122,6 +123,18 @@ say "$STEP: snakemake ${LOCAL_PROFILES[*]} ${TARGETS[*]}"
 limit=$(left $((BUDGET / 2)))
 (cd "$WORK/local" && timeout -k 30 "$limit" "$SNAKEMAKE" "${LOCAL_PROFILES[@]}" --cores 2 \
     "${TARGETS[@]}") >"$WORK/local.out" 2>&1 || { tail -n 40 "$WORK/local.out" >&2; fail "local run failed"; }
+if [[ $NOTE == " (the whole quick DAG"* ]]; then
+    STEP="the whole quick DAG end to end"
+    # every paper's scorecard and figures, the merged scorecard and the report
+    for paper in $("$PYTHON" -c 'from schedlab.papers import PAPERS; print(*PAPERS)'); do
+        [[ -s $WORK/local/results/$paper/scorecard.parquet ]] || fail "the local run built no $paper scorecard"
+        compgen -G "$WORK/local/results/$paper/figures/*.png" >/dev/null || fail "the local run drew no $paper figure"
+    done
+    for f in results/scorecard.parquet results/report/index.html; do
+        [[ -s $WORK/local/$f ]] || fail "the local run built no $f"
+    done
+    say "every paper's scorecard and figures, the merged scorecard and the report built"
+fi
 RESOURCES=()
 if [[ $SCALE == paper ]]; then
     # each point rule asks for what its points measured in the local run (docs/slurm.md)

@@ -3,14 +3,14 @@
 * A run killed mid-way (SIGKILL to snakemake and its jobs, like a crashed node or a lost session)
   and then unlocked and rerun with the same profile ends with results identical, byte for byte, to an
   uninterrupted run.
-* Running the quick profile twice (the second time forcing the traces and every paper's assembly
-  rules to be rebuilt) gives byte-identical parquet.
-* The quick profile's whole DAG runs end to end: every paper's scorecard, the combined scorecard and
-  the report are built (the profile is the real ``workflow/profiles/quick``).
+* Running the quick profile twice (the second time forcing the traces and a paper's assembly to be
+  rebuilt) gives byte-identical parquet.
 
-The reference is one uninterrupted run of the whole quick DAG; the kill test runs the trace targets
-(two small traces and their summary) and compares them with it. Two whole runs compared file by file
-are in ci/slurm/e2e.sh (a local and a SLURM run).
+The reference is one uninterrupted run of the quick profile's trace targets (two small traces and
+their summary) and Schroeder 2004's target (its points, tables, figures and scorecard); the kill test
+runs the trace targets and compares them with it. The quick profile's whole DAG, every paper's
+scorecard and the report, runs end to end in ci/slurm/e2e.sh, twice (locally and through SLURM),
+compared file by file.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ import sys
 import time
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
@@ -33,11 +32,8 @@ QUICK = "workflow/profiles/quick"
 TRACES = ("KTH-SP2-1996-2.1-cln", "lublin_256")
 TARGET = "results/traces/summary.parquet"
 TIMEOUT = 1200
-PAPERS = ("schroeder2004", "talby2005", "tang2013", "perkovic2000", "cirne2001")
-# Wall-clock measurements (Tang 2013 Table 4: seconds per scheduling iteration) differ between runs.
-WALL_CLOCK = ("results/tang2013/runs/", "results/tang2013/tables/table4.parquet",
-              "results/tang2013/scorecard.parquet", "results/scorecard.parquet",
-              "results/report/index.html")
+# A paper whose whole quick target takes seconds (one trace, eight points); no wall-clock outputs.
+PAPER = "schroeder2004"
 
 pytestmark = pytest.mark.slow
 
@@ -75,11 +71,12 @@ def digests(wd: Path, pattern: str = "*") -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def reference(repo, mirror, tmp_path_factory) -> tuple[Path, dict[str, str]]:
-    """An uninterrupted run of the quick profile's whole DAG, and its file digests."""
+    """An uninterrupted run of the trace targets and one paper's quick target, and its file digests."""
     wd = copy_workflow(repo, tmp_path_factory.mktemp("reference") / "wf")
-    snakemake(wd, "--profile", QUICK)
+    snakemake(wd, "--profile", QUICK, TARGET, PAPER)
     got = digests(wd)
-    expected = {f"results/traces/{t}/jobs.parquet" for t in TRACES} | {TARGET}
+    expected = ({f"results/traces/{t}/jobs.parquet" for t in TRACES}
+                | {TARGET, f"results/{PAPER}/scorecard.parquet"})
     assert expected <= set(got), f"missing outputs: {expected - set(got)}"
     return wd, got
 
@@ -115,12 +112,9 @@ def test_killed_run_resumes_to_identical_results(repo, reference, tmp_path):
 
 def test_quick_profile_twice_gives_identical_parquet(reference):
     wd, expected = reference
-    # Every paper's assembly (tables, figures, scorecard) and the report, rebuilt from the same runs.
-    assembly = ["schroeder2004_assemble", "talby2005_assemble", "tang2013_assemble", "perkovic2000_assemble",
-                "cirne2001_assemble", "report"]
-    snakemake(wd, "--profile", QUICK, "--forcerun", *assembly)
-    deterministic = {k: v for k, v in expected.items() if not k.startswith(WALL_CLOCK)}
-    assert {k: v for k, v in digests(wd).items() if k in deterministic} == deterministic
+    # The paper's assembly (tables, figures, scorecard), rebuilt from the same runs.
+    snakemake(wd, "--profile", QUICK, "--forcerun", f"{PAPER}_assemble", "--", PAPER)
+    assert digests(wd) == expected
     # The traces: parse_trace and everything downstream of it up to the summary; downloads are kept.
     before = digests(wd, "*.parquet")
     traces = [f"results/traces/{t}/jobs.parquet" for t in TRACES] + [TARGET]
@@ -128,15 +122,3 @@ def test_quick_profile_twice_gives_identical_parquet(reference):
     snakemake(wd, "--profile", QUICK, "--forcerun", "parse_trace", "--", TARGET)
     assert all((wd / p).stat().st_mtime_ns != m for p, m in mtimes.items()), "not rebuilt"
     assert digests(wd, "*.parquet") == before
-
-
-def test_quick_dag_end_to_end(reference):
-    wd, got = reference
-    for paper in PAPERS:
-        assert f"results/{paper}/scorecard.parquet" in got, f"{paper}: no scorecard"
-        assert any(k.startswith(f"results/{paper}/figures/") for k in got), f"{paper}: no figure"
-    combined = pd.read_parquet(wd / "results/scorecard.parquet")
-    assert set(combined["paper"]) >= set(PAPERS)
-    html = (wd / "results/report/index.html").read_text()
-    for paper in PAPERS:
-        assert f'id="{paper}"' in html or paper in html
