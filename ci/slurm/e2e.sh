@@ -148,9 +148,12 @@ fi
 STEP="cluster run"
 copy_workflow "$WORK/slurm"
 # The size profile layered after the slurm one: its default-resources replace the slurm profile's,
-# and the command line's replace both, so mem_mb and runtime are repeated here.
+# and the command line's replace both, so mem_mb and runtime are repeated here. --cores is the
+# node's: a group job asks for the cores of the points it runs side by side, and without it a group
+# of more points than the node has cores would wait forever (PartitionConfig); with it Snakemake
+# runs them in turn (docs/slurm.md).
 SLURM_ARGS=(--profile workflow/profiles/slurm --profile "$SIZE_PROFILE"
-    --executor slurm --jobs 4 --latency-wait 10
+    --executor slurm --jobs 4 --latency-wait 10 --cores "$(nproc)"
     --default-resources "slurm_partition=$SCHEDLAB_SLURM_PARTITION" mem_mb=1000 runtime=15
     "${RESOURCES[@]}"
     --slurm-status-command squeue --slurm-init-seconds-before-status-checks 5)
