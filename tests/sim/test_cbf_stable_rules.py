@@ -1,7 +1,7 @@
 """Hand-worked cases of the waking rules of :mod:`schedlab.sim.cbf_stable` (Cirne 2001 §2.2.1's
 compression until stable): each puts a job exactly on the boundary of one rule, so that the
 promotion Cirne's reading makes is missed if the rule is made one unit stricter (checked by
-mutating the kernel: ``r > b + 1``, ``p < mf``, ``r < e``, ``d < spans[q]``, the hull of the
+mutating the kernel: ``r > b + 1`` (for either kind of room), ``p < mf``, ``r < e``, ``d < spans[q]``, the hull of the
 room given back cut short, or not recorded). Each history is replayed on the kernel arrays; at
 every compression the result must equal the literal reading (rounds of one promotion from the
 head, ``_reference``) and the hand-worked reservations.
@@ -71,6 +71,17 @@ def test_a_promotion_wakes_a_job_reserved_at_the_end_of_its_old_slot_with_mf_pro
     assert _replay(2, ops) == {1: 1, 2: 11, 3: 20}
     assert _replay(2, [*ops, ("give", 6, 11, 2)]) == {1: 1, 2: 6, 3: 15}
     assert _replay(2, [*ops, ("give", 6, 11, 2), ("give", 8, 15, 1)]) == {1: 1, 2: 6, 3: 8}
+
+
+def test_a_promotion_wakes_a_job_reserved_just_after_the_room_it_gave_back():
+    """``r > b`` (room a promotion gave back): 2 processors; job 1 ends at 3; job 2 (1 proc, 10)
+    runs [5, 15); job 3 (2 procs, 1) is reserved at 15, job 4 (1 proc, 16) at 16. Job 2 ends at
+    9: job 3 moves to 9, giving back ``[b, e) = [15, 16)``; job 4 (``r = 16 = b + 1``) then
+    moves to 10."""
+    ops = [("arrive", 0, 2, 15), ("give", 3, 15, 2), ("arrive", 5, 1, 10), ("arrive", 5, 2, 1),
+           ("arrive", 8, 1, 16)]
+    assert _replay(2, ops) == {1: 0, 2: 5, 3: 15, 4: 16}
+    assert _replay(2, [*ops, ("give", 9, 15, 1)]) == {1: 0, 2: 5, 3: 9, 4: 10}
 
 
 def test_room_given_back_wakes_a_later_job_whose_estimate_equals_the_run():
