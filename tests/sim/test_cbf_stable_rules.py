@@ -1,10 +1,11 @@
 """Hand-worked cases of the waking rules of :mod:`schedlab.sim.cbf_stable` (Cirne 2001 §2.2.1's
 compression until stable): each puts a job exactly on the boundary of one rule, so that the
-promotion Cirne's reading makes is missed if the rule is made one unit stricter (checked by
-mutating the kernel: ``r > b + 1`` (for either kind of room), ``p < mf``, ``r < e``, ``d < spans[q]``, the hull of the
-room given back cut short, or not recorded). Each history is replayed on the kernel arrays; at
-every compression the result must equal the literal reading (rounds of one promotion from the
-head, ``_reference``) and the hand-worked reservations.
+promotion Cirne's reading makes is missed if the rule is made one unit stricter. Checked by
+mutating the kernel: ``r > b + 1``, ``r < e`` and ``d < spans[q]`` (for room given back between
+compressions and for room a promotion gave back, each), ``p < mf`` (the latter), the end of the
+hull of the room given back cut by one, and the hull not recorded each fail a case here. Each
+history is replayed on the kernel arrays; at every compression the result must equal the literal
+reading (rounds of one promotion from the head, ``_reference``) and the hand-worked starts.
 """
 
 from __future__ import annotations
@@ -92,6 +93,18 @@ def test_room_given_back_wakes_a_later_job_whose_estimate_equals_the_run():
     ops = [("arrive", 12, 2, 24), ("give", 18, 21, 1), ("arrive", 19, 1, 5)]
     assert _replay(2, ops) == {1: 12, 2: 36}
     assert _replay(2, [*ops, ("give", 20, 25, 1)]) == {1: 12, 2: 20}
+
+
+def test_a_promotion_wakes_a_later_job_whose_estimate_equals_the_run():
+    """``d <= spans[q]`` (room a promotion gave back, ``r > e``): 2 processors; job 2 (2 procs)
+    runs [17, 33); job 3 (1 proc, 24) is reserved at 33, job 4 (2 procs, 8) at 57, job 5 (1
+    proc, 4) at 33, job 6 (1 proc, 24) at 65. Two processors given back on [21, 23) move
+    nothing (runs 2 long); one on [23, 27) makes a run of 4: job 5 moves to 23, giving back
+    ``[33, 37)``, whose run with 1 free is [33, 57), 24 long: job 6 (``d = 24``) moves to 33."""
+    ops = [("arrive", 2, 2, 15), ("arrive", 8, 2, 16), ("arrive", 17, 1, 24),
+           ("arrive", 17, 2, 8), ("arrive", 20, 1, 4), ("arrive", 20, 1, 24), ("give", 21, 23, 2)]
+    assert _replay(2, ops) == {1: 2, 2: 17, 3: 33, 4: 57, 5: 33, 6: 65}
+    assert _replay(2, [*ops, ("give", 23, 27, 1)]) == {1: 2, 2: 17, 3: 33, 4: 57, 5: 23, 6: 33}
 
 
 def test_proofs_survive_compressions_that_move_nothing():
