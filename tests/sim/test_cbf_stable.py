@@ -1,9 +1,10 @@
-"""Conservative backfilling's compression until stable (Cirne 2001 §2.2.1) with the pruned rounds
-of :func:`schedlab.sim.cbf_kernel._until_stable` against two plain references, start for start:
+"""Conservative backfilling's compression until stable (Cirne 2001 §2.2.1) with the woken-job
+rounds of :mod:`schedlab.sim.cbf_stable` against two plain references, start for start:
 
 * the literal reading on the same arrays: rounds of ``_pass(first_only=True)`` from the head of the
   queue, level runs rebuilt each round, until no job moves (:func:`_reference`), compared after
-  every compression of random kernel states (profile, queue, stamps);
+  every compression of random kernel states (profile, queue, stamps), with the proofs carried
+  over from the previous compressions and with none (every job woken);
 * the list implementation (``ListConservative``:
   :func:`schedlab.sim.schedulers.compression.compress` on the list profile), compared by whole simulations of random workloads with early ends, under
   ``compress_on`` early and every, both same-time orders and several machine sizes.
@@ -72,16 +73,18 @@ def _kernel_case(rng: np.random.Generator, size: int, events: int = 60) -> int:
             end, procs = early[int(rng.integers(len(early)))]
             running.remove((end, procs))
             assert K.release(prof, meta, now, now, end, procs, size) == 0
-            a = tuple(x.copy() for x in (prof, queue, meta))
-            b = tuple(x.copy() for x in (prof, queue, meta))
+            a, b, c = (tuple(x.copy() for x in (prof, queue, meta)) for _ in range(3))
+            c[2][K.CLEAN_OK] = 0  # the same compression with no proofs carried over
             got = K._until_stable(*a, now)
             want = _reference(*b, now)
-            assert got == want
+            assert got == want == K._until_stable(*c, now)
             n, m = b[2][K.N], b[2][K.M]
-            np.testing.assert_array_equal(a[0][:2, :n], b[0][:2, :n])
-            np.testing.assert_array_equal(a[1][:, :m], b[1][:, :m])
-            for f in (K.N, K.M, K.STAMP):  # (PMV, LOOSE: caches, compress resets LOOSE)
-                assert a[2][f] == b[2][f]
+            for x in (a, c):
+                np.testing.assert_array_equal(x[0][:2, :n], b[0][:2, :n])
+                np.testing.assert_array_equal(x[1][: K.CLEAN, :m], b[1][: K.CLEAN, :m])
+                for f in (K.N, K.M, K.STAMP):  # (PMV, LOOSE: caches, compress resets LOOSE)
+                    assert x[2][f] == b[2][f]
+            assert a[1][K.CLEAN, :m].all() and a[2][K.CLEAN_OK] == 1  # every job has a proof
             prof, queue, meta = a
             K._set_next(queue, meta)
             promoted += got

@@ -3,9 +3,12 @@
 
 ``prof`` rows ``T`` (breakpoint times), ``FREE`` (free processors), ``PM`` (prefix maxima of
 ``FREE``), then five rows per level of the level runs from ``LEVEL0`` (:mod:`.cbf_levels`);
-``queue`` rows ``PROCS``, ``EST``, ``RES``, ``SEQ``, ``JID``; ``meta`` fields ``N``, ``M``,
-``STAMP``, ``NEXT``, ``PMV``, ``LOOSE`` (:mod:`.cbf_kernel` describes each), then ``NL``
-(levels) and two fields per level from ``LV``. The 2-d arrays are C-contiguous int64.
+``queue`` rows ``PROCS``, ``EST``, ``RES``, ``SEQ``, ``JID``, ``CLEAN``; ``meta`` fields ``N``,
+``M``, ``STAMP``, ``NEXT``, ``PMV``, ``LOOSE`` (:mod:`.cbf_kernel` describes each), ``NL``
+(levels), ``GB``, ``GE``, ``CLEAN_OK`` (:mod:`.cbf_stable`), then two fields per level from
+``LV``. The 2-d arrays are C-contiguous int64. numba caches each kernel by its own file only: a
+change of these constants must come with a change of every module whose kernels use them (else
+their cached machine code keeps the old values).
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ from numba.extending import intrinsic
 T, FREE, PM = 0, 1, 2  # rows of prof
 LEVEL0 = 3  # first row of the level runs: 5 per level (cbf_levels)
 TE, BEST, OPEN, FLEN, FSTART = 0, 1, 2, 3, 4  # rows of one level, from LEVEL0 + 5q
-PROCS, EST, RES, SEQ, JID = 0, 1, 2, 3, 4  # rows of queue
+PROCS, EST, RES, SEQ, JID, CLEAN = 0, 1, 2, 3, 4, 5  # rows of queue
+QUEUE_ROWS = 6
 N, M, STAMP, NEXT, PMV, LOOSE = 0, 1, 2, 3, 4, 5  # fields of meta
 META_SIZE = 6
-NL, LV = 6, 7  # fields of meta: levels; per level q, LV + 2q prefix entries, LV + 2q + 1 frontier
+NL = 6  # field of meta: levels
+GB, GE, CLEAN_OK = 7, 8, 9  # fields of meta: room given back since the last compression (cbf_stable)
+LV = 10  # per level q, LV + 2q prefix entries, LV + 2q + 1 frontier
 BIG = 1 << 62  # a time after every reservation
 
 

@@ -17,7 +17,9 @@ only, schedules unchanged):
   dominated by a longer and earlier one, sorted by length (descending; starts then descend too).
 
 A window within [now, x) created by an increase lies in such a run; one that existed without it
-is bounded by the prefix entries. Both are reset when a pass starts (:func:`levels_reset`).
+is bounded by the prefix entries. Both are reset when a pass starts (:func:`levels_reset`), and once
+per compression until stable (:mod:`.cbf_stable`: between its rounds they stay valid as within
+one pass). The per-level counts live in ``meta`` from ``LV`` (:mod:`.cbf_layout`).
 """
 
 from __future__ import annotations
