@@ -359,7 +359,7 @@ class PBAS(_Switching):
         meter = _Meter(self._snapshot.busy, t0)
         simulate_from(self._snapshot, _MeteredFork(sched, meter), self._frame_arrivals,
                       sync=True, runtimes="actual", until=t1, record_timeline=False,
-                      options=ctx.options)
+                      options=ctx.options, per_job=False)
         self.frames_forked += 1
         meter.tick(t1)
         return meter.score(self.metric, t0, t1, ctx.machine_size)
