@@ -143,7 +143,9 @@ class EngineState:
         self._push(t, TIMER, key, 0)
 
     def snapshot(self) -> Snapshot:
-        running = tuple(r.copy() for r in self.running.values())
+        # the Run records themselves: the engine never changes a Run (a new attempt is a new
+        # one) and schedulers only read them; a fork copies them (:func:`.fork.simulate_from`)
+        running = tuple(self.running.values())
         attempts = {r.job.job_id: r.attempt for r in running}
         for jid in self.waiting:
             attempts[jid] = self.attempts[self.pos[jid]]
