@@ -13,6 +13,16 @@ that kept SDSC-BLUE's PBAS/WBAS rows out of the default run before issue 20 (BLU
     SCHEDLAB_TRACE_MIRROR=/work/shared/traces .venv/bin/python benchmarks/bench_talby.py [LOG ...]
     SCHEDLAB_TRACE_MIRROR=/work/shared/traces .venv/bin/python benchmarks/bench_talby.py \
         --pbas fm-resp-43200 SDSC-BLUE-2000-4.2-cln
+
+``--points ID ...`` runs points of the paper-scale profile (config ``full``; ids as in
+``results/paper-scale/talby2005/runs/<id>``, e.g. ``KTH-clean/pbas/fm-resp-60``) in this process as
+their Snakemake jobs do (parsed trace read, normalized, simulated) and prints each one's CPU and wall
+seconds; ``--months N`` cuts each log to its first N months (a quicker, proportional sample),
+``--list`` prints the ids. Needs ``results/traces/<log>/jobs.parquet``. Before/after: run it once
+with ``PYTHONPATH`` on the other tree's ``src``.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_talby.py --points KTH-clean/pbas/fm-resp-60 \
+        BLUE-clean/sched/flex [--months 2]
 """
 
 from __future__ import annotations
@@ -78,9 +88,54 @@ def pbas_point(point: str, names) -> None:
               f"{st['frames_forked']} forks  mean wait {st['mean_wait']:8.0f} s")
 
 
+def paper_points(ids: list[str], months: int | None = None) -> None:
+    """CPU and wall seconds of paper-scale points (module docstring), each run in this process."""
+    import dataclasses
+    from pathlib import Path
+
+    from schedlab.papers import Env, Inputs
+    from schedlab.papers.talby2005 import points as talby_points
+    from schedlab.papers.talby2005.config import settings
+    from schedlab.papers.talby2005.points import run_point
+    from schedlab.traces.registry import load_registry, mirror_dir
+
+    registry = load_registry()
+    mirror = mirror_dir()
+    root = Path(__file__).resolve().parents[1]
+
+    def local(name: str) -> bool:   # as the workflow's trace_is_local (workflow/rules/common.smk)
+        return name in registry and ((root / f"resources/traces/{name}.swf.gz").is_file() or (
+            mirror is not None and (mirror / registry[name].file).is_file()))
+
+    env = Env(trace_local=local,
+              machine_size=lambda n: registry[n].machine_size if n in registry else None)
+    s = settings({"full": True}, env)
+    points = {p.id: p for p in talby_points(s)}
+    if not ids:
+        print("\n".join(points))
+        return
+    for pid in ids:
+        p = points[pid]
+        if months is not None:
+            p = dataclasses.replace(p, spec={**p.spec, "max_months": months})
+        inputs = Inputs(files={f: root / f for f in p.inputs})
+        t0, w0 = time.process_time(), time.perf_counter()
+        run_point(s, p, inputs)
+        print(f"{pid:36s} {time.process_time() - t0:8.1f} CPU-s {time.perf_counter() - w0:8.1f} "
+              f"wall-s", flush=True)
+
+
 def main(names):
     if names[:1] == ["--pbas"]:
         pbas_point(names[1], names[2:])
+        return
+    if names[:1] in (["--points"], ["--list"]):
+        months = None
+        if "--months" in names:
+            k = names.index("--months")
+            months = int(names[k + 1])
+            names = names[:k] + names[k + 2:]
+        paper_points(names[1:] if names[0] == "--points" else [], months)
         return
     for name in names or ["KTH-SP2-1996-2.1-cln"]:
         jobs, size = workload(name)

@@ -65,6 +65,7 @@ class EngineState:
         enforce_estimate: bool,
         record_timeline: bool,
         use_estimates: bool = False,
+        order: list[int] | None = None,
     ) -> None:
         self.machine = make_machine(machine_size, allocation)
         self.machine_size = machine_size
@@ -88,7 +89,9 @@ class EngineState:
                     f"job {j.job_id}: needs {j.procs} processors, machine has {machine_size}"
                 )
             self.pos[j.job_id] = i
-        self.order = sorted(range(n), key=lambda i: (self.jobs[i].submit, i))
+        #: the arrival list: job indices by (submit, index); a fork passes its own (extra jobs only)
+        self.order = (sorted(range(n), key=lambda i: (self.jobs[i].submit, i)) if order is None
+                      else order)
         self.next_arrival = 0
         self.heap: list[tuple] = []
         self.seq = 0
@@ -140,7 +143,9 @@ class EngineState:
         self._push(t, TIMER, key, 0)
 
     def snapshot(self) -> Snapshot:
-        running = tuple(copy.copy(r) for r in self.running.values())  # shallow: 3x cheaper than replace
+        # the Run records themselves: the engine never changes a Run (a new attempt is a new
+        # one) and schedulers only read them; a fork copies them (:func:`.fork.simulate_from`)
+        running = tuple(self.running.values())
         attempts = {r.job.job_id: r.attempt for r in running}
         for jid in self.waiting:
             attempts[jid] = self.attempts[self.pos[jid]]

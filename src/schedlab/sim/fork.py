@@ -17,7 +17,6 @@ what-if: Tang's fair start time, SAg, PBAS's candidate runs).
 
 from __future__ import annotations
 
-import copy
 import time
 from collections.abc import Iterable, Sequence
 from heapq import heapify
@@ -131,7 +130,9 @@ def _fork_engine(
     for j in extra:
         if j.submit < now:
             raise SimulationError(f"fork at t={now}: extra job {j.job_id} submitted at {j.submit}")
-    all_jobs = [r.job for r in snapshot.running] + list(snapshot.waiting) + extra
+    running, waiting = snapshot.running, snapshot.waiting
+    all_jobs = [r.job for r in running] + list(waiting) + extra
+    n_pre = len(running) + len(waiting)
     eng = Engine(
         all_jobs,
         snapshot.machine_size,
@@ -141,34 +142,36 @@ def _fork_engine(
         enforce_estimate,
         record_timeline,
         use_estimates=runtimes == "estimate",
+        # only the extra jobs arrive through the arrival list
+        order=sorted(range(n_pre, len(all_jobs)), key=lambda i: (all_jobs[i].submit, i)),
     )
     eng.now = now
-    for r in snapshot.running:  # re-create the running attempts
+    # re-create the running attempts (job i of all_jobs is running[i])
+    machine, eng_running, push = eng.machine, eng.running, eng._push
+    start, first_start, attempts = eng.start, eng.first_start, eng.attempts
+    run_procs, run_estimate, run_runtime = eng.run_procs, eng.run_estimate, eng.run_runtime
+    for i, r in enumerate(running):
         jid = r.job.job_id
-        i = eng.pos[jid]
-        eng.machine.allocate(r.procs, r.first_node, f"fork t={now}: job {jid}")
+        machine.allocate(r.procs, r.first_node, f"fork t={now}: job {jid}")
         if runtimes == "estimate":
             end = r.expected_end
         else:
             end = r.start + min(r.runtime, r.estimate) if enforce_estimate else r.start + r.runtime
             if r.kill_at is not None:
                 end = min(end, r.kill_at)
-        eng.running[jid] = copy.copy(r)
-        eng.start[i] = eng.first_start[i] = r.start
-        eng.attempts[i] = r.attempt + 1
-        eng.run_procs[i], eng.run_estimate[i] = r.procs, r.estimate
-        eng.run_runtime[i] = end - r.start
+        eng_running[jid] = r.copy()
+        start[i] = first_start[i] = r.start
+        attempts[i] = r.attempt + 1
+        run_procs[i], run_estimate[i] = r.procs, r.estimate
+        run_runtime[i] = end - r.start
         speculative = r.kill_at is not None and end == r.kill_at and r.kill_at < r.start + r.runtime
-        eng._push(max(end, now), END, jid, r.attempt * 2 + speculative)
-    eng.free = eng.machine.free
-    for j in snapshot.waiting:
-        eng.attempts[eng.pos[j.job_id]] = snapshot.attempts.get(j.job_id, 0)
+        push(max(end, now), END, jid, r.attempt * 2 + speculative)
+    eng.free = machine.free
+    for i, j in enumerate(waiting, len(running)):
+        attempts[i] = snapshot.attempts.get(j.job_id, 0)
         eng._enqueue(j)
         if j.cancel_time is not None:
-            eng._push(max(j.cancel_time, now), CANCEL, j.job_id, 0)
-    # only the extra jobs arrive through the arrival list
-    n_pre = len(snapshot.running) + len(snapshot.waiting)
-    eng.order = sorted(range(n_pre, len(all_jobs)), key=lambda i: (all_jobs[i].submit, i))
+            push(max(j.cancel_time, now), CANCEL, j.job_id, 0)
     if stop_when_started is not None:
         eng.stop_ids = {jid for jid in stop_when_started if eng.start[eng.pos[jid]] < 0}
     if sync:

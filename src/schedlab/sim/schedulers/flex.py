@@ -87,7 +87,7 @@ from typing import Any
 
 from ..job import SimJob
 from ..options import BSLD_BOUND
-from ..profile import Profile
+from ..profile import Profile, profile_of_running
 from ..scheduler import Scheduler, Start
 from ..state import MachineView, Run
 from .compression import PYSS, check_compression, compress
@@ -328,12 +328,13 @@ class Flex(Scheduler):
         self.reset()
         pl = self._plan(ctx)
         now = ctx.now
-        pl.profile.advance(now)
         for run in ctx.running.values():
             fj = FlexJob(run.job.job_id, run.job.submit, run.procs, run.expected_end - run.start)
             pl.running[fj.job_id] = (run.start, fj)
-            pl.profile.reserve(now, run.expected_end - now, run.procs)
-            pl.base.reserve(now, run.expected_end - now, run.procs)
+        # the running jobs until their expected ends, in one sort (= a reservation per job)
+        pl.base = profile_of_running(ctx.machine_size, now, ((r.expected_end, r.procs, None)
+                                                             for r in ctx.running.values()))
+        pl.profile = pl.base.copy()
         for job in ctx.waiting.values():
             fj = FlexJob(job.job_id, job.submit, job.procs, job.estimate)
             s = pl.profile.earliest_start(fj.procs, fj.estimate, now)

@@ -78,11 +78,10 @@ switches.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import partial
 from typing import Any
-
-import numpy as np
 
 from ..fork import simulate_from
 from ..job import SimJob
@@ -255,6 +254,18 @@ class _Meter:
         return -(self.resp_sum if metric == "resp" else self.bsld_sum) / self.done
 
 
+def _top(scores: Sequence[float]) -> list[int]:
+    """The candidates sharing the best finite score, in candidate order (none if no score is
+    finite): equal up to a relative 1e-9, float rounding (the real run and a fork sum in different
+    orders). Plain floats: numpy's per-call overhead outweighs two or four scores."""
+    finite = [k for k, x in enumerate(scores) if math.isfinite(x)]
+    if not finite:
+        return []
+    best = max(scores[k] for k in finite)
+    floor = best - 1e-9 * max(abs(best), 1.0)
+    return [k for k in finite if scores[k] >= floor]
+
+
 class _MeteredFork(Scheduler):
     """Wraps a candidate in a fork and measures it with a :class:`_Meter`."""
 
@@ -359,7 +370,7 @@ class PBAS(_Switching):
         meter = _Meter(self._snapshot.busy, t0)
         simulate_from(self._snapshot, _MeteredFork(sched, meter), self._frame_arrivals,
                       sync=True, runtimes="actual", until=t1, record_timeline=False,
-                      options=ctx.options)
+                      options=ctx.options, per_job=False)
         self.frames_forked += 1
         meter.tick(t1)
         return meter.score(self.metric, t0, t1, ctx.machine_size)
@@ -374,13 +385,9 @@ class PBAS(_Switching):
                     scores.append(self.meter.score(self.metric, t0, t1, ctx.machine_size))
                 else:
                     scores.append(self._fork_score(ctx, k, t0, t1))
-            arr = np.array(scores, dtype=float)
-            if np.isfinite(arr).any():
-                best = np.nanmax(arr)
-                # equal up to float rounding (the real run and a fork sum in different orders)
-                top = np.isfinite(arr) & (arr >= best - 1e-9 * max(abs(best), 1.0))
-                if not top[self.active]:
-                    self._activate(ctx, int(np.flatnonzero(top)[0]))
+            top = _top(scores)
+            if top and self.active not in top:
+                self._activate(ctx, top[0])
         # new frame
         self.meter.reset()
         self._had_waiting = bool(ctx.waiting)
