@@ -6,9 +6,9 @@
 ``queue`` rows ``PROCS``, ``EST``, ``RES``, ``SEQ``, ``JID``, ``CLEAN``; ``meta`` fields ``N``,
 ``M``, ``STAMP``, ``NEXT``, ``PMV``, ``LOOSE`` (:mod:`.cbf_kernel` describes each), ``NL``
 (levels), ``GB``, ``GE``, ``CLEAN_OK`` (:mod:`.cbf_stable`), then two fields per level from
-``LV``. The 2-d arrays are C-contiguous int64. numba caches each kernel by its own file only: a
-change of these constants must come with a change of every module whose kernels use them (else
-their cached machine code keeps the old values).
+``LV``. The 2-d arrays are C-contiguous int64. numba caches each kernel by its own file only, so
+every kernel module imports this one, which first drops the cached kernels compiled from other
+sources (:mod:`.kernel_cache`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,10 @@ from __future__ import annotations
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from .kernel_cache import drop_stale_kernels
+
+drop_stale_kernels()
 
 T, FREE, PM = 0, 1, 2  # rows of prof
 LEVEL0 = 3  # first row of the level runs: 5 per level (cbf_levels)
