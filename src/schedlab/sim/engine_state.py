@@ -144,7 +144,7 @@ class EngineState:
 
     def snapshot(self) -> Snapshot:
         # the Run records themselves: the engine never changes a Run (a new attempt is a new
-        # one) and schedulers only read them; a fork copies them (:func:`.fork.simulate_from`)
+        # one) and schedulers only read them; a fork shares them too (:func:`.fork.simulate_from`)
         running = tuple(self.running.values())
         attempts = {r.job.job_id: r.attempt for r in running}
         for jid in self.waiting:

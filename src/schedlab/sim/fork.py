@@ -159,7 +159,7 @@ def _fork_engine(
             end = r.start + min(r.runtime, r.estimate) if enforce_estimate else r.start + r.runtime
             if r.kill_at is not None:
                 end = min(end, r.kill_at)
-        eng_running[jid] = r.copy()
+        eng_running[jid] = r  # the record itself: no engine changes a Run
         start[i] = first_start[i] = r.start
         attempts[i] = r.attempt + 1
         run_procs[i], run_estimate[i] = r.procs, r.estimate

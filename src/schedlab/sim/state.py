@@ -23,7 +23,8 @@ from .options import SimOptions
 @dataclass(slots=True)
 class Run:
     """A running job (one attempt of it). The engine never changes a Run once made (a restart is
-    a new Run) and schedulers only read them, so a :class:`Snapshot` holds the records themselves.
+    a new Run) and schedulers only read them, so a :class:`Snapshot` and a fork of it hold the
+    records themselves.
 
     Attributes:
         job: the job.
@@ -49,13 +50,6 @@ class Run:
     attempt: int = 0
     tag: str = ""
     alternative: Alternative | None = None
-
-    def copy(self) -> Run:
-        """A shallow copy (the job and alternative are immutable), a fork's own record of a
-        running job: about 12x cheaper than ``copy.copy`` on a slotted dataclass."""
-        return Run(self.job, self.start, self.procs, self.runtime, self.estimate,
-                   self.expected_end, self.kill_at, self.first_node, self.attempt, self.tag,
-                   self.alternative)
 
 
 class MachineView(Protocol):
