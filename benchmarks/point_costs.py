@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import sys
 from pathlib import Path
 
 import pandas as pd
+
+from schedlab.papers import study_run
 
 
 def read_costs(logs: Path) -> pd.DataFrame:
@@ -65,8 +66,7 @@ def point_rule(run: str) -> str:
     paper (under ``paper-scale/`` too), ``study_<log>_<paper>_point`` for a study."""
     parts = run.removeprefix("paper-scale/").split("/")
     if parts[0] == "studies" and len(parts) == 3:
-        log = re.sub(r"\W", "_", parts[1])
-        return f"study_{log}_{parts[2]}_point"
+        return f"{study_run(parts[1], parts[2])}_point"
     return f"{parts[0]}_point"
 
 

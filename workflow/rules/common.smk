@@ -99,12 +99,6 @@ def paper_outputs(wildcards):
     return [f for key in PAPER_KEYS if key in defined for f in getattr(rules, key).input]
 
 
-def study_run(log, paper):
-    """The run name of ``paper``'s study on ``log`` (papers.smk; a rule-name prefix)."""
-    name = re.sub(r"\W", "_", log)
-    return f"study_{name}_{paper}"
-
-
 def point_input(run):
     """The input files of a run's point jobs (papers.smk), by wildcards: the point's files and
     the ``done.json`` of the points it needs (``PAPER_RUNS``, ``PAPER_POINTS``)."""

@@ -23,7 +23,7 @@ PAPER_OUTPUTS = {}
 try:
     STUDY_PAIRS = _papers.study_pairs(config, REGISTRY, PAPER_ENV, PAPERS_RUN)
     for _log, _p in STUDY_PAIRS:
-        PAPER_RUNS[study_run(_log, _p)] = (
+        PAPER_RUNS[_papers.study_run(_log, _p)] = (
             _p,
             _log,
             _papers.study_settings(PAPER_MODULES[_p], _p, config, PAPER_ENV, _log),

@@ -76,6 +76,7 @@ skeleton to copy for a new paper (docs/development.md).
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,6 +111,7 @@ __all__ = [
     "run_scale",
     "study_logs",
     "study_pairs",
+    "study_run",
     "study_settings",
     "switches",
     "trace_jobs",
@@ -221,6 +223,13 @@ def paper_dir(paper: str, log: str | None = None, root: str = RESULTS) -> str:
     study's settings are the paper's ``study`` scale at the default and the paper scale alike
     (:func:`study_config`): both runs share its files."""
     return f"{root}/{paper}" if log is None else f"{RESULTS}/studies/{log}/{paper}"
+
+
+def study_run(log: str, paper: str) -> str:
+    """The run name of ``paper``'s study on ``log``: the prefix of its rules (``<run>_point``,
+    ``<run>_assemble``; workflow/rules/papers.smk)."""
+    name = re.sub(r"\W", "_", log)
+    return f"study_{name}_{paper}"
 
 
 def point_done(paper: str, point_id: str, log: str | None = None, root: str = RESULTS) -> str:
