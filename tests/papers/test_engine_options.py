@@ -15,7 +15,7 @@ from schedlab.errors import ConfigError
 from schedlab.io import write_parquet
 from schedlab.papers import Env, Inputs, load
 from schedlab.sim import SimOptions
-from schedlab.sim.engine_state import EngineState
+from schedlab.sim.engine import Engine
 from schedlab.traces.swf import parse_swf_text
 
 WORKFLOW = SimOptions(tie_rule="arrivals_first")  # the workflow's `sim:` in these tests
@@ -35,13 +35,13 @@ def in_repo(repo, monkeypatch):
 def engines(monkeypatch):
     """The options of every engine built while the test runs."""
     seen: list[SimOptions] = []
-    init = EngineState.__init__
+    init = Engine.__init__
 
     def spy(self, jobs, machine_size, scheduler, allocation, options, *args, **kw):
         seen.append(options)
         init(self, jobs, machine_size, scheduler, allocation, options, *args, **kw)
 
-    monkeypatch.setattr(EngineState, "__init__", spy)
+    monkeypatch.setattr(Engine, "__init__", spy)
     return seen
 
 

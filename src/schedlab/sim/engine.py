@@ -140,6 +140,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Sequence
 from heapq import heappop
+from typing import Any
 
 from .engine_state import CANCEL, END, TIMER, EngineState
 from .errors import SimulationError
@@ -156,6 +157,15 @@ INF = float("inf")
 class Engine(EngineState):
     """One simulation run: :class:`~schedlab.sim.engine_state.EngineState` with the event loops of the
     tie rules (see the module docstring)."""
+
+    def __init__(self, jobs: Sequence[SimJob], machine_size: int, scheduler: Scheduler,
+                 allocation: str, options: SimOptions, *state: Any, **state_kw: Any) -> None:
+        """The run's state under ``options``, which the engine holds itself: its loops read the
+        tie rule (:meth:`run`). ``state``/``state_kw``: the rest of
+        :class:`~schedlab.sim.engine_state.EngineState`'s arguments (``enforce_estimate``,
+        ``record_timeline``, ``use_estimates``, ``order``)."""
+        self.options = options
+        super().__init__(jobs, machine_size, scheduler, allocation, *state, **state_kw)
 
     def run(self, until: int | None, progress: Callable[[int, int], None] | None) -> None:
         if self.options.tie_rule == "per_event":
@@ -380,9 +390,9 @@ def simulate(
     jobs: Sequence[SimJob],
     machine_size: int,
     scheduler: Scheduler,
+    options: SimOptions = SimOptions(),
     *,
     allocation: Allocation = "any",
-    options: SimOptions = SimOptions(),
     enforce_estimate: bool = True,
     record_timeline: bool = True,
     progress: Callable[[int, int], None] | None = None,
@@ -393,9 +403,10 @@ def simulate(
         jobs: the workload; every ``procs`` must be <= ``machine_size`` (else SimulationError).
         machine_size: processors.
         scheduler: a fresh scheduler instance (it is mutated).
-        allocation: ``"any"`` or ``"contiguous"`` (see :mod:`.engine_state`).
         options: the engine's settings (:class:`~schedlab.sim.options.SimOptions`: the order of
-            same-time events, see the module docstring); default: the engine's defaults.
+            same-time events, see the module docstring); default: the engine's defaults. Also
+            positional, right after the scheduler: a call passes the run's options straight on.
+        allocation: ``"any"`` or ``"contiguous"`` (see :mod:`.engine_state`).
         enforce_estimate: kill attempts at ``start + estimate``.
         record_timeline: keep the per-event-time state rows.
         progress: optional callback ``(jobs_finished, jobs_total)``, called every few thousand events.

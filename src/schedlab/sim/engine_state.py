@@ -52,8 +52,12 @@ class EngineState:
     implements :class:`~schedlab.sim.state.MachineView` for schedulers.
 
     ``now``, ``machine_size``, ``allocation``, ``options``, ``free``, ``running`` and ``waiting``
-    are plain attributes (fast to read); schedulers must treat them as read-only.
+    are plain attributes (fast to read); schedulers must treat them as read-only. ``options`` is
+    set by :class:`~schedlab.sim.engine.Engine`, whose event loops read its tie rule.
     """
+
+    #: the run's engine options (set by Engine before this constructor runs)
+    options: SimOptions
 
     def __init__(
         self,
@@ -61,7 +65,6 @@ class EngineState:
         machine_size: int,
         scheduler: Scheduler,
         allocation: str,
-        options: SimOptions,
         enforce_estimate: bool,
         record_timeline: bool,
         use_estimates: bool = False,
@@ -70,7 +73,6 @@ class EngineState:
         self.machine = make_machine(machine_size, allocation)
         self.machine_size = machine_size
         self.allocation = allocation
-        self.options = options
         self.enforce_estimate = enforce_estimate
         self.use_estimates = use_estimates
         self.scheduler = scheduler

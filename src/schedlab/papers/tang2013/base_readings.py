@@ -126,7 +126,7 @@ def engine_scheduler_row(jobs: pd.DataFrame, spec: LogSpec, cfg: Settings, name:
     sim = MetricAwareSimulator(jobs["submit"], jobs["runtime"], jobs["estimate"], jobs["procs"],
                                spec.machine_size, Policy())
     out = simulate(sim.jobs, spec.machine_size, make_scheduler(scheduler),
-                   allocation=spec.allocation, options=SimOptions.from_mapping(cfg.sim),
+                   options=SimOptions.from_mapping(cfg.sim), allocation=spec.allocation,
                    record_timeline=False).jobs
     start, end = out["start"].to_numpy(np.float64), out["end"].to_numpy(np.float64)
     return {"reading": name, "configuration": conf, "jobs": len(jobs),

@@ -131,8 +131,9 @@ class MetricAwareSimulator:
         sched = self._scheduler(self.policy.bf, self.policy.window, self.tuning, timing=timing)
         sched.t0 = None  # set by the first arrival, with the first tunables record
         sched.last_submit = int(self.submit[-1])
-        out = simulate(self.jobs, self.n, sched, allocation=self.policy.allocation,
-                       options=self.options, enforce_estimate=self.policy.overrun_grace is None,
+        out = simulate(self.jobs, self.n, sched, options=self.options,
+                       allocation=self.policy.allocation,
+                       enforce_estimate=self.policy.overrun_grace is None,
                        record_timeline=False)
         jobs = out.jobs
         start = jobs["start"].to_numpy(np.float64)
