@@ -24,7 +24,8 @@ def main(sm):
                  scale=sm.params.scale, root=Path(sm.output.scorecard).parent,
                  other_scorecards=dict(zip(sm.params.other_scales, map(Path, sm.input.other_scale),
                                            strict=True)),
-                 out_sensitivity=getattr(sm.output, "sensitivity", None))
+                 out_sensitivity=getattr(sm.output, "sensitivity", None),
+                 scale_causes=next(map(Path, getattr(sm.input, "scale_causes", [])), None))
 
 
 smk.run(main, snakemake)

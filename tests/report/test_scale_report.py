@@ -13,6 +13,7 @@ import schedlab.report.html as report_html
 from schedlab.io import read_parquet, write_parquet
 from schedlab.report.html import build_report
 from schedlab.report.plotting import new_figure, save_figure
+from schedlab.report.scale_causes import FIELDS
 from schedlab.report.scorecard import claim_row, scorecard_frame, value_row
 
 PAPERS = ["schroeder2004", "tang2013"]
@@ -72,7 +73,8 @@ def check_leads_with_paper_scale(page: str, res, default_beside: bool) -> None:
         assert "default scale beside it" in page and "1 verdict flip." in page
         section = page[page.index('<section id="scale-sensitivity">'):]
         assert "Rows whose verdict flips (1)" in section
-        assert "match → differs; value 27.25 → 20 against published 31.5" in section
+        assert "match → differs; cause: " in section  # its cause: recorded, or not attributed
+        assert "value 27.25 → 20 against published 31.5" in section
         assert "settings: replications 20→100" in section
     else:
         assert "no default-scale scorecard yet" in page
@@ -103,6 +105,7 @@ def test_the_report_leads_with_the_paper_scale_whichever_run_builds_it(tmp_path)
     check_leads_with_paper_scale(by_default, res, default_beside=True)
     table, _ = read_parquet(res / "scale_sensitivity.parquet")
     assert int(table["flipped"].sum()) == 1 and len(table) == 5
+    assert "match → differs; cause: not attributed; value 27.25" in by_default  # none recorded
     assert (res / "report" / "figures" / "schroeder2004" / "fig2.png").exists()
     # a rerun of the paper-scale run builds the same page
     assert paper_run(res, other=True) == by_default
@@ -136,10 +139,16 @@ def test_the_rules_script_reads_the_other_scale_from_its_inputs(repo, tmp_path, 
     paper_run(res, other=False)
     own, other = {"default": ("results", "paper"), "paper": ("results/paper-scale", "default")}[run]
     root_of = {"default": "results", "paper": "results/paper-scale"}
+    # the flip's cause, recorded as config/scale_causes.tsv records it (report.smk's input)
+    causes = tmp_path / "scale_causes.tsv"
+    causes.write_text("\t".join(FIELDS) + "\n" + "\t".join([
+        "schroeder2004", "Figure 2", "mean slowdown", "rho=0.7", "explained", "replications: 100",
+        "'papers={schroeder2004: {replications: 100}}'", "differs", "20", "test"]) + "\n")
     sm = SimpleNamespace(
         rule="report", wildcards={}, log=[str(tmp_path / "report.log")],
         input=Namedlist(fromdict={"claims": [],
-                                  "other_scale": [f"{root_of[other]}/scorecard.parquet"]}),
+                                  "other_scale": [f"{root_of[other]}/scorecard.parquet"],
+                                  "scale_causes": [str(causes)]}),
         output=Namedlist(fromdict={"html": "results/report/index.html",
                                    "scorecard": f"{own}/scorecard.parquet",
                                    "sensitivity": "results/scale_sensitivity.parquet"}),
@@ -150,4 +159,6 @@ def test_the_rules_script_reads_the_other_scale_from_its_inputs(repo, tmp_path, 
                                  default_beside=True)
     table, _ = read_parquet(res / "scale_sensitivity.parquet")
     assert int(table["flipped"].sum()) == 1
+    assert "cause: explained by replications: 100: the default run with only replications: 100 " \
+        "gives differs, 20" in (res / "report" / "index.html").read_text()
     assert read_parquet(tmp_path / own / "scorecard.parquet")[1]["scale"] == run

@@ -60,7 +60,8 @@ def check_table(t: pd.DataFrame) -> None:
     assert list(t.columns) == ss.COLUMNS
     ta = row(t, "turn-around")
     assert (ta["verdict_default"], ta["verdict_paper"], ta["flipped"]) == ("differs", "match", True)
-    assert ta["reason"].startswith("differs → match; value 883 → 1204 s against published 1264; ")
+    assert ta["reason"].startswith("differs → match; cause: not attributed; value 883 → 1204 s "
+                                   "against published 1264; ")
     assert row(t, "SA beats rigid")["flipped"]
     # a not_run at one scale is listed, never counted as a flip
     sign = row(t, "sign")
@@ -79,11 +80,14 @@ def check_table(t: pd.DataFrame) -> None:
                               "single_target.jobs_per_workload 1000→10000")
     assert ta["reason"].endswith("settings: " + ta["settings"])
     assert new["settings"] == "max_jobs 5000→null, sweep_seeds unset→3"
+    # no cause recorded: a flip says so, any other row has none
+    assert ta["cause"] == "not attributed" and row(t, "same")["cause"] == ""
+    assert "; cause: not attributed; value 883" in ta["reason"]
     counts = ss.flip_counts(t).set_index("paper")
-    assert counts.loc["p"].to_dict() == {"rows": 4, "at_both": 4, "flips": 2, "not_run_changes": 1,
-                                         "default_only": 0, "paper_only": 0}
-    assert counts.loc["q"].to_dict() == {"rows": 2, "at_both": 0, "flips": 0, "not_run_changes": 0,
-                                         "default_only": 1, "paper_only": 1}
+    assert counts.loc["p"].to_dict() == {"rows": 4, "at_both": 4, "flips": 2, "explained": 0,
+                                         "not_run_changes": 1, "default_only": 0, "paper_only": 0}
+    assert counts.loc["q"].to_dict() == {"rows": 2, "at_both": 0, "flips": 0, "explained": 0,
+                                         "not_run_changes": 0, "default_only": 1, "paper_only": 1}
     assert counts.loc["all", "flips"] == 2 and counts.loc["all", "rows"] == 6
 
 
@@ -177,10 +181,12 @@ def test_the_runs_settings_are_read_from_the_merged_or_the_papers_scorecards(tmp
 def test_cli_prints_the_flips_and_writes_the_table(tmp_path, capsys):
     d, p = write_roots(tmp_path)
     out = tmp_path / "sens.parquet"
-    assert main(["scale-sensitivity", str(d), str(p), "--out", str(out)]) == 0
+    none = str(tmp_path / "no-causes.tsv")
+    assert main(["scale-sensitivity", str(d), str(p), "--out", str(out), "--causes", none]) == 0
     text = capsys.readouterr().out
     assert "verdict flips between the default and the paper scale: 2" in text
-    assert "p | Table 13 | turn-around [L=1]: differs → match; value 883 → 1204 s" in text
+    assert "p | Table 13 | turn-around [L=1]: differs → match; cause: not attributed; value 883 → " \
+        "1204 s" in text
     assert "gone at paper scale" not in text  # not a flip
     check_table(read_parquet(out)[0])
     assert main(["scale-sensitivity", str(d), str(p), "--all"]) == 0

@@ -7,6 +7,7 @@
 # now (decided here, at parse time: the file becomes a declared input, so the report is rebuilt when
 # it appears), and then also write results/scale_sensitivity.parquet. With a paper-scale scorecard
 # the page leads with it (schedlab.report.scale_sensitivity.report_scorecards, lead_scale).
+from schedlab.report.scale_causes import SCALE_CAUSES
 from schedlab.report.scale_sensitivity import SENSITIVITY, report_scorecards
 
 REPORT_SCORECARDS = report_scorecards(RUN_SCALE, lambda f: Path(f).is_file())
@@ -27,6 +28,8 @@ rule report:
             if Path(f"config/papers/{paper}_claims.tsv").is_file()
         ],
         other_scale=list(OTHER_SCORECARDS.values()),
+        # the tested causes of the scale flips (schedlab.report.scale_causes), when recorded
+        scale_causes=[SCALE_CAUSES] if Path(SCALE_CAUSES).is_file() else [],
     output:
         html="results/report/index.html",
         scorecard=REPORT_SCORECARDS[RUN_SCALE],

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigError
+from ..report.scale_causes import SCALE_CAUSES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -89,6 +90,7 @@ def cmd_scorecard_diff(args: argparse.Namespace) -> int:
 
 def cmd_scale_sensitivity(args: argparse.Namespace) -> int:
     from ..io import check_output_path, write_parquet
+    from ..report.scale_causes import read_scale_causes
     from ..report.scale_sensitivity import format_terminal, from_roots
 
     for d in (args.default_dir, args.paper_dir):
@@ -96,7 +98,8 @@ def cmd_scale_sensitivity(args: argparse.Namespace) -> int:
             raise ConfigError(f"{d}: no such results directory")
     if args.out:
         check_output_path(args.out)
-    table = from_roots(Path(args.default_dir), Path(args.paper_dir))
+    table = from_roots(Path(args.default_dir), Path(args.paper_dir),
+                       read_scale_causes(args.causes))
     if args.paper:
         unknown = set(args.paper) - set(table["paper"])
         if unknown:
@@ -133,7 +136,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("scale-sensitivity", help="the default-scale scorecard beside the "
                        "paper-scale one: verdict flips per paper and each flipped row with the "
-                       "settings that differ and its value move")
+                       "settings that differ, its value move and its tested cause")
     p.add_argument("default_dir", nargs="?", default="results",
                    help="the default run's results (its scorecard.parquet; default: results)")
     p.add_argument("paper_dir", nargs="?", default="results/paper-scale",
@@ -142,4 +145,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--all", action="store_true",
                    help="every row whose verdict or presence differs, not only the flips")
     p.add_argument("--out", help="also write the whole table to this .parquet")
+    p.add_argument("--causes", default=SCALE_CAUSES, metavar="TSV",
+                   help="the recorded causes of the flips (default: %(default)s; none when the "
+                        "file does not exist)")
     p.set_defaults(func=cmd_scale_sensitivity)

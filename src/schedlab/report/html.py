@@ -37,6 +37,7 @@ from ..traces.swf import SWFHeader, SWFTrace
 from .claims import Coverage, coverage, coverage_table, load_inventories
 from .compare import item_of_table, items_with_numbers, side_by_side
 from .robustness_view import robustness_section
+from .scale_causes import read_scale_causes
 from .scale_sensitivity import lead_scale, read_scale, recorded_settings, scale_sensitivity
 from .scale_view import ScaleCard, lead_html, scale_section
 from .scorecard import (
@@ -508,7 +509,8 @@ def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_s
                  extra_scorecards: Mapping[str, Sequence[str]] | None = None, *,
                  scale: str = "default", root: Path | None = None,
                  other_scorecards: Mapping[str, Path] | None = None,
-                 out_sensitivity: Path | None = None) -> None:
+                 out_sensitivity: Path | None = None,
+                 scale_causes: Path | None = None) -> None:
     """Collect outputs, write the combined scorecard parquet and the HTML page (+ figure copies).
 
     ``extra_scorecards``: by paper, scorecards its target builds outside results/<paper>/ (paths
@@ -523,7 +525,8 @@ def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_s
     scale's merged scorecard (by scale) when it exists. With a paper-scale one the page leads with
     the paper scale (its papers, robustness matrix and scorecard) and says so; with both the
     default and the paper scale, the table of :mod:`schedlab.report.scale_sensitivity` is written
-    to ``out_sensitivity`` and shown in the "Scale sensitivity" section."""
+    to ``out_sensitivity`` and shown in the "Scale sensitivity" section, its flips' causes from
+    ``scale_causes`` (:mod:`schedlab.report.scale_causes`; None: none recorded)."""
     root = root or results_dir
     found = collect(results_dir, papers, extra_scorecards, root)
     studied = collect_studies(results_dir, studied_traces) if studied_traces is not None else None
@@ -538,7 +541,8 @@ def build_report(results_dir: Path, papers: Sequence[str], out_html: Path, out_s
     table = None
     if {"default", "paper"} <= set(cards):
         d, p = cards["default"], cards["paper"]
-        table = scale_sensitivity(d.scorecard, p.scorecard, d.settings, p.settings)
+        causes = read_scale_causes(scale_causes) if scale_causes is not None else None
+        table = scale_sensitivity(d.scorecard, p.scorecard, d.settings, p.settings, causes)
         write_parquet(out_sensitivity or results_dir / "scale_sensitivity.parquet", table,
                       {k: str(cards[k].root) for k in ("default", "paper")})
     if lead != scale:

@@ -6,7 +6,9 @@ The two runs (``make reproduce``: ``results/``, ``make reproduce-paper``: ``resu
 their scale resolves (``scales:`` of ``config/papers/<paper>.yaml``). So the reason a row moved is
 stated, mechanically, as what differs for its paper: the settings the two runs recorded (a deep
 diff, :func:`settings_diff`) and the row's value move against the published one. Nothing is
-inferred about which setting moved which row.
+inferred about which setting moved which row: that is found by experiment, the default run made
+again with one paper-scale setting changed, and recorded (:mod:`schedlab.report.scale_causes`); a
+flipped row's ``cause`` says what the record shows, or that nobody has recorded one.
 
 Rows are aligned as :mod:`schedlab.report.verdict_diff` aligns two scorecards (key ``paper, item,
 quantity, condition``, repeated keys in order). A row **flips** when it is at both scales, neither
@@ -26,6 +28,7 @@ import pandas as pd
 from ..errors import ConfigError
 from ..io import read_parquet, read_parquet_metadata
 from ..papers import RESULTS, ROOTS
+from .scale_causes import Key, cause_text, is_explained
 from .verdict_diff import KEY, verdict_changes
 
 #: The two scales compared, smaller first (:data:`schedlab.papers.ROOTS`).
@@ -34,7 +37,7 @@ SCALES = ("default", "paper")
 PRESENCE = ("both", "default only", "paper only")
 #: The table's columns (docs/scorecard.md "Scale sensitivity").
 COLUMNS = [*KEY, "published", "unit", "verdict_default", "verdict_paper", "reproduced_default",
-           "reproduced_paper", "present", "flipped", "settings", "reason"]
+           "reproduced_paper", "present", "flipped", "cause", "settings", "reason"]
 #: Settings that name the run rather than size it (left out of the diff).
 NOT_COMPARED = ("scale",)
 #: The settings column of a paper whose settings one run did not record.
@@ -114,7 +117,8 @@ def _number(v: Any) -> str:
 
 def reason(row: Mapping[str, Any], settings: str) -> str:
     """The one-line reason of a row (``settings``: its paper's settings differences): the verdict
-    move, the value move against the published value, the settings that differ."""
+    move, a flip's tested cause (its ``cause``), the value move against the published value, the
+    settings that differ."""
     where = row["present"]
     if where != "both":
         other = "paper" if where == "default only" else "default"
@@ -123,6 +127,8 @@ def reason(row: Mapping[str, Any], settings: str) -> str:
         head = f"{row['verdict_default']} → {row['verdict_paper']}"
         if not row["flipped"] and row["verdict_default"] != row["verdict_paper"]:
             head += " (not_run: not a flip)"
+        if row.get("cause"):
+            head += f"; cause: {row['cause']}"
     if settings != UNRECORDED:
         settings = f"settings: {settings}"
     values = (row["reproduced_default"], row["reproduced_paper"])
@@ -137,12 +143,14 @@ def reason(row: Mapping[str, Any], settings: str) -> str:
 
 def scale_sensitivity(default: pd.DataFrame, paper: pd.DataFrame,
                       settings_default: Mapping[str, Mapping[str, Any]],
-                      settings_paper: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
+                      settings_paper: Mapping[str, Mapping[str, Any]],
+                      causes: Mapping[Key, Mapping[str, str]] | None = None) -> pd.DataFrame:
     """Every row of either scorecard (:data:`COLUMNS`): its verdict and reproduced value at each
     scale, the published value, where it is (:data:`PRESENCE`), whether it flipped
-    (:func:`is_flip`), its paper's settings differences (all of them) and its reason line. A
-    paper whose settings one run did not record says so. Order: the paper scale's rows, then those
-    at the default scale only."""
+    (:func:`is_flip`), a flip's cause from the recorded ``causes``
+    (:func:`~schedlab.report.scale_causes.cause_text`), its paper's settings differences (all of
+    them) and its reason line. A paper whose settings one run did not record says so. Order: the
+    paper scale's rows, then those at the default scale only."""
     ch = verdict_changes(default, paper, carry=("published", "unit"))
     ch = ch.rename(columns=lambda c: c.replace("_before", "_default").replace("_after", "_paper"))
     ch["present"] = ch["change"].map({"added": "paper only", "removed": "default only"}
@@ -151,6 +159,9 @@ def scale_sensitivity(default: pd.DataFrame, paper: pd.DataFrame,
                      zip(ch["verdict_default"], ch["verdict_paper"], ch["present"], strict=True)]
     diffs = {p: settings_diff(settings_default[p], settings_paper[p])
              for p in dict.fromkeys(ch["paper"]) if p in settings_default and p in settings_paper}
+    causes = causes or {}
+    ch["cause"] = [cause_text(r, causes.get(tuple(r[k] for k in KEY))) if r["flipped"] else ""
+                   for r in ch.to_dict("records")]
     ch["settings"] = [diff_text(diffs[p]) if p in diffs else UNRECORDED for p in ch["paper"]]
     ch["reason"] = [reason(r, diff_text(diffs[r["paper"]], REASON_SETTINGS)
                            if r["paper"] in diffs else UNRECORDED)
@@ -161,13 +172,16 @@ def scale_sensitivity(default: pd.DataFrame, paper: pd.DataFrame,
 
 
 def flip_counts(table: pd.DataFrame) -> pd.DataFrame:
-    """Per paper (then ``all``): rows, rows at both scales, verdict flips, verdict changes that
-    involve ``not_run`` (not flips) and rows at one scale only."""
+    """Per paper (then ``all``): rows, rows at both scales, verdict flips, the flips a recorded
+    experiment explains, verdict changes that involve ``not_run`` (not flips) and rows at one
+    scale only."""
     both = table["present"] == "both"
     moved = both & (table["verdict_default"] != table["verdict_paper"]) & ~table["flipped"]
     parts = pd.DataFrame({
         "paper": table["paper"], "rows": 1, "at_both": both.astype(int),
-        "flips": table["flipped"].astype(int), "not_run_changes": moved.astype(int),
+        "flips": table["flipped"].astype(int),
+        "explained": (table["flipped"] & table["cause"].map(is_explained)).astype(int),
+        "not_run_changes": moved.astype(int),
         "default_only": (table["present"] == "default only").astype(int),
         "paper_only": (table["present"] == "paper only").astype(int)})
     per = parts.groupby("paper", sort=False).sum().reset_index()
@@ -232,10 +246,12 @@ def read_scale(root: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
     return sc, dict(settings)
 
 
-def from_roots(default_root: Path, paper_root: Path) -> pd.DataFrame:
-    """The table of the runs under two roots (:func:`read_scale` of each)."""
+def from_roots(default_root: Path, paper_root: Path,
+               causes: Mapping[Key, Mapping[str, str]] | None = None) -> pd.DataFrame:
+    """The table of the runs under two roots (:func:`read_scale` of each), with the recorded
+    ``causes`` of its flips."""
     (d, sd), (p, sp) = read_scale(default_root), read_scale(paper_root)
-    return scale_sensitivity(d, p, sd, sp)
+    return scale_sensitivity(d, p, sd, sp, causes)
 
 
 #: The table written beside both scales' roots by the report of either run.

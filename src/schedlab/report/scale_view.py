@@ -21,7 +21,7 @@ from .scale_sensitivity import SENSITIVITY, flip_counts
 COMMANDS = {"default": "make reproduce", "paper": "make reproduce-paper", "quick": "make quick"}
 #: The columns of the flipped rows and of every row, as the section shows them.
 FLIP_COLUMNS = ["paper", "item", "quantity", "condition", "verdict_default", "verdict_paper",
-                "reason"]
+                "cause", "reason"]
 ROW_COLUMNS = ["paper", "item", "quantity", "condition", "published", "reproduced_default",
                "reproduced_paper", "unit", "verdict_default", "verdict_paper", "present",
                "flipped"]
@@ -79,9 +79,12 @@ def scale_section(table: pd.DataFrame | None, draw: Table) -> str:
              "settings their scales resolve (<code>scales:</code> of <code>config/papers/"
              "&lt;paper&gt;.yaml</code>), so each row's reason states its verdict move, its value "
              "move against the published value and the settings that differ for its paper, as "
-             "recorded by the two runs; which setting moved a row is not inferred. A flip is a "
-             "row at both scales whose verdicts differ, neither being <code>not_run</code>. The "
-             f"table: <code>{SENSITIVITY}</code> (<code>schedlab scale-sensitivity</code>).</p>",
+             "recorded by the two runs. Which setting moved a flipped row is not inferred but "
+             "tested: the default run made again with one paper-scale setting changed; its "
+             "<i>cause</i> gives the recorded outcome (<code>config/scale_causes.tsv</code>) or "
+             "says it is not attributed. A flip is a row at both scales whose verdicts differ, "
+             "neither being <code>not_run</code>. The table: "
+             f"<code>{SENSITIVITY}</code> (<code>schedlab scale-sensitivity</code>).</p>",
              "<h3>Verdict flips per paper</h3>", draw(flip_counts(table), cls="scale-counts"),
              f"<h3>Rows whose verdict flips ({len(flips)})</h3>"]
     if len(flips):
