@@ -105,6 +105,18 @@ def test_tie_rule(rule):
         assert at10 == [("arrive", 10, 2), ("end", 10, 1)]
 
 
+@pytest.mark.parametrize("rule", ["completions_first", "arrivals_first"])
+def test_options_passed_on_positionally_right_after_the_scheduler(rule):
+    """The run's options are ``simulate``'s fourth argument (docs/engine.md, the tie rule's
+    route: each hop passes them straight on) and the engine holds them as given."""
+    jobs = [SimJob(1, 0, 10, 10, 4), SimJob(2, 10, 5, 5, 4)]
+    by_position, by_keyword = Recorder(), Recorder()
+    res = simulate(jobs, 4, by_position, SimOptions(tie_rule=rule))
+    simulate(jobs, 4, by_keyword, options=SimOptions(tie_rule=rule))
+    assert by_position.log == by_keyword.log
+    assert res.settings["tie_rule"] == rule
+
+
 
 class PassRecorder(Recorder):
     """Logs every hook and every scheduling pass (time, free processors)."""
