@@ -95,11 +95,11 @@ def cause_text(row: Mapping[str, Any], entry: Mapping[str, str] | None) -> str:
     against the row's paper-scale verdict; :data:`NOT_ATTRIBUTED` without one."""
     if entry is None:
         return NOT_ATTRIBUTED
+    if entry["explained"] == "unexplained":
+        return f"unexplained: tried {entry['setting']} ({entry['run']})"
     value = f", {entry['evidence_value']}" if entry["evidence_value"] else ""
     said = (f"the default run with only {entry['setting']} gives {entry['evidence_verdict']}"
             f"{value} (`--config {entry['override']}`; {entry['run']})")
-    if entry["explained"] == "unexplained":
-        return f"unexplained: tried {entry['setting']} ({entry['run']})"
     if entry["evidence_verdict"] != row["verdict_paper"]:
         return (f"{NOT_ATTRIBUTED} (stale record: {said}, the paper scale now "
                 f"{row['verdict_paper']})")
