@@ -21,8 +21,6 @@ def main(sm):
     if unknown:
         raise ConfigError(f"config sim: unknown option(s) {sorted(unknown)}; known: "
                           f"{sorted({*NORMALIZATION, *SIM_OPTION_KEYS})}")
-    engine = SimOptions.from_mapping({k: opts[k] for k in SIM_OPTION_KEYS if k in opts},
-                                     "config sim")
     table, meta = read_parquet(sm.input[0])
     header = SWFHeader.from_dict(meta.get("swf_header", {}))
     norm = normalize(
@@ -34,17 +32,18 @@ def main(sm):
         source=sm.input[0],
     )
     prov = {"trace": sm.wildcards.trace, "trace_sha256": meta.get("sha256")}
-    jobs, summary, out_meta = run_simulation(
-        norm,
-        header,
-        sm.wildcards.scheduler,
-        options=engine,
-        provenance=prov,
-    )
+    jobs, summary, out_meta = simulate_under(opts, norm, header, sm.wildcards.scheduler, prov)
     write_parquet(sm.output.jobs, jobs, out_meta)
     summary.pop("wall_time_s", None)  # keep the summary byte-identical across reruns
     write_json(sm.output.summary, summary)
     smk.log_to(sm)(f"{sm.wildcards.trace} {sm.wildcards.scheduler}: {summary['jobs']} jobs")
+
+
+def simulate_under(config_sim, norm, header, scheduler, provenance):
+    """The run under the engine options of the config's ``sim:`` (its tie rule and the rest)."""
+    engine = SimOptions.from_mapping({k: config_sim[k] for k in SIM_OPTION_KEYS if k in config_sim},
+                                     "config sim")
+    return run_simulation(norm, header, scheduler, engine, provenance=provenance)
 
 
 smk.run(main, snakemake)

@@ -170,3 +170,29 @@ def test_a_new_log_marked_study_gets_every_papers_study_with_no_code(repo, tmp_p
         assert {f"study_MySite_2024_1_{paper}_point", f"study_MySite_2024_1_{paper}_assemble"} \
             <= stats, sorted(stats)
         assert f"results/studies/MySite-2024-1/{paper}/done.json" in out
+
+
+@pytest.mark.slow
+def test_the_configs_sim_block_reaches_the_baseline_engine(repo, tmp_path):
+    """config ``sim:`` travels as the rule's param to the engine of a baseline run (sim.smk,
+    scripts/simulate.py ``simulate_under``): the run's recorded engine settings are the config's,
+    the default when the block is empty (schedlab.sim.options.DEFAULT_TIE_RULE)."""
+    from scratch_workflow import scratch_workflow
+
+    from schedlab.io import read_parquet
+    from schedlab.sim.options import DEFAULT_TIE_RULE
+
+    src = tmp_path / "Tie-2024-1.swf"
+    src.write_text("; MaxProcs: 8\n" + "".join(
+        f"{i} {i * 50} 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n" for i in range(1, 9)))
+    wd = scratch_workflow(repo, tmp_path, {"Tie-2024-1": {
+        "file": "Tie-2024-1.swf", "path": str(src), "kind": "raw", "machine_size": 8,
+        "description": "same-time completions and arrivals"}})
+    out = "results/sim/Tie-2024-1/easy/jobs.parquet"
+    rules = {}
+    for rule in ("completions_first", "arrivals_first", None):
+        config = ["--config", f"sim={{tie_rule: {rule}}}"] if rule else []
+        snakemake(wd, "--cores", "1", "--forceall", out, *config)
+        rules[rule] = read_parquet(wd / out)[1]["settings"]["tie_rule"]
+    assert rules == {"completions_first": "completions_first", "arrivals_first": "arrivals_first",
+                     None: DEFAULT_TIE_RULE}

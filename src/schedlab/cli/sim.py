@@ -56,9 +56,9 @@ def run_simulation(
     norm: Normalized,
     header: SWFHeader | None,
     scheduler: str,
+    options: SimOptions = SimOptions(),
     *,
     params: dict[str, Any] | None = None,
-    options: SimOptions = SimOptions(),
     progress: bool = False,
     provenance: dict[str, Any] | None = None,
     record_timeline: bool = True,
@@ -67,7 +67,7 @@ def run_simulation(
     metadata, whose ``settings`` record the options). Without ``record_timeline`` the summary lacks
     the timeline's metrics (loss of capacity, queue depth)."""
     from .. import __version__
-    from ..sim import simulate
+    from ..sim.engine import simulate
     from ..sim.metrics import summarize
     from ..sim.schedulers import make_scheduler
 
@@ -84,7 +84,7 @@ def run_simulation(
 
     t0 = time.perf_counter()
     try:
-        result = simulate(norm.jobs, norm.machine_size, sched, options=options, progress=cb,
+        result = simulate(norm.jobs, norm.machine_size, sched, options, progress=cb,
                           record_timeline=record_timeline)
     finally:
         if bar is not None:
