@@ -59,3 +59,70 @@ def test_attribution_runs_share_seeds_and_differ_by_reading():
     with pytest.raises(ConfigError, match=r"bad_rule\.sim: unknown tie_rule 'whenever'"):
         C.run_attribution_workload(s, "bad_rule", 0)
 
+
+
+def _twin_settings(**attribution) -> C.Settings:
+    """Paper-like sizes in small: the attribution's workloads as large as the single-target ones."""
+    path = Path(__file__).resolve().parents[2] / "config/papers/cirne2001_sa.yaml"
+    raw = yaml.safe_load(path.read_text())
+    s = C.resolve_settings(raw, overrides={"single_target": {
+        "experiments": 6, "targets_per_workload": 3, "jobs_per_workload": 80}})
+    readings = {"as_configured": {}, "half": {"rigid": {"arrival_factor": 0.5}},
+                "pe": {"sim": {"tie_rule": "per_event"}},
+                "one": {"compression": {"compress_passes": "one"}},
+                "pinned": {"sim": {"tie_rule": C.TIE_RULE}}}
+    return dataclasses.replace(s, attribution={
+        "readings": readings, "workloads": 3, "targets_per_workload": 3, "jobs_per_workload": 80,
+        **attribution})
+
+
+def test_a_reading_with_the_single_target_settings_is_its_twin():
+    from schedlab.papers.cirne2001.attribution import single_target_twin
+    from schedlab.papers.cirne2001.points import points
+
+    s = _twin_settings()
+    assert s.n_workloads == 2
+    twins = {(r, w) for r in s.attribution["readings"] for w in range(3)
+             if single_target_twin(s, r, w)}
+    # no model override, the same engine options (a pin equal to the single target's own counts
+    # as the same), compression, size and targets; workload 2 has no single-target twin
+    assert twins == {(r, w) for r in ("as_configured", "pinned") for w in (0, 1)}
+    for other in ({"jobs_per_workload": 160}, {"targets_per_workload": 2}):
+        assert not single_target_twin(_twin_settings(**other), "as_configured", 0)
+    needs = {p.id: p.needs for p in points(s) if p.id.startswith("attribution/")}
+    assert needs["attribution/as_configured/w1"] == ("single/w1",)
+    assert needs["attribution/as_configured/w2"] == needs["attribution/half/w0"] == ()
+
+
+def test_a_twin_reads_the_single_target_frames_and_they_are_its_own(tmp_path, monkeypatch):
+    """The attribution point that reads its twin runs nothing and writes the frame it would have
+    computed, frame-exact."""
+    import importlib
+
+    import pandas as pd
+
+    from schedlab.io import read_parquet, write_parquet
+    from schedlab.papers.runner import run_point
+
+    P = importlib.import_module("schedlab.papers.cirne2001.points")  # the package binds `points`
+
+    s = _twin_settings()
+    pts = {p.id: p for p in P.points(s)}
+    single = tmp_path / "single" / "done.json"
+    run_point(C, "cirne2001", s, pts["single/w1"], {}, {}, single)
+    own, _ = C.run_attribution_workload(s, "as_configured", 1)
+
+    def no_run(*args, **kw):
+        raise AssertionError("a twin ran its workload again")
+
+    monkeypatch.setattr(P, "run_attribution_workload", no_run)
+    twin = tmp_path / "twin" / "done.json"
+    run_point(C, "cirne2001", s, pts["attribution/as_configured/w1"], {}, {"single/w1": single},
+              twin)
+    got, _ = read_parquet(twin.parent / "experiments.parquet")
+    write_parquet(tmp_path / "own.parquet", own, {})
+    want, _ = read_parquet(tmp_path / "own.parquet")
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    assert len(got) == 3 and set(got["reading"]) == {"as_configured"}
+    with pytest.raises(AssertionError, match="ran its workload again"):  # no twin: it runs
+        run_point(C, "cirne2001", s, pts["attribution/half/w1"], {}, {}, tmp_path / "h" / "d.json")

@@ -60,7 +60,9 @@ def test_points_are_unique_and_what_the_tables_read(tmp_path):
     pts = C.points(s)
     ids = [p.id for p in pts]
     assert len(ids) == len(set(ids)) == 2 + 2 + 1 + 1 + 1
-    assert all(not p.needs for p in pts)  # every point stands alone
+    # every point stands alone but the attribution workload whose settings are the single-target
+    # experiments' own: it reads its twin's frames (attribution.single_target_twin)
+    assert {p.id: p.needs for p in pts if p.needs} == {"attribution/as_configured/w0": ("single/w0",)}
     assert [p.inputs for p in pts if p.spec["kind"] == "nas"] == [(trace_jobs("A"),)]
     out = C.outputs(s)
     assert {"attribution", "attribution_load"} <= set(out.tables) and C.NAS_FIGURE in out.figures

@@ -16,7 +16,7 @@ from ...errors import ConfigError
 from ...sim.options import SimOptions
 from ..settings import deep_merge
 from .config import PAPER, Settings
-from .runs import run_single_workload
+from .runs import n_targets, run_single_workload
 from .stats import geomean, shares
 
 #: Table 14's adaptive requests and outcomes against the user's request.
@@ -35,6 +35,37 @@ def run_attribution_workload(s: Settings, reading: str, w: int,
     single-target experiments (``single_target.sim``, e.g. their pinned tie rule) and its
     ``compression`` entries the configured compression's (config ``compression``: when and how
     often conservative backfilling compresses)."""
+    sub, overrides = reading_settings(s, reading)
+    df, meta = run_single_workload(sub, w, deep_merge(model or {}, overrides))
+    df.insert(0, "reading", reading)
+    return df, {**meta, "reading": reading, "overrides": s.attribution["readings"][reading]}
+
+
+def single_target_twin(s: Settings, reading: str, w: int) -> bool:
+    """Whether workload ``w`` of ``reading`` is single-target workload ``w`` itself: no model
+    override, and the same workload size, number of targets, engine options and compression
+    (the seeds are the same for both: ``run_single_workload``). Its experiments are then those
+    of point ``single/w<w>``, which the attribution point reads instead of running them again
+    (:func:`twin_frame`): at the paper scale, ``as_configured``'s ten workloads."""
+    sub, overrides = reading_settings(s, reading)
+    same_sim = (SimOptions.from_mapping(sub.single_target.get("sim"))
+                == SimOptions.from_mapping(s.single_target.get("sim")))
+    return (not overrides and w < s.n_workloads and same_sim and sub.compression == s.compression
+            and sub.single_target["jobs_per_workload"] == s.single_target["jobs_per_workload"]
+            and n_targets(sub, w) == n_targets(s, w))
+
+
+def twin_frame(single: pd.DataFrame, reading: str) -> pd.DataFrame:
+    """The experiments of ``reading``'s workload from those of its single-target twin
+    (:func:`single_target_twin`): the same rows, with the reading."""
+    df = single.copy()
+    df.insert(0, "reading", reading)
+    return df
+
+
+def reading_settings(s: Settings, reading: str) -> tuple[Settings, dict[str, Any]]:
+    """The settings ``reading``'s single-target workloads run under (its workload size, engine
+    options and compression over the attribution's), and its synthetic-model overrides."""
     att = s.attribution
     readings = att.get("readings") or {}
     if reading not in readings:
@@ -51,9 +82,7 @@ def run_attribution_workload(s: Settings, reading: str, w: int,
         **s.single_target, "sim": sim.as_dict(), "jobs_per_workload": jobs,
         "targets_per_workload": int(att.get("targets_per_workload", 25)),
         "experiments": int(att.get("workloads", 1)) * int(att.get("targets_per_workload", 25))})
-    df, meta = run_single_workload(sub, w, deep_merge(model or {}, overrides))
-    df.insert(0, "reading", reading)
-    return df, {**meta, "reading": reading, "overrides": readings[reading]}
+    return sub, overrides
 
 
 def attribution_table(frames: dict[str, pd.DataFrame], published: dict[str, Any]

@@ -24,7 +24,7 @@ from ...errors import ConfigError
 from ...models.synth import params_from_dict, params_from_fits
 from ...traces.swf import SWFHeader
 from .. import Inputs, Point, run_by, trace_jobs
-from .attribution import run_attribution_workload
+from .attribution import run_attribution_workload, single_target_twin, twin_frame
 from .config import PAPER, Settings
 from .load import run_load_reading
 from .nas import not_run_reason, run_nas_log
@@ -90,6 +90,7 @@ def points(s: Settings) -> list[Point]:
         *[Point(nas_id(log), inputs=(trace_jobs(log),), spec={"kind": "nas", "log": log})
           for log in nas_logs(s)],
         *[Point(attribution_id(r, w), inputs=fits,
+                needs=(single_id(w),) if single_target_twin(s, r, w) else (),
                 spec={"kind": "attribution", "reading": r, "workload": w})
           for r, w in attribution_runs(s)],
         *[Point(load_id(r), inputs=fits, spec={"kind": "load", "reading": r})
@@ -146,9 +147,12 @@ def _sweep(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]
 
 
 def _attribution(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
-    w = int(point.spec["workload"])
-    return {"experiments": run_attribution_workload(s, point.spec["reading"], w,
-                                                    _model(s, inputs))[0]}
+    """A reading's workload; the experiments of its single-target twin when it has one
+    (:func:`.attribution.single_target_twin`: the same seeds and settings, run once)."""
+    reading, w = point.spec["reading"], int(point.spec["workload"])
+    if single_target_twin(s, reading, w):
+        return {"experiments": twin_frame(inputs.points[single_id(w)]["experiments"], reading)}
+    return {"experiments": run_attribution_workload(s, reading, w, _model(s, inputs))[0]}
 
 
 def _load(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:

@@ -27,15 +27,21 @@ def _seed(s: Settings, *key: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(int(s.seed), spawn_key=key)
 
 
+def n_targets(s: Settings, w: int) -> int:
+    """The targets of single-target workload ``w``: ``targets_per_workload``, fewer in the last
+    workload when they do not divide ``experiments``."""
+    st = s.single_target
+    return max(0, min(st["targets_per_workload"],
+                      st["experiments"] - w * st["targets_per_workload"]))
+
+
 def run_single_workload(s: Settings, w: int, model: dict[str, Any] | None = None
                         ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Workload ``w``: the single-target and emergent experiments of its targets (one row each)."""
     st = s.single_target
-    remaining = st["experiments"] - w * st["targets_per_workload"]
-    n_targets = max(0, min(st["targets_per_workload"], remaining))
     wl, info = synthetic_workload(_seed(s, 0, w), st["jobs_per_workload"], s.machine_procs,
                                   model=model)
-    targets = pick_targets(wl, n_targets, np.random.default_rng(_seed(s, 2, w)))
+    targets = pick_targets(wl, n_targets(s, w), np.random.default_rng(_seed(s, 2, w)))
     sim = SimOptions.from_mapping(st.get("sim"))
     df = single_target_experiments(wl, s.machine_procs, targets, s.sa_version,
                                    sim=sim, compression=dict(s.compression))
