@@ -60,7 +60,6 @@ def test_attribution_runs_share_seeds_and_differ_by_reading():
         C.run_attribution_workload(s, "bad_rule", 0)
 
 
-
 def _twin_settings(**attribution) -> C.Settings:
     """Paper-like sizes in small: the attribution's workloads as large as the single-target ones."""
     path = Path(__file__).resolve().parents[2] / "config/papers/cirne2001_sa.yaml"

@@ -5,7 +5,8 @@ what each runs (``run_point``: the point's ``spec["kind"]`` names its runner in 
 * ``sweep/<param>/w<w>``: workload ``w`` at every value of a §6.2 sweep (kappa_L, kappa_sigma);
 * ``nas/<log>``: §5.4 on one real log, only when the NAS validation can run
   (:func:`~schedlab.papers.cirne2001.nas.not_run_reason`: SP2 execution times configured);
-* ``attribution/<reading>/w<w>``: workload ``w`` of the attribution runs of one reading;
+* ``attribution/<reading>/w<w>``: workload ``w`` of the attribution runs of one reading (it
+  reads ``single/w<w>`` when it is that workload's twin: :func:`.attribution.single_target_twin`);
 * ``load/<reading>``: the workloads of one reading of the load attribution (:mod:`.load`).
 
 The quick scale is the same points with smaller settings (fewer workloads, no attribution).
@@ -147,11 +148,13 @@ def _sweep(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]
 
 
 def _attribution(s: Settings, point: Point, inputs: Inputs) -> dict[str, pd.DataFrame]:
-    """A reading's workload; the experiments of its single-target twin when it has one
-    (:func:`.attribution.single_target_twin`: the same seeds and settings, run once)."""
+    """A reading's workload; when the point needs its single-target twin (:func:`points`,
+    :func:`.attribution.single_target_twin`: the same seeds and settings), that twin's
+    experiments."""
     reading, w = point.spec["reading"], int(point.spec["workload"])
-    if single_target_twin(s, reading, w):
-        return {"experiments": twin_frame(inputs.points[single_id(w)]["experiments"], reading)}
+    if point.needs:
+        (twin,) = point.needs
+        return {"experiments": twin_frame(inputs.points[twin]["experiments"], reading)}
     return {"experiments": run_attribution_workload(s, reading, w, _model(s, inputs))[0]}
 
 
