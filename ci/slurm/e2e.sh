@@ -28,6 +28,11 @@
 #   SCHEDLAB_E2E_MAX_JOBS  largest quick DAG run whole (default 400 jobs); a larger one is replaced by
 #                          the trace targets (download/parse/summary), as the summary line says
 #   SCHEDLAB_E2E_KEEP=1    keep the scratch directory (printed) for inspection
+#   SCHEDLAB_E2E_LOCAL     a finished local run of the same targets at the same scale (the directory
+#                          of its workflow copy, with its results/ and logs/) to compare the cluster
+#                          run with, instead of running them locally again (a paper scale of hours);
+#                          its dry run must have nothing left to do. Run it from a checkout at the
+#                          local run's commit: the cluster run computes with this checkout's code
 #   SCHEDLAB_SLURM_STATE, SCHEDLAB_SLURM_PARTITION: see start-local-slurm.sh
 set -euo pipefail
 
@@ -101,12 +106,17 @@ say "$STEP (state in $SCHEDLAB_SLURM_STATE)"
 limit=$(left 300)
 timeout -k 10 "$limit" bash "$HERE/start-local-slurm.sh"
 
-copy_workflow "$WORK/local"
+LOCAL=${SCHEDLAB_E2E_LOCAL:-$WORK/local}
+[[ -z ${SCHEDLAB_E2E_LOCAL:-} ]] || [[ -d $LOCAL/results ]] \
+    || fail "SCHEDLAB_E2E_LOCAL=$LOCAL: no results/ there (a finished local run's workflow copy)"
+[[ -z ${SCHEDLAB_E2E_LOCAL:-} || -n ${SCHEDLAB_E2E_TARGETS:-} ]] \
+    || fail "SCHEDLAB_E2E_LOCAL needs SCHEDLAB_E2E_TARGETS (the targets of that run)"
+[[ -n ${SCHEDLAB_E2E_LOCAL:-} ]] || copy_workflow "$LOCAL"
 NOTE=""
 if [[ -z ${SCHEDLAB_E2E_TARGETS:-} ]]; then
     STEP="size of the quick DAG"
     limit=$(left 120)
-    n_jobs=$(cd "$WORK/local" && timeout -k 10 "$limit" "$SNAKEMAKE" --profile workflow/profiles/quick -n 2>&1 \
+    n_jobs=$(cd "$LOCAL" && timeout -k 10 "$limit" "$SNAKEMAKE" --profile workflow/profiles/quick -n 2>&1 \
         | awk '$1 == "total" {n = $2} END {print n}') || true
     [[ $n_jobs =~ ^[0-9]+$ ]] || fail "cannot dry-run the quick profile's DAG"
     if ((n_jobs > ${SCHEDLAB_E2E_MAX_JOBS:-400})); then
@@ -118,29 +128,42 @@ if [[ -z ${SCHEDLAB_E2E_TARGETS:-} ]]; then
     say "quick DAG: $n_jobs jobs$NOTE"
 fi
 
-STEP="local run"
-say "$STEP: snakemake ${LOCAL_PROFILES[*]} ${TARGETS[*]}"
-limit=$(left $((BUDGET / 2)))
-(cd "$WORK/local" && timeout -k 30 "$limit" "$SNAKEMAKE" "${LOCAL_PROFILES[@]}" --cores 2 \
-    "${TARGETS[@]}") >"$WORK/local.out" 2>&1 || { tail -n 40 "$WORK/local.out" >&2; fail "local run failed"; }
+if [[ -n ${SCHEDLAB_E2E_LOCAL:-} ]]; then
+    STEP="finished local run"
+    say "$STEP in $LOCAL (at $(git -C "$LOCAL" rev-parse --short HEAD 2>/dev/null || echo '?'); this checkout at $(git -C "$REPO" rev-parse --short HEAD))"
+    limit=$(left 600)
+    (cd "$LOCAL" && timeout -k 10 "$limit" "$SNAKEMAKE" "${LOCAL_PROFILES[@]}" --cores 2 -n \
+        "${TARGETS[@]}") >"$WORK/local.dry" 2>&1 || { tail -n 20 "$WORK/local.dry" >&2; fail "cannot dry-run $LOCAL"; }
+    grep -q "Nothing to be done" "$WORK/local.dry" \
+        || { grep -A12 "^Job stats" "$WORK/local.dry" >&2; fail "the run in $LOCAL is not finished"; }
+    # the rules of its DAG, as a local run would have printed them (checked against SLURM's below)
+    (cd "$LOCAL" && timeout -k 10 "$limit" "$SNAKEMAKE" "${LOCAL_PROFILES[@]}" --cores 2 -n --forceall \
+        "${TARGETS[@]}") >"$WORK/local.out" 2>&1 || fail "cannot dry-run the DAG of $LOCAL"
+else
+    STEP="local run"
+    say "$STEP: snakemake ${LOCAL_PROFILES[*]} ${TARGETS[*]}"
+    limit=$(left $((BUDGET / 2)))
+    (cd "$LOCAL" && timeout -k 30 "$limit" "$SNAKEMAKE" "${LOCAL_PROFILES[@]}" --cores 2 \
+        "${TARGETS[@]}") >"$WORK/local.out" 2>&1 || { tail -n 40 "$WORK/local.out" >&2; fail "local run failed"; }
+fi
 if [[ $NOTE == " (the whole quick DAG"* ]]; then
     STEP="the whole quick DAG end to end"
     # every paper's scorecard and figures, the merged scorecard and the report
     for paper in $("$PYTHON" -c 'from schedlab.papers import PAPERS; print(*PAPERS)'); do
-        [[ -s $WORK/local/results/$paper/scorecard.parquet ]] || fail "the local run built no $paper scorecard"
-        compgen -G "$WORK/local/results/$paper/figures/*.png" >/dev/null || fail "the local run drew no $paper figure"
+        [[ -s $LOCAL/results/$paper/scorecard.parquet ]] || fail "the local run built no $paper scorecard"
+        compgen -G "$LOCAL/results/$paper/figures/*.png" >/dev/null || fail "the local run drew no $paper figure"
     done
     for f in results/scorecard.parquet results/report/index.html; do
-        [[ -s $WORK/local/$f ]] || fail "the local run built no $f"
+        [[ -s $LOCAL/$f ]] || fail "the local run built no $f"
     done
     say "every paper's scorecard and figures, the merged scorecard and the report built"
 fi
 RESOURCES=()
 if [[ $SCALE == paper ]]; then
     # each point rule asks for what its points measured in the local run (docs/slurm.md)
-    read -r -a RESOURCES <<<"$("$PYTHON" "$REPO/benchmarks/point_costs.py" "$WORK/local/$POINT_LOGS" --set-resources)" \
-        || fail "no measured point costs under $WORK/local/$POINT_LOGS"
-    "$PYTHON" "$REPO/benchmarks/point_costs.py" "$WORK/local/$POINT_LOGS" >&2 || true
+    read -r -a RESOURCES <<<"$("$PYTHON" "$REPO/benchmarks/point_costs.py" "$LOCAL/$POINT_LOGS" --set-resources)" \
+        || fail "no measured point costs under $LOCAL/$POINT_LOGS"
+    "$PYTHON" "$REPO/benchmarks/point_costs.py" "$LOCAL/$POINT_LOGS" >&2 || true
     say "resources from the local run's measured costs: ${RESOURCES[*]}"
     RESOURCES=(--set-resources "${RESOURCES[@]}")
 fi
@@ -197,7 +220,7 @@ say "${#submitted[@]} SLURM jobs (${rules}) all COMPLETED in squeue and $JOBCOMP
 
 STEP="byte-identical results"
 # Byte for byte, except Tang's Table 4 wall-clock timings (compare_results.py says how).
-"$PYTHON" "$HERE/compare_results.py" "$WORK/local" "$WORK/slurm" >"$WORK/compare.out" 2>&1 \
+"$PYTHON" "$HERE/compare_results.py" "$LOCAL" "$WORK/slurm" >"$WORK/compare.out" 2>&1 \
     || { tail -n 30 "$WORK/compare.out" >&2; fail "results/ differ between the local and the cluster run"; }
 n_files=$(sed -n 's/^\([0-9]*\) files compared.*/\1/p' "$WORK/compare.out")
 ((n_files > 0)) || fail "the local run produced no file under results/"
