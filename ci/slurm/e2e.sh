@@ -12,7 +12,8 @@
 #      COMPLETED, and listed in the jobcomp file) and that results/ is byte-identical to the local run;
 #   5. adds a registry entry pointing at a corrupt trace and checks that building it on the cluster
 #      fails, naming the failed rule (parse_trace) and leaving no output.
-# Prints one summary line: "slurm e2e: PASS ..." or "slurm e2e: FAIL ...", exit status 0 / 1.
+# Prints one summary line: "slurm e2e: PASS ..." or "slurm e2e: FAIL ...", exit status 0 / 1 (or
+# "slurm e2e: INCOMPLETE ...", exit status 3: a resumable cluster run cut by the budget, below).
 #
 # Needs root, Debian 12, the project's .venv (make setup) and the real logs
 # (SCHEDLAB_TRACE_MIRROR, default ../shared/traces). Takes about 10 minutes on 2 cores (the quick DAG twice);
@@ -33,6 +34,16 @@
 #                          run with, instead of running them locally again (a paper scale of hours);
 #                          its dry run must have nothing left to do. Run it from a checkout at the
 #                          local run's commit: the cluster run computes with this checkout's code
+#   SCHEDLAB_E2E_CLUSTER   keep the cluster run's workflow copy in this directory and resume it there
+#                          (a paper scale of hours, over several sittings): created by the first call,
+#                          which records this checkout's commit in DIR/.e2e/commit; a later call must
+#                          run from the same commit and workflow files, and goes on with what is
+#                          left (Snakemake keeps the finished points; --rerun-incomplete). If the
+#                          cluster step's time runs out, or a sitting is killed, rerun the same
+#                          command: the script says INCOMPLETE (exit 3) and how far it got. Each
+#                          sitting's output is DIR/.e2e/sitting-N.out; the job checks cover every
+#                          sitting (the jobcomp file, by run ID). The corrupt-trace check runs in a
+#                          scratch copy, so DIR stays a copy of the workflow
 #   SCHEDLAB_SLURM_STATE, SCHEDLAB_SLURM_PARTITION: see start-local-slurm.sh
 set -euo pipefail
 
@@ -75,6 +86,8 @@ finish() {
     fi
     if ((rc == 0)); then
         echo "slurm e2e: PASS ($((SECONDS - T0)) s) $DETAILS"
+    elif ((rc == 3)); then
+        echo "slurm e2e: INCOMPLETE at step '$STEP' ($((SECONDS - T0)) s): $DETAILS"
     else
         echo "slurm e2e: FAIL at step '$STEP' ($((SECONDS - T0)) s): ${DETAILS:-exit status $rc}"
     fi
@@ -169,7 +182,45 @@ if [[ $SCALE == paper ]]; then
 fi
 
 STEP="cluster run"
-copy_workflow "$WORK/slurm"
+CLUSTER=${SCHEDLAB_E2E_CLUSTER:-$WORK/slurm}
+HEAD=$(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)
+if [[ -z ${SCHEDLAB_E2E_CLUSTER:-} ]]; then
+    copy_workflow "$CLUSTER"
+elif [[ -d $CLUSTER/.e2e ]]; then
+    # a later sitting: the same code and workflow, else its finished points are another run's
+    [[ $(cat "$CLUSTER/.e2e/commit") == "$HEAD" ]] \
+        || fail "SCHEDLAB_E2E_CLUSTER=$CLUSTER was started at $(cat "$CLUSTER/.e2e/commit"), this checkout is at $HEAD"
+    for f in Snakefile workflow scripts config; do
+        diff -rq -x __pycache__ "$REPO/$f" "$CLUSTER/$f" >&2 \
+            || fail "SCHEDLAB_E2E_CLUSTER=$CLUSTER: $f differs from this checkout's"
+    done
+else
+    copy_workflow "$CLUSTER"
+    mkdir -p "$CLUSTER/.e2e"
+    echo "$HEAD" >"$CLUSTER/.e2e/commit"
+fi
+SITTING_OUT=$WORK/slurm.out
+# harvest: the jobcomp lines of every sitting's run into $CLUSTER/.e2e/jobcomp.log. Each start of the
+# local cluster moves the jobcomp file to $JOBCOMP.old (job IDs start again at 1), so a sitting killed
+# with its daemons is harvested from there by the next one.
+harvest() {
+    local out rid
+    for out in "$CLUSTER"/.e2e/sitting-*.out; do
+        [[ -e $out ]] || continue
+        rid=$(sed -n 's/.*SLURM run ID: \([0-9a-f-]*\).*/\1/p' "$out" | head -n 1)
+        [[ -z $rid ]] || grep -hs "Name=$rid " "$JOBCOMP.old" "$JOBCOMP" >>"$CLUSTER/.e2e/jobcomp.log" || true
+    done
+    [[ ! -e $CLUSTER/.e2e/jobcomp.log ]] || sort -u -o "$CLUSTER/.e2e/jobcomp.log" "$CLUSTER/.e2e/jobcomp.log"
+}
+if [[ -n ${SCHEDLAB_E2E_CLUSTER:-} ]]; then
+    harvest
+    n_sit=$(find "$CLUSTER/.e2e" -name 'sitting-*.out' | wc -l)
+    SITTING_OUT=$CLUSTER/.e2e/sitting-$((n_sit + 1)).out
+    say "$STEP in $CLUSTER: sitting $((n_sit + 1))"
+    # a sitting killed with its Snakemake leaves the directory locked
+    (cd "$CLUSTER" && timeout -k 10 120 "$SNAKEMAKE" "${LOCAL_PROFILES[@]}" --unlock "${TARGETS[@]}") \
+        >/dev/null 2>&1 || fail "cannot unlock $CLUSTER"
+fi
 # The size profile layered after the slurm one: its default-resources replace the slurm profile's,
 # and the command line's replace both, so mem_mb and runtime are repeated here. --cores is the
 # node's: a group job asks for the cores of the points it runs side by side, and without it a group
@@ -183,15 +234,39 @@ SLURM_ARGS=(--profile workflow/profiles/slurm --profile "$SIZE_PROFILE"
 say "$STEP: snakemake ${SLURM_ARGS[*]} ${TARGETS[*]}"
 rc=0
 limit=$(left $((BUDGET * 7 / 10)))
-(cd "$WORK/slurm" && timeout -k 30 "$limit" "$SNAKEMAKE" "${SLURM_ARGS[@]}" "${TARGETS[@]}") \
-    >"$WORK/slurm.out" 2>&1 || rc=$?
-((rc == 0)) || { tail -n 60 "$WORK/slurm.out" >&2; fail "cluster run exited $rc (124/137 = timeout)"; }
+(cd "$CLUSTER" && timeout -k 30 "$limit" "$SNAKEMAKE" "${SLURM_ARGS[@]}" "${TARGETS[@]}") \
+    >"$SITTING_OUT" 2>&1 || rc=$?
+[[ -z ${SCHEDLAB_E2E_CLUSTER:-} ]] || harvest
+if [[ -n ${SCHEDLAB_E2E_CLUSTER:-} ]] && ((rc == 124 || rc == 137)); then
+    progress=$(grep -E '^[0-9]+ of [0-9]+ steps' "$SITTING_OUT" | tail -n 1)
+    say "the cluster step's time ran out: ${progress:-no step done}"
+    DETAILS="time ran out in $SITTING_OUT (${progress:-no step done}); run the same command again to resume"
+    exit 3
+fi
+((rc == 0)) || { tail -n 60 "$SITTING_OUT" >&2; fail "cluster run exited $rc (124/137 = timeout)"; }
 
 STEP="jobs went through SLURM"
-run_id=$(sed -n 's/.*SLURM run ID: \([0-9a-f-]*\).*/\1/p' "$WORK/slurm.out" | head -n 1)
+# earlier sittings of a resumed cluster run (SCHEDLAB_E2E_CLUSTER): their jobs, by run ID, in the
+# jobcomp file (squeue forgets them when the daemons restart); a job cut by the end of its sitting
+# has no COMPLETED line there, and Snakemake ran its points again in a later sitting
+EARLIER=""
+n_earlier=0
+if [[ -n ${SCHEDLAB_E2E_CLUSTER:-} ]]; then
+    for out in $(find "$CLUSTER/.e2e" -name 'sitting-*.out' | sort -V); do
+        [[ $out != "$SITTING_OUT" ]] || continue
+        rid=$(sed -n 's/.*SLURM run ID: \([0-9a-f-]*\).*/\1/p' "$out" | head -n 1)
+        n_sub=$(grep -c 'has been submitted with SLURM jobid' "$out" || true)
+        n_ok=0
+        [[ -z $rid ]] || n_ok=$(grep -cs "Name=$rid JobState=COMPLETED" "$CLUSTER/.e2e/jobcomp.log" || true)
+        EARLIER="${EARLIER:+$EARLIER; }$(basename "$out" .out): $n_sub submitted, $n_ok COMPLETED"
+        n_earlier=$((n_earlier + n_sub))
+    done
+    [[ -z $EARLIER ]] || say "earlier sittings: $EARLIER"
+fi
+run_id=$(sed -n 's/.*SLURM run ID: \([0-9a-f-]*\).*/\1/p' "$SITTING_OUT" | head -n 1)
 [[ -n $run_id ]] || fail "no 'SLURM run ID' in the cluster run's output"
-mapfile -t submitted < <(sed -n 's/.*has been submitted with SLURM jobid \([0-9]*\).*/\1/p' "$WORK/slurm.out" | sort -n)
-((${#submitted[@]} > 0)) || fail "the cluster run submitted no job"
+mapfile -t submitted < <(sed -n 's/.*has been submitted with SLURM jobid \([0-9]*\).*/\1/p' "$SITTING_OUT" | sort -n)
+((${#submitted[@]} + n_earlier > 0)) || fail "the cluster run submitted no job"
 # All jobs of this run by its run ID (the plugin's job name), finished ones included (MinJobAge=3600 in start-local-slurm.sh).
 squeue_out=$(timeout 20 squeue --states=all --name "$run_id" -h -o '%i|%T|%k')
 echo "$squeue_out" >&2
@@ -204,32 +279,55 @@ for rule in parse_trace trace_summary; do
     if grep -q "rule $rule" "$WORK/local.out"; then
         # a rule's own job (comment rule_<rule>_wildcards_...) or a group job holding it
         # (comment rule_<group>_<rule>_<rule>..., e.g. rule_prep_clean_trace_parse_trace)
-        grep -Eq "\|rule_([^|]*_)?$rule(_|\||$)" <<<"$squeue_out" || fail "no SLURM job of rule $rule"
+        if [[ -n ${SCHEDLAB_E2E_CLUSTER:-} ]]; then
+            # over every sitting: the job (or group job) Snakemake submitted printed the rule
+            grep -Eqs "(^|[^a-z])rule $rule:" "$CLUSTER"/.e2e/sitting-*.out \
+                || fail "no SLURM job of rule $rule in any sitting"
+        else
+            grep -Eq "\|rule_([^|]*_)?$rule(_|\||$)" <<<"$squeue_out" || fail "no SLURM job of rule $rule"
+        fi
     fi
 done
 # slurmctld appends a finished job to the jobcomp file when it completes; allow it a few seconds.
+# By job ID and run ID: job IDs start again at every start of the local cluster.
 for id in "${submitted[@]}"; do
     for _ in $(seq 1 25); do
-        grep -q "JobId=$id .*JobState=COMPLETED" "$JOBCOMP" 2>/dev/null && break
+        grep -q "JobId=$id .*Name=$run_id JobState=COMPLETED" "$JOBCOMP" 2>/dev/null && break
         sleep 0.2
     done
-    grep -q "JobId=$id .*JobState=COMPLETED" "$JOBCOMP" || fail "job $id not COMPLETED in $JOBCOMP"
+    grep -q "JobId=$id .*Name=$run_id JobState=COMPLETED" "$JOBCOMP" || fail "job $id not COMPLETED in $JOBCOMP"
 done
 rules=$(sed -E 's/.*\|rule_//; s/_wildcards_.*//' <<<"$squeue_out" | sort | uniq -c | awk '{print $2 " x" $1}' | paste -sd, -)
-say "${#submitted[@]} SLURM jobs (${rules}) all COMPLETED in squeue and $JOBCOMP"
+if ((${#submitted[@]})); then
+    say "${#submitted[@]} SLURM jobs (${rules}) all COMPLETED in squeue and $JOBCOMP"
+else
+    say "this sitting submitted no job: earlier sittings made every output"
+fi
+if [[ -n ${SCHEDLAB_E2E_CLUSTER:-} ]]; then
+    STEP="cluster run finished"
+    (cd "$CLUSTER" && timeout -k 10 600 "$SNAKEMAKE" "${LOCAL_PROFILES[@]}" --cores 2 -n "${TARGETS[@]}") \
+        >"$WORK/cluster.dry" 2>&1 || fail "cannot dry-run $CLUSTER"
+    grep -q "Nothing to be done" "$WORK/cluster.dry" || fail "the cluster run in $CLUSTER has jobs left"
+    JOBS_NOTE="; ${EARLIER:-no earlier sitting}; the last sitting's jobs COMPLETED"
+fi
 
 STEP="byte-identical results"
 # Byte for byte, except Tang's Table 4 wall-clock timings (compare_results.py says how).
-"$PYTHON" "$HERE/compare_results.py" "$LOCAL" "$WORK/slurm" >"$WORK/compare.out" 2>&1 \
+"$PYTHON" "$HERE/compare_results.py" "$LOCAL" "$CLUSTER" >"$WORK/compare.out" 2>&1 \
     || { tail -n 30 "$WORK/compare.out" >&2; fail "results/ differ between the local and the cluster run"; }
 n_files=$(sed -n 's/^\([0-9]*\) files compared.*/\1/p' "$WORK/compare.out")
 ((n_files > 0)) || fail "the local run produced no file under results/"
 say "$n_files files under results/ identical (local vs SLURM; wall-clock timings aside)"
 
 STEP="failing rule on the cluster"
+FAILDIR=$CLUSTER
+if [[ -n ${SCHEDLAB_E2E_CLUSTER:-} ]]; then
+    FAILDIR=$WORK/fail
+    copy_workflow "$FAILDIR"
+fi
 bad=Broken-e2e
 printf '; MaxProcs: 8\n1 0 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n2 5 0 oops\n' >"$WORK/$bad.swf"
-"$PYTHON" - "$WORK/slurm/config/traces.yaml" "$bad" "$WORK/$bad.swf" <<'EOF'
+"$PYTHON" - "$FAILDIR/config/traces.yaml" "$bad" "$WORK/$bad.swf" <<'EOF'
 import sys
 import yaml
 path, name, swf = sys.argv[1:]
@@ -244,7 +342,7 @@ target=results/traces/$bad/jobs.parquet
 say "$STEP: snakemake ... $target (a corrupt trace: parse_trace must fail)"
 rc=0
 limit=$(left 240)
-(cd "$WORK/slurm" && timeout -k 30 "$limit" "$SNAKEMAKE" "${SLURM_ARGS[@]}" "$target") \
+(cd "$FAILDIR" && timeout -k 30 "$limit" "$SNAKEMAKE" "${SLURM_ARGS[@]}" "$target") \
     >"$WORK/fail.out" 2>&1 || rc=$?
 tail -n 30 "$WORK/fail.out" >&2
 ((rc != 0)) || fail "the run with a corrupt trace exited 0"
@@ -256,11 +354,11 @@ fail_id=$(sed -n 's/.*has been submitted with SLURM jobid \([0-9]*\).*/\1/p' "$W
 [[ -n $fail_id ]] || fail "the run with a corrupt trace submitted no SLURM job"
 fail_state=$(timeout 20 squeue --states=all -j "$fail_id" -h -o '%T' || true)
 [[ $fail_state == FAILED ]] || fail "SLURM job $fail_id of the corrupt trace is '$fail_state', not FAILED"
-[[ ! -e $WORK/slurm/$target ]] || fail "the failed rule left $target behind"
-fail_log=$(grep -rl "rule parse_trace (trace=$bad): error:" "$WORK/slurm/.snakemake/slurm_logs" "$WORK/slurm/logs" \
+[[ ! -e $FAILDIR/$target ]] || fail "the failed rule left $target behind"
+fail_log=$(grep -rl "rule parse_trace (trace=$bad): error:" "$FAILDIR/.snakemake/slurm_logs" "$FAILDIR/logs" \
     2>/dev/null | head -n 1 || true)
 [[ -n $fail_log ]] || fail "no log holds the one-line error 'rule parse_trace (trace=$bad): error: ...'"
 say "the run failed (exit $rc) naming rule parse_trace: $(grep -h "rule parse_trace (trace=$bad): error:" "$fail_log" | head -n 1)"
 
 STEP="done"
-DETAILS="${#submitted[@]} SLURM jobs COMPLETED, $n_files result files identical to the local run (wall-clock timings aside), failing rule parse_trace reported$NOTE"
+DETAILS="${#submitted[@]} SLURM jobs COMPLETED${JOBS_NOTE:-}, $n_files result files identical to the local run (wall-clock timings aside), failing rule parse_trace reported$NOTE"
