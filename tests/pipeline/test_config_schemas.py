@@ -139,6 +139,23 @@ def test_overrides_text_is_coerced_and_partial_mappings_pass():
     assert overrides["tang2013"] == {"timing_jobs": 300, "quick": True}
 
 
+
+def test_cirne_counts_given_on_the_command_line_resolve_as_integers():
+    """``--config 'papers={cirne2001: {single_target: {experiments: 30000}}}'`` reaches the
+    settings as text ("30000": Snakemake's parser); the schema makes it the integer the settings
+    require (as a number it became 30000.0, refused as "not a positive integer")."""
+    from schedlab.papers import cirne2001 as C
+
+    overrides = {"cirne2001": {"single_target": {"experiments": "30000",
+                                                 "targets_per_workload": "300"}}}
+    check_paper_overrides(overrides, PAPERS, SCHEMAS)
+    st = overrides["cirne2001"]["single_target"]
+    assert st == {"experiments": 30000, "targets_per_workload": 300}
+    assert all(type(v) is int for v in st.values())
+    raw = yaml.safe_load((PAPERS / "cirne2001_sa.yaml").read_text())
+    s = C.resolve_settings(raw, overrides={"single_target": st})
+    assert (s.single_target["experiments"], s.n_workloads) == (30000, 100)
+
 def schema_keys(schema: dict, prefix: str = "") -> list[str]:
     out = []
     for k, sub in schema.get("properties", {}).items():
