@@ -73,6 +73,8 @@ BUDGET=${SCHEDLAB_E2E_BUDGET:-3000}
 
 say() { printf '\n=== slurm e2e [%3d s]: %s\n' "$((SECONDS - T0))" "$*" >&2; }
 fail() { say "FAILED: $*"; DETAILS=$*; exit 1; }
+# run_id_of OUT: the SLURM run ID a cluster run's Snakemake printed in OUT (empty if none)
+run_id_of() { sed -n 's/.*SLURM run ID: \([0-9a-f-]*\).*/\1/p' "$1" | head -n 1; }
 
 finish() {
     local rc=$?
@@ -207,7 +209,7 @@ harvest() {
     local out rid
     for out in "$CLUSTER"/.e2e/sitting-*.out; do
         [[ -e $out ]] || continue
-        rid=$(sed -n 's/.*SLURM run ID: \([0-9a-f-]*\).*/\1/p' "$out" | head -n 1)
+        rid=$(run_id_of "$out")
         [[ -z $rid ]] || grep -hs "Name=$rid " "$JOBCOMP.old" "$JOBCOMP" >>"$CLUSTER/.e2e/jobcomp.log" || true
     done
     [[ ! -e $CLUSTER/.e2e/jobcomp.log ]] || sort -u -o "$CLUSTER/.e2e/jobcomp.log" "$CLUSTER/.e2e/jobcomp.log"
@@ -254,7 +256,7 @@ n_earlier=0
 if [[ -n ${SCHEDLAB_E2E_CLUSTER:-} ]]; then
     for out in $(find "$CLUSTER/.e2e" -name 'sitting-*.out' | sort -V); do
         [[ $out != "$SITTING_OUT" ]] || continue
-        rid=$(sed -n 's/.*SLURM run ID: \([0-9a-f-]*\).*/\1/p' "$out" | head -n 1)
+        rid=$(run_id_of "$out")
         n_sub=$(grep -c 'has been submitted with SLURM jobid' "$out" || true)
         n_ok=0
         [[ -z $rid ]] || n_ok=$(grep -cs "Name=$rid JobState=COMPLETED" "$CLUSTER/.e2e/jobcomp.log" || true)
@@ -263,7 +265,7 @@ if [[ -n ${SCHEDLAB_E2E_CLUSTER:-} ]]; then
     done
     [[ -z $EARLIER ]] || say "earlier sittings: $EARLIER"
 fi
-run_id=$(sed -n 's/.*SLURM run ID: \([0-9a-f-]*\).*/\1/p' "$SITTING_OUT" | head -n 1)
+run_id=$(run_id_of "$SITTING_OUT")
 [[ -n $run_id ]] || fail "no 'SLURM run ID' in the cluster run's output"
 mapfile -t submitted < <(sed -n 's/.*has been submitted with SLURM jobid \([0-9]*\).*/\1/p' "$SITTING_OUT" | sort -n)
 ((${#submitted[@]} + n_earlier > 0)) || fail "the cluster run submitted no job"
