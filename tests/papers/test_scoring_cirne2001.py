@@ -1,10 +1,12 @@
 """Cirne 2001 scorecard rows built from hand-made tables (schedlab.papers.cirne2001.scoring):
 each finding's row both fails and holds on purpose."""
 
+import math
 from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from schedlab.papers.cirne2001 import scoring as SC
 from schedlab.report.scorecard import scorecard_frame
@@ -159,31 +161,64 @@ def test_sweep_findings():
     assert good.loc["offered load with SA grows with kappa_sigma", "threshold_source"] == "ours"
 
 
+def _load_sides(adaptive_heavy_wait: float, sa_te_light: float = 40.0,
+                user_adaptive_te: float = 10.0) -> pd.DataFrame:
+    """Targets at D = 50,000 s (light) and 300,000 s (heavy) in both workloads: wait 100 s except
+    the adaptive workload's heavy targets; SA's execution time 50 s except the adaptive
+    workload's light targets (``sa_te_light``)."""
+    d = np.array([5e4, 5e4, 3e5, 3e5])
+    heavy = d > 1.1e5
+    return pd.DataFrame({
+        "D_static": d, "D_adaptive": d,
+        "sa_wait": 100.0, "user_wait": 100.0,
+        "sa_adaptive_wait": np.where(heavy, adaptive_heavy_wait, 100.0),
+        "user_adaptive_wait": np.where(heavy, adaptive_heavy_wait, 100.0),
+        "sa_te": 50.0, "sa_adaptive_te": np.where(heavy, 45.0, sa_te_light),
+        "user_te": 10.0, "user_adaptive_te": user_adaptive_te})
+
+
 def test_emergent_findings_fail_and_hold():
     from schedlab.papers.cirne2001 import findings as F
 
-    def em(adaptive_heavy_wait, sa_cr):
+    def em(sa_cr):
         rows = []
         for scen in ("sa_static", "sa_adaptive", "user_static", "user_adaptive"):
             for lo, hi, med in ((0.0, 1e5, 5e4), (1e5, 1.2e5, 1.1e5), (2e5, 4e5, 3e5)):
-                heavy = lo >= F.D_MODERATE
-                wait = (adaptive_heavy_wait if heavy and scen.endswith("adaptive") else 100.0)
                 cr = sa_cr[int(med > 6e4) + int(med > 2e5)] if scen == "sa_adaptive" else 10.0
                 rows += [{"scenario": scen, "bin_low": lo, "bin_high": hi, "bin_median": med,
-                          "measure": m, "geomean": v}
-                         for m, v in (("wait", wait), ("te", 50.0), ("cr", cr))]
+                          "measure": "cr", "geomean": cr}]
         return pd.DataFrame(rows)
 
-    exp = pd.DataFrame({"user_te": [10.0, 20.0], "user_adaptive_te": [10.0, 21.0]})
-    good = scorecard_frame(F.emergent_rows(exp, em(80.0, [30, 20, 10]), "s")).set_index("quantity")
-    bad = scorecard_frame(F.emergent_rows(exp.assign(user_adaptive_te=[30.0, 60.0]),
-                                          em(120.0, [10, 20, 30]), "s")).set_index("quantity")
+    good = scorecard_frame(F.emergent_rows(_load_sides(80.0, 60.0), em([30, 20, 10]), "s")
+                           ).set_index("quantity")
+    bad = scorecard_frame(F.emergent_rows(_load_sides(120.0, 40.0, 30.0), em([10, 20, 30]), "s")
+                          ).set_index("quantity")
     for q in ("sa: wait smaller in the adaptive workload at moderate-to-high load",
               "user: wait smaller in the adaptive workload at moderate-to-high load",
+              "sa: execution time better in the static workload at light load",
               "SA's requested computation relative to the user's falls as D grows "
               "(adaptive workload)",
               "user execution time about the same in adaptive and static workloads"):
         assert (good.loc[q, "verdict"], bad.loc[q, "verdict"]) == ("holds", "fails"), q
+
+
+def test_load_sides_split_targets_at_110000_s_not_whole_bins():
+    """§6.1's light / moderate-to-high load is each target's D against 110,000 s, so a light side
+    exists even when every decile bin straddles the boundary (the paper scale's first bin reaches
+    181,743 s); a side without targets is NaN (the row then says it could not be checked)."""
+    from schedlab.papers.cirne2001 import findings as F
+
+    exp = _load_sides(80.0).assign(D_adaptive=[5e4, 1.1e5, 1.2e5, 3e5])
+    # 110,000 s itself is light ("for D > 110000" is the other side)
+    assert F.by_load_side(exp, "wait", "sa_adaptive", heavy=False) == pytest.approx(100.0)
+    assert F.by_load_side(exp, "wait", "sa_adaptive", heavy=True) == pytest.approx(80.0)
+    # each scenario by its own workload's D: the static side splits 2 / 2
+    assert F.by_load_side(exp, "te", "sa_static", heavy=False) == pytest.approx(50.0)
+    heavy_only = exp.assign(D_static=3e5, D_adaptive=3e5)
+    assert math.isnan(F.by_load_side(heavy_only, "wait", "user_static", heavy=False))
+    rows = scorecard_frame(F.emergent_rows(heavy_only, pd.DataFrame(), "s")).set_index("quantity")
+    light = rows.loc["sa: execution time better in the static workload at light load"]
+    assert light["verdict"] == "fails" and light["note"].startswith("could not be checked")
 
 
 def test_nas_rows_not_run_name_their_logs_or_say_there_are_none():
