@@ -224,12 +224,12 @@ if [[ -n ${SCHEDLAB_E2E_CLUSTER:-} ]]; then
         >/dev/null 2>&1 || fail "cannot unlock $CLUSTER"
 fi
 # The size profile layered after the slurm one: its default-resources replace the slurm profile's,
-# and the command line's replace both, so mem_mb and runtime are repeated here. --cores is the
-# node's: a group job asks for the cores of the points it runs side by side, and without it a group
-# of more points than the node has cores would wait forever (PartitionConfig); with it Snakemake
-# runs them in turn (docs/slurm.md).
+# and the command line's replace both, so mem_mb and runtime are repeated here. --cores 1: a group
+# job runs its points one at a time (the SLURM plugin starts its jobstep executor with --jobs 1), so
+# it asks for one CPU and the sum of their runtimes; with --cores C it would hold C CPUs and use one,
+# and without --cores a group of more points than a node has cores waits forever (docs/slurm.md).
 SLURM_ARGS=(--profile workflow/profiles/slurm --profile "$SIZE_PROFILE"
-    --executor slurm --jobs 4 --latency-wait 10 --cores "$(nproc)"
+    --executor slurm --jobs 4 --latency-wait 10 --cores 1
     --default-resources "slurm_partition=$SCHEDLAB_SLURM_PARTITION" mem_mb=1000 runtime=15
     "${RESOURCES[@]}"
     --slurm-status-command squeue --slurm-init-seconds-before-status-checks 5)

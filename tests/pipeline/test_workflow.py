@@ -93,6 +93,19 @@ def test_slurm_profile_takes_account_and_partition_from_the_command_line(repo):
     assert "--slurm-status-command squeue" in text, "documented for sites without accounting"
 
 
+def test_slurm_group_jobs_ask_for_the_one_cpu_they_use(repo):
+    """The SLURM plugin runs a group job's members one at a time (its jobstep executor gets
+    --jobs 1), so the profile's cores (what Snakemake sizes a group job's CPUs by) is 1, also
+    under the full profile; the quick profile's ``cores: all`` would replace it (e2e.sh passes
+    --cores 1 on the command line)."""
+    assert profile_args(repo, ("slurm",)).cores == 1
+    assert profile_args(repo, ("slurm", "full")).cores == 1
+    assert profile_args(repo, ("slurm", "quick")).cores != 1
+    assert profile_args(repo, ("slurm", "quick"), "--cores", "1").cores == 1
+    e2e = (repo / "ci/slurm/e2e.sh").read_text()
+    assert "--latency-wait 10 --cores 1" in e2e
+
+
 def test_full_profile_layers_paper_scale_over_slurm(repo):
     p = profile_args(repo, ("slurm", "full"))
     assert p.executor == "slurm" and p.keep_going
