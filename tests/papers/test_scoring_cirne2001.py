@@ -161,22 +161,6 @@ def test_sweep_findings():
     assert good.loc["offered load with SA grows with kappa_sigma", "threshold_source"] == "ours"
 
 
-def _load_sides(adaptive_heavy_wait: float, sa_te_light: float = 40.0,
-                user_adaptive_te: float = 10.0) -> pd.DataFrame:
-    """Targets at D = 50,000 s (light) and 300,000 s (heavy) in both workloads: wait 100 s except
-    the adaptive workload's heavy targets; SA's execution time 50 s except the adaptive
-    workload's light targets (``sa_te_light``)."""
-    d = np.array([5e4, 5e4, 3e5, 3e5])
-    heavy = d > 1.1e5
-    return pd.DataFrame({
-        "D_static": d, "D_adaptive": d,
-        "sa_wait": 100.0, "user_wait": 100.0,
-        "sa_adaptive_wait": np.where(heavy, adaptive_heavy_wait, 100.0),
-        "user_adaptive_wait": np.where(heavy, adaptive_heavy_wait, 100.0),
-        "sa_te": 50.0, "sa_adaptive_te": np.where(heavy, 45.0, sa_te_light),
-        "user_te": 10.0, "user_adaptive_te": user_adaptive_te})
-
-
 def test_emergent_findings_fail_and_hold():
     from schedlab.papers.cirne2001 import findings as F
 
@@ -189,34 +173,83 @@ def test_emergent_findings_fail_and_hold():
                           "measure": "cr", "geomean": cr}]
         return pd.DataFrame(rows)
 
-    good = scorecard_frame(F.emergent_rows(_load_sides(80.0, 60.0), em([30, 20, 10]), "s")
-                           ).set_index("quantity")
-    bad = scorecard_frame(F.emergent_rows(_load_sides(120.0, 40.0, 30.0), em([10, 20, 30]), "s")
-                          ).set_index("quantity")
-    for q in ("sa: wait smaller in the adaptive workload at moderate-to-high load",
-              "user: wait smaller in the adaptive workload at moderate-to-high load",
-              "sa: execution time better in the static workload at light load",
-              "SA's requested computation relative to the user's falls as D grows "
+    exp = pd.DataFrame({"user_te": [10.0, 20.0], "user_adaptive_te": [10.0, 21.0]})
+    good = scorecard_frame(F.emergent_rows(exp, em([30, 20, 10]), "s")).set_index("quantity")
+    bad = scorecard_frame(F.emergent_rows(exp.assign(user_adaptive_te=[30.0, 60.0]),
+                                          em([10, 20, 30]), "s")).set_index("quantity")
+    for q in ("SA's requested computation relative to the user's falls as D grows "
               "(adaptive workload)",
               "user execution time about the same in adaptive and static workloads"):
         assert (good.loc[q, "verdict"], bad.loc[q, "verdict"]) == ("holds", "fails"), q
 
 
-def test_load_sides_split_targets_at_110000_s_not_whole_bins():
-    """§6.1's light / moderate-to-high load is each target's D against 110,000 s, so a light side
-    exists even when every decile bin straddles the boundary (the paper scale's first bin reaches
-    181,743 s); a side without targets is NaN (the row then says it could not be checked)."""
+#: (measure, request) -> (static light, static heavy, adaptive light, adaptive heavy) where §6.1's
+#: findings hold; the "bad" case swaps the workloads' values, so every finding fails.
+LOAD_VALUES = {("tt", "sa"): (100.0, 1000.0, 130.0, 700.0),
+               ("tt", "user"): (200.0, 2000.0, 220.0, 1500.0),
+               ("te", "sa"): (50.0, 90.0, 60.0, 70.0),
+               ("wait", "sa"): (5.0, 900.0, 5.0, 600.0),
+               ("wait", "user"): (6.0, 950.0, 6.0, 800.0)}
+
+
+def _by_load(bad: bool = False) -> pd.DataFrame:
+    """Eight targets; each meets a light or a heavy load in the static workload and the OPPOSITE
+    one in the adaptive workload (so reading a scenario by the other workload's D, or the wrong
+    side, gives other values). Two targets sit at exactly D = 110,000 s: light."""
+    d_static = np.array([5e4, 1.1e5, 3e5, 4e5, 2e4, 1.1e5, 6e5, 2e5])
+    d_adaptive = np.where(d_static > 1.1e5, 1.1e5, 5e5)
+    cols = {"workload": np.repeat([0, 1], 4), "D_static": d_static, "D_adaptive": d_adaptive}
+    for (measure, req), (sl, sh, al, ah) in LOAD_VALUES.items():
+        if bad:
+            sl, sh, al, ah = al, ah, sl, sh
+        cols[f"{req}_{measure}"] = np.where(d_static > 1.1e5, sh, sl)
+        cols[f"{req}_adaptive_{measure}"] = np.where(d_adaptive > 1.1e5, ah, al)
+    return pd.DataFrame(cols)
+
+
+def test_load_findings_of_figures_60_to_62_fail_and_hold():
+    """Each row of Figures 60-62 compares the adaptive workload with the static one on its side
+    of 110,000 s, each target by its own workload's D: it holds on the values where the thesis'
+    sentence is true and fails when the workloads' values are swapped."""
     from schedlab.papers.cirne2001 import findings as F
 
-    exp = _load_sides(80.0).assign(D_adaptive=[5e4, 1.1e5, 1.2e5, 3e5])
-    # 110,000 s itself is light ("for D > 110000" is the other side)
-    assert F.by_load_side(exp, "wait", "sa_adaptive", heavy=False) == pytest.approx(100.0)
-    assert F.by_load_side(exp, "wait", "sa_adaptive", heavy=True) == pytest.approx(80.0)
-    # each scenario by its own workload's D: the static side splits 2 / 2
-    assert F.by_load_side(exp, "te", "sa_static", heavy=False) == pytest.approx(50.0)
-    heavy_only = exp.assign(D_static=3e5, D_adaptive=3e5)
+    good = scorecard_frame(F.load_rows(_by_load(), "s", 110_000)).set_index("quantity")
+    bad = scorecard_frame(F.load_rows(_by_load(bad=True), "s", 110_000)).set_index("quantity")
+    expect = {"sa: adaptive better at moderate-to-high load (D > 110000 s)": 700 / 1000,
+              "sa: static better at light load (D <= 110000 s)": 130 / 100,
+              "user: adaptive better at moderate-to-high load (D > 110000 s)": 1500 / 2000,
+              "user: static better at light load (D <= 110000 s)": 220 / 200,
+              "sa: execution time better in the static workload at light load": 60 / 50,
+              "sa: execution time better in the adaptive workload at moderate-to-high load":
+                  70 / 90,
+              "sa: wait smaller in the adaptive workload at moderate-to-high load": 600 / 900,
+              "user: wait smaller in the adaptive workload at moderate-to-high load": 800 / 950}
+    assert set(good.index) == set(expect)
+    for q, ratio in expect.items():
+        assert (good.loc[q, "verdict"], bad.loc[q, "verdict"]) == ("holds", "fails"), q
+        assert good.loc[q, "reproduced"] == pytest.approx(ratio, rel=1e-12), q
+        assert bad.loc[q, "reproduced"] == pytest.approx(1 / ratio, rel=1e-12), q
+    assert good["item"].str.startswith("§6.1 Figure 6").all()
+
+
+def test_load_sides_split_targets_at_110000_s_not_whole_bins():
+    """§6.1's light / moderate-to-high load is each target's D against 110,000 s (the threshold
+    itself is light: "For D > 110000" is the other side), so a light side exists even when every
+    decile bin straddles the boundary (the paper scale's first bin reaches 181,743 s); a side
+    without targets is NaN, and the row says it could not be checked."""
+    from schedlab.papers.cirne2001 import findings as F
+
+    at = pd.DataFrame({"workload": [0, 0], "D_static": [1.1e5, 3e5], "D_adaptive": [1.1e5, 3e5],
+                       "sa_wait": [10.0, 500.0], "sa_adaptive_wait": [0.25, 400.0]})
+    assert F.by_load_side(at, "wait", "sa_static", heavy=False) == pytest.approx(10.0)
+    assert F.by_load_side(at, "wait", "sa_static", heavy=True) == pytest.approx(500.0)
+    # below one second counts as one second (the breakdowns' floor)
+    assert F.by_load_side(at, "wait", "sa_adaptive", heavy=False) == pytest.approx(1.0)
+    assert F.by_load_side(at, "wait", "sa_adaptive", heavy=False, threshold=1e5) != \
+        F.by_load_side(at, "wait", "sa_adaptive", heavy=False)
+    heavy_only = _by_load().assign(D_static=3e5, D_adaptive=3e5)
     assert math.isnan(F.by_load_side(heavy_only, "wait", "user_static", heavy=False))
-    rows = scorecard_frame(F.emergent_rows(heavy_only, pd.DataFrame(), "s")).set_index("quantity")
+    rows = scorecard_frame(F.load_rows(heavy_only, "s")).set_index("quantity")
     light = rows.loc["sa: execution time better in the static workload at light load"]
     assert light["verdict"] == "fails" and light["note"].startswith("could not be checked")
 

@@ -148,18 +148,7 @@ def _rows(s: Settings, tables: Mapping[str, pd.DataFrame]) -> list[dict[str, Any
         rows.append(value_row(PAPER, "Table 18", f"geometric mean turn-around, {req}", scale, pv,
                               g18[req], "s", tol("Table 18"), note=why))
     em = tables["emergent"]
-    thr = float(pub["d_threshold_adaptive_helps"])
-    for who in ("sa", "user"):
-        for light in (False, True):
-            st_, ad_ = (F.by_load_side(exp, "tt", f"{who}_{w}", not light, thr)
-                        for w in ("static", "adaptive"))
-            ok = K.lower_in_second(ad_, st_) if light else K.lower_in_second(st_, ad_)
-            what = ("static better at light load (D <= 110000 s)" if light
-                    else "adaptive better at moderate-to-high load (D > 110000 s)")
-            rows.append(claim_row(PAPER, "§6.1 Figure 60", f"{who}: {what}", scale, ok,
-                                  reproduced=ad_ / st_ if not math.isnan(ad_ + st_) else None,
-                                  unit="adaptive/static", check=K.lower_in_second,
-                                  note=F.LOAD_SIDE_NOTE))
+    rows += F.load_rows(exp, scale, float(pub["d_threshold_adaptive_helps"]))
     d_static = exp["D_static"].to_numpy(float)
     rows.append(value_row(PAPER, "§6.1 Figure 59", "fraction of targets meeting D < 500,000 s "
                           "(static workload)", scale, pub["fig59_D_below_500k_fraction"],
