@@ -269,12 +269,15 @@ run_id=$(run_id_of "$SITTING_OUT")
 [[ -n $run_id ]] || fail "no 'SLURM run ID' in the cluster run's output"
 mapfile -t submitted < <(sed -n 's/.*has been submitted with SLURM jobid \([0-9]*\).*/\1/p' "$SITTING_OUT" | sort -n)
 ((${#submitted[@]} + n_earlier > 0)) || fail "the cluster run submitted no job"
-# All jobs of this run by its run ID (the plugin's job name), finished ones included (MinJobAge=3600 in start-local-slurm.sh).
+# All jobs of this run by its run ID (the plugin's job name), finished ones included: squeue keeps a
+# finished job for MinJobAge (3600 s, start-local-slurm.sh), the jobcomp file for good, so a job of a
+# sitting longer than that is found there (Cirne's paper-scale sitting 4 ran 2 hours).
 squeue_out=$(timeout 20 squeue --states=all --name "$run_id" -h -o '%i|%T|%k')
 echo "$squeue_out" >&2
-mapfile -t seen < <(cut -d'|' -f1 <<<"$squeue_out" | sort -n)
+mapfile -t seen < <({ cut -d'|' -f1 <<<"$squeue_out"
+    sed -n "s/^JobId=\([0-9]*\) .*Name=$run_id .*/\1/p" "$JOBCOMP" 2>/dev/null; } | grep . | sort -nu)
 [[ ${seen[*]} == "${submitted[*]}" ]] \
-    || fail "squeue lists jobs (${seen[*]}) but snakemake submitted (${submitted[*]})"
+    || fail "squeue and $JOBCOMP list jobs (${seen[*]}) but snakemake submitted (${submitted[*]})"
 not_done=$(grep -v '|COMPLETED|' <<<"$squeue_out" || true)
 [[ -z $not_done ]] || fail "jobs not COMPLETED: $not_done"
 for rule in parse_trace trace_summary; do
@@ -299,9 +302,10 @@ for id in "${submitted[@]}"; do
     done
     grep -q "JobId=$id .*Name=$run_id JobState=COMPLETED" "$JOBCOMP" || fail "job $id not COMPLETED in $JOBCOMP"
 done
+# the rules of the jobs squeue still lists (the jobcomp file has no comment)
 rules=$(sed -E 's/.*\|rule_//; s/_wildcards_.*//' <<<"$squeue_out" | sort | uniq -c | awk '{print $2 " x" $1}' | paste -sd, -)
 if ((${#submitted[@]})); then
-    say "${#submitted[@]} SLURM jobs (${rules}) all COMPLETED in squeue and $JOBCOMP"
+    say "${#submitted[@]} SLURM jobs (squeue still lists: ${rules:-none}) all COMPLETED in $JOBCOMP"
 else
     say "this sitting submitted no job: earlier sittings made every output"
 fi

@@ -124,8 +124,8 @@ SelectTypeParameters=CR_Core_Memory
 # Without it a job asking for no memory gets the whole node under CR_Core_Memory.
 DefMemPerCPU=1000
 # squeue (the status command without accounting) sees finished jobs for MinJobAge seconds: longer
-# than the longest e2e cluster run (about 11 minutes for the whole quick DAG), so that every job of the
-# run is still listed when e2e.sh checks them.
+# than the whole quick DAG's cluster run (about 11 minutes), so the plugin's status checks and
+# e2e.sh's see them; e2e.sh finds the jobs of a longer run in the jobcomp file.
 MinJobAge=3600
 SchedulerParameters=sched_interval=5
 AccountingStorageType=accounting_storage/none
