@@ -2,6 +2,8 @@
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_cbf_stable.py cirne [--reading R] [--jobs N]
     PYTHONPATH=src .venv/bin/python benchmarks/bench_cbf_stable.py log LOG [--passes until_stable]
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_cbf_stable.py capture OUT.pkl [--every 50]
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_cbf_stable.py replay OUT.pkl [--repeat 3]
     PYTHONPATH=OTHER_TREE/src ...   # before/after
 
 ``cirne``: the user-request base run (Cirne 2001 §2.2.1's compression, early ends until stable) of
@@ -9,6 +11,12 @@ workload 0 of the first polynomial of a ``load_attribution`` reading (what one w
 ``cirne2001_point point=load/<reading>`` costs; ``--passes one``: one pass per early end). ``log``: conservative backfilling of a real log
 (``SCHEDLAB_TRACE_MIRROR``) with ``compress_on=early`` and ``--passes``. Prints CPU and wall
 seconds and a checksum of the start times (equal before and after an exact speed-up).
+``capture``: the state before every ``--every``-th compression until stable (an early end's
+``due`` or a dirty arrival's ``arrive``) of the user-request run of workload 0 of a §6.2
+kappa_L = 4 sweep point at 10,000 jobs (its two runs are 97% compression), pickled (about 5 MB
+each); ``replay``: the CPU time of those compressions alone, on copies (the least of
+``--repeat``), with a checksum of the queues and profiles they leave: the compression kernels
+before/after, without the engine around them.
 """
 
 from __future__ import annotations
@@ -61,6 +69,80 @@ def _log(trace: str, passes: str) -> tuple[float, float, np.ndarray]:
     return cpu, wall, res.jobs["start"].to_numpy()
 
 
+def _capture(out: Path, every: int) -> None:
+    import pickle
+
+    from schedlab.papers import cirne2001 as C
+    from schedlab.papers.cirne2001.moldable import whole_workload_run
+    from schedlab.papers.cirne2001.runs import _seed
+    from schedlab.papers.cirne2001.workload import synthetic_workload
+    from schedlab.sim import cbf_kernel
+    from schedlab.sim.options import SimOptions
+    from schedlab.sim.schedulers.conservative import Conservative
+
+    cfg = yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text())
+    s = C.resolve_settings(cfg, "paper")
+    wl, _ = synthetic_workload(_seed(s, 1, 0), 10000, s.machine_procs, kappa_L=4.0)
+    caps: list[tuple] = []
+    seen = [0]
+
+    def keep(name: str, args: tuple) -> None:
+        seen[0] += 1
+        if seen[0] % every == 0:
+            caps.append((name, *(a.copy() if isinstance(a, np.ndarray) else a for a in args)))
+
+    class Capturing:  # the kernels, with the compressing calls recorded first
+        def __getattr__(self, name):
+            return getattr(cbf_kernel, name)
+
+        def due(self, *args):
+            if args[4] and args[5]:  # squeeze, until_stable
+                keep("due", args)
+            return cbf_kernel.due(*args)
+
+        def arrive(self, *args):
+            if args[4] and args[5]:  # dirty, until_stable
+                keep("arrive", args)
+            return cbf_kernel.arrive(*args)
+
+    Conservative.kernel = Capturing()
+    try:
+        whole_workload_run(wl, s.machine_procs, "user",
+                           SimOptions.from_mapping(s.offered_load.get("sim")),
+                           dict(s.compression))
+    finally:
+        Conservative.kernel = None
+    with open(out, "wb") as f:
+        pickle.dump(caps, f, protocol=5)
+    print(f"{seen[0]} compressions, {len(caps)} captured to {out}")
+
+
+def _replay(path: Path, repeat: int) -> None:
+    import pickle
+
+    from schedlab.sim import cbf_kernel as K
+
+    with open(path, "rb") as f:
+        caps = pickle.load(f)
+    K.warm()
+    digest = hashlib.sha256()
+    best = float("inf")
+    for r in range(repeat):
+        cpu = 0.0
+        for name, prof, queue, meta, *rest in caps:
+            prof, queue, meta = prof.copy(), queue.copy(), meta.copy()
+            args = [a.copy() if isinstance(a, np.ndarray) else a for a in rest]
+            t0 = time.process_time()
+            (K.due if name == "due" else K.arrive)(prof, queue, meta, *args)
+            cpu += time.process_time() - t0
+            if r == 0:
+                digest.update(queue[:, : meta[K.M]].tobytes())
+                digest.update(prof[:2, : meta[K.N]].tobytes())
+        best = min(best, cpu)
+    print(f"replay {len(caps)} compressions: cpu_s {best:.3f} "
+          f"({1000 * best / max(len(caps), 1):.2f} ms each) state_sha256 {digest.hexdigest()[:16]}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -71,7 +153,17 @@ def main() -> None:
     g = sub.add_parser("log")
     g.add_argument("trace")
     g.add_argument("--passes", default="until_stable")
+    cap = sub.add_parser("capture")
+    cap.add_argument("out", type=Path)
+    cap.add_argument("--every", type=int, default=50)
+    rep = sub.add_parser("replay")
+    rep.add_argument("path", type=Path)
+    rep.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
+    if a.what == "capture":
+        return _capture(a.out, a.every)
+    if a.what == "replay":
+        return _replay(a.path, a.repeat)
     cpu, wall, start = (_cirne(a.reading, a.jobs, a.passes) if a.what == "cirne"
                         else _log(a.trace, a.passes))
     digest = hashlib.sha256(np.ascontiguousarray(start, dtype=np.float64).tobytes()).hexdigest()
