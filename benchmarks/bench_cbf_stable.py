@@ -74,7 +74,6 @@ def _capture(out: Path, every: int) -> None:
 
     from schedlab.papers import cirne2001 as C
     from schedlab.papers.cirne2001.moldable import whole_workload_run
-    from schedlab.papers.cirne2001.runs import _seed
     from schedlab.papers.cirne2001.workload import synthetic_workload
     from schedlab.sim import cbf_kernel
     from schedlab.sim.options import SimOptions
@@ -82,7 +81,8 @@ def _capture(out: Path, every: int) -> None:
 
     cfg = yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text())
     s = C.resolve_settings(cfg, "paper")
-    wl, _ = synthetic_workload(_seed(s, 1, 0), 10000, s.machine_procs, kappa_L=4.0)
+    seed = np.random.SeedSequence(int(s.seed), spawn_key=(1, 0))  # sweep workload 0 (runs.py)
+    wl, _ = synthetic_workload(seed, 10000, s.machine_procs, kappa_L=4.0)
     caps: list[tuple] = []
     seen = [0]
 
