@@ -36,6 +36,7 @@ def _cirne(reading: str, jobs: int, passes: str) -> tuple[float, float, np.ndarr
     from schedlab.models.synth import params_from_dict
     from schedlab.papers import cirne2001 as C
     from schedlab.papers.cirne2001.load import SEED_KEY
+    from schedlab.papers.cirne2001.runs import stream_seed
     from schedlab.papers.cirne2001.workload import synthetic_workload
     from schedlab.papers.settings import deep_merge
 
@@ -44,8 +45,7 @@ def _cirne(reading: str, jobs: int, passes: str) -> tuple[float, float, np.ndarr
     over = s.load_attribution["readings"][reading] or {}
     poly = params_from_dict(over).rigid.arrival[0]
     forced = deep_merge(over, {"rigid": {"arrival": [poly.to_dict()]}})
-    wl, _ = synthetic_workload(np.random.SeedSequence(int(s.seed), spawn_key=(SEED_KEY, 0)),
-                               jobs, s.machine_procs, model=forced)
+    wl, _ = synthetic_workload(stream_seed(s, SEED_KEY, 0), jobs, s.machine_procs, model=forced)
     sim = C.machine_run(C.sim_jobs(wl), s.machine_procs, "user",
                         compression={"compress_passes": passes})
     t0, w0 = time.process_time(), time.perf_counter()
@@ -74,6 +74,7 @@ def _capture(out: Path, every: int) -> None:
 
     from schedlab.papers import cirne2001 as C
     from schedlab.papers.cirne2001.moldable import whole_workload_run
+    from schedlab.papers.cirne2001.runs import stream_seed
     from schedlab.papers.cirne2001.workload import synthetic_workload
     from schedlab.sim import cbf_kernel
     from schedlab.sim.options import SimOptions
@@ -81,8 +82,7 @@ def _capture(out: Path, every: int) -> None:
 
     cfg = yaml.safe_load((ROOT / "config/papers/cirne2001_sa.yaml").read_text())
     s = C.resolve_settings(cfg, "paper")
-    seed = np.random.SeedSequence(int(s.seed), spawn_key=(1, 0))  # sweep workload 0 (runs.py)
-    wl, _ = synthetic_workload(seed, 10000, s.machine_procs, kappa_L=4.0)
+    wl, _ = synthetic_workload(stream_seed(s, 1, 0), 10000, s.machine_procs, kappa_L=4.0)
     caps: list[tuple] = []
     seen = [0]
 

@@ -23,7 +23,9 @@ from .workload import pick_targets, synthetic_workload
 SWEEP_PARAMS = ("kappa_L", "kappa_sigma")  # §6.2: Figure 63 (load), Figures 64-66 (sigma)
 
 
-def _seed(s: Settings, *key: int) -> np.random.SeedSequence:
+def stream_seed(s: Settings, *key: int) -> np.random.SeedSequence:
+    """The recorded seed's stream ``key`` (a ``SeedSequence`` spawn key): here (0, w) single-target
+    workload w, (1, w) sweep workload w, (2, w) its targets; other drivers name their own keys."""
     return np.random.SeedSequence(int(s.seed), spawn_key=key)
 
 
@@ -39,9 +41,9 @@ def run_single_workload(s: Settings, w: int, model: dict[str, Any] | None = None
                         ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Workload ``w``: the single-target and emergent experiments of its targets (one row each)."""
     st = s.single_target
-    wl, info = synthetic_workload(_seed(s, 0, w), st["jobs_per_workload"], s.machine_procs,
+    wl, info = synthetic_workload(stream_seed(s, 0, w), st["jobs_per_workload"], s.machine_procs,
                                   model=model)
-    targets = pick_targets(wl, n_targets(s, w), np.random.default_rng(_seed(s, 2, w)))
+    targets = pick_targets(wl, n_targets(s, w), np.random.default_rng(stream_seed(s, 2, w)))
     sim = SimOptions.from_mapping(st.get("sim"))
     df = single_target_experiments(wl, s.machine_procs, targets, s.sa_version,
                                    sim=sim, compression=dict(s.compression))
@@ -62,7 +64,7 @@ def run_sweep_point(s: Settings, param: str, value: float, w: int,
         raise ConfigError(f"{PAPER}: unknown sweep parameter {param!r}")
     ol = s.offered_load
     kw = {param: float(value)}
-    wl, info = synthetic_workload(_seed(s, 1, w), ol["jobs_per_workload"], s.machine_procs,
+    wl, info = synthetic_workload(stream_seed(s, 1, w), ol["jobs_per_workload"], s.machine_procs,
                                   model=model, **kw)
     frames = []
     for pol in ("sa", "user"):
